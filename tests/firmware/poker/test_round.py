@@ -1,0 +1,298 @@
+"""Fixed-limit hold 'em rounds: 13:47-20.36, 19:47-14.10, 13:47-20.38(d) and the
+rules README's decisions.  Four seats of 100 with the button on seat 0 unless said."""
+
+from felt.poker.cards import parse
+from felt.poker.evaluate import evaluate
+from firmware_helpers import new_round, deal, act, refused, of_kind, limit_2_4
+
+HOLES = "2c 3c 4c 5c 2d 3d 4d 5d"        # seats 1, 2, 3, 0, twice round
+FLOP = "9s Ah Kh Qd"                    # burn, then three
+TURN = "8s 7h"
+RIVER = "6s Jc"
+
+
+def preflop_all_call(r):
+    act(r, "call 3", "call 0", "call 1", "check 2")
+
+
+def test_blinds_are_posted_left_of_the_button():
+    # 13:47-20.36(d)
+    r, out = new_round([100] * 4, button=0)
+    assert [(e[1], e[3]) for e in of_kind(out, "post")] == [(1, 1), (2, 2)]
+
+
+def test_heads_up_the_player_left_of_the_button_posts_the_first_blind():
+    # 13:47-20.36(d) read literally: no special heads-up order.
+    r, out = new_round([100, 100], button=1)
+    assert [(e[1], e[3]) for e in of_kind(out, "post")] == [(0, 1), (1, 2)]
+
+
+def test_antes_are_posted_by_every_player_dealt_in():
+    r, out = new_round([100, 0, 100, 100], button=0, structure=limit_2_4(ante=1))
+    antes = [e[1] for e in of_kind(out, "post") if e[2] == "ante"]
+    assert sorted(antes) == [0, 2, 3]
+    assert r.pot() == 3 + 1 + 2
+
+
+def test_hole_cards_dealt_left_of_the_button_first_two_rounds_button_last():
+    # 13:47-20.36(e)
+    r, out = new_round([100] * 4, button=0)
+    dealt = deal(r, HOLES)
+    assert [e[2] for e in of_kind(dealt, "dealt")] == [1, 2, 3, 0, 1, 2, 3, 0]
+    assert r.hole[0] == [parse("5c"), parse("5d")]
+
+
+def test_first_action_is_left_of_the_last_blind_and_big_blind_has_the_option():
+    # 13:47-20.36(f): the blinds may raise too.
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    assert r.to_act == 3
+    act(r, "call 3", "call 0", "call 1")
+    assert r.to_act == 2
+    assert r.legal_actions(2) == ["check", "raise"]
+
+
+def test_each_street_is_burned_before_its_community_cards():
+    # 13:47-20.36(g)-(i)
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    preflop_all_call(r)
+    assert r.expecting() == ("burn", -1)
+    deal(r, FLOP)
+    assert r.burns == [parse("9s")] and len(r.board) == 3
+    act(r, "check 1", "check 2", "check 3", "check 0")
+    deal(r, TURN)
+    act(r, "check 1", "check 2", "check 3", "check 0")
+    deal(r, RIVER)
+    assert len(r.burns) == 3 and len(r.board) == 5
+
+
+def test_post_flop_action_starts_with_the_first_live_player_left_of_the_button():
+    # 13:47-20.36(g)
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    act(r, "call 3", "call 0", "fold 1", "check 2")
+    deal(r, FLOP)
+    assert r.to_act == 2
+
+
+def test_out_of_turn_action_is_refused_and_changes_nothing():
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    assert refused(r, ("call", 0))
+    assert "out of turn" in r.why_not(("call", 0))
+    assert refused(r, ("raise", 7))
+
+
+def test_unknown_card_code_is_refused_and_changes_nothing():
+    r, _ = new_round([100] * 4, button=0)
+    assert refused(r, ("card", "Zz"))
+    assert "unknown card code" in r.why_not(("card", "Zz"))
+
+
+def test_card_already_seen_this_round_is_refused():
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, "As")
+    assert refused(r, ("card", "As"))
+    assert "already seen" in r.why_not(("card", "As"))
+
+
+def test_card_when_none_is_due_is_refused():
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    assert refused(r, ("card", "Ks"))
+
+
+def test_action_while_cards_are_due_is_refused():
+    r, _ = new_round([100] * 4, button=0)
+    assert refused(r, ("call", 3))
+
+
+def test_fold_is_refused_when_a_check_is_possible():
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    preflop_all_call(r)
+    deal(r, FLOP)
+    assert refused(r, ("fold", 1))
+    assert "check" in r.why_not(("fold", 1))
+
+
+def test_raise_cap_is_a_bet_and_three_raises():
+    # Rules README: a bet and three raises unless posted otherwise (20.39 posts it).
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    act(r, "raise 3", "raise 0", "raise 1")   # big blind + three raises = 4 bets
+    assert r.level == 8
+    assert "raise cap" in r.why_not(("raise", 2))
+    assert r.legal_actions(2) == ["fold", "call"]
+
+
+def test_no_raise_cap_once_only_two_players_remain():
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    act(r, "fold 3", "fold 0", "raise 1", "raise 2", "raise 1", "raise 2")
+    assert r.level == 10                # five bets: past the cap of four
+    assert "raise" in r.legal_actions(1)
+
+
+def test_posted_cap_other_than_four():
+    r, _ = new_round([100] * 4, button=0, structure=limit_2_4(cap=3))
+    deal(r, HOLES)
+    act(r, "raise 3", "raise 0")
+    assert "raise cap" in r.why_not(("raise", 1))
+
+
+def test_check_raise_is_allowed():
+    # 19:47-14.8 (j) (the paragraph before 14.8): raising after checking is allowed.
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    preflop_all_call(r)
+    deal(r, FLOP)
+    act(r, "check 1", "bet 2", "call 3", "call 0")
+    assert r.to_act == 1 and "raise" in r.legal_actions(1)
+    act(r, "raise 1")
+    assert r.level == 4
+
+
+def test_bets_are_the_small_bet_then_the_big_bet_on_turn_and_river():
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    preflop_all_call(r)
+    deal(r, FLOP)
+    out = act(r, "bet 1")
+    assert of_kind(out, "action")[0][3] == 2
+    act(r, "call 2", "call 3", "call 0")
+    deal(r, TURN)
+    out = act(r, "bet 1")
+    assert of_kind(out, "action")[0][3] == 4
+
+
+def test_short_all_in_raise_does_not_reopen_betting_to_players_who_acted():
+    # Rules README: a short all-in raise does not reopen the betting.
+    r, _ = new_round([100, 100, 100, 5], button=0)
+    deal(r, HOLES)
+    preflop_all_call(r)                 # everyone has 2 in; seat 3 has 3 left
+    deal(r, FLOP)
+    act(r, "bet 1", "call 2")           # level 2
+    out = act(r, "raise 3")             # seat 3 all-in for 3: a short raise to 3
+    assert of_kind(out, "action")[0][4] is True and r.level == 3
+    act(r, "call 0")                    # seat 0 had not acted: may raise, but calls
+    assert r.to_act == 1
+    assert r.legal_actions(1) == ["fold", "call"]
+    assert "not reopened" in r.why_not(("raise", 1))
+
+
+def test_full_raise_after_a_short_all_in_reopens_betting():
+    r, _ = new_round([100, 100, 100, 5], button=0)
+    deal(r, HOLES)
+    preflop_all_call(r)
+    deal(r, FLOP)
+    act(r, "bet 1", "call 2", "raise 3")    # short all-in raise to 3
+    act(r, "raise 0")                       # completes the raise: the bet 2 plus 2
+    assert r.level == 4
+    assert "raise" in r.legal_actions(1)
+
+
+def test_uncalled_bet_is_returned_and_the_pot_awarded_without_showdown():
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    out = act(r, "raise 3", "fold 0", "fold 1", "fold 2")
+    assert r.finished()
+    assert ("return", 3, 2) in out
+    assert ("award", 0, 3, 1 + 2 + 2) in out
+    assert of_kind(out, "show") == []
+    assert r.stacks == [100, 99, 98, 103]
+
+
+def test_split_side_pots_three_way_all_in():
+    # Stacks 4, 10, 100, 100: seat 1 holds the best hand, seat 2 second, 3 and 0 worst.
+    r, _ = new_round([100, 4, 10, 100], button=0)
+    deal(r, "Ac Kc 2d 3d Ad Kd 7h 8s")   # 1: Ac Ad, 2: Kc Kd, 3: 2d 7h, 0: 3d 8s
+    act(r, "raise 3", "raise 0", "call 1", "call 2", "call 3")  # 1 all-in for 4, 6 each
+    deal(r, "Qs 9c Jh 4s")
+    act(r, "bet 2", "call 3", "call 0")                        # seat 2 has 2 left
+    deal(r, "5s Tc")
+    act(r, "bet 2", "call 3", "call 0")                        # a short all-in bet of 2
+    deal(r, "6d 2s")
+    act(r, "check 3", "check 0")
+    assert r.finished()
+    pots = r.pots()
+    assert [p[0] for p in pots] == [16, 18]         # 4 x 4, then (10 - 4) x 3
+    assert pots[0][1] == [0, 1, 2, 3] and pots[1][1] == [0, 2, 3]
+    assert r.stacks[1] == 16 and r.stacks[2] == 18
+    assert sum(r.stacks) == 214
+
+
+def test_showdown_order_starts_with_the_final_wager():
+    # 13:47-20.38(d): the player initiating the final wager shows first, then clockwise.
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    preflop_all_call(r)
+    for cards in (FLOP, TURN):
+        deal(r, cards)
+        act(r, "check 1", "check 2", "check 3", "check 0")
+    deal(r, RIVER)
+    out = act(r, "check 1", "bet 2", "call 3", "call 0", "call 1")
+    assert [e[1] for e in of_kind(out, "show")] == [2, 3, 0, 1]
+
+
+def test_showdown_order_without_a_final_wager_starts_left_of_the_button():
+    r, _ = new_round([100] * 4, button=2)
+    deal(r, "2c 3c 4c 5c 2d 3d 4d 5d")
+    act(r, "call 1", "call 2", "call 3", "check 0")
+    for cards in (FLOP, TURN, RIVER):
+        deal(r, cards)
+        out = act(r, "check 3", "check 0", "check 1", "check 2")
+    assert [e[1] for e in of_kind(out, "show")] == [3, 0, 1, 2]
+
+
+def test_board_plays_every_remaining_player_shares_equally():
+    # 13:47-20.36(j): a royal flush on the board; all remaining players share.
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    preflop_all_call(r)                    # pot 8
+    deal(r, "9c As Ks Qs")
+    act(r, "check 1", "check 2", "check 3", "check 0")
+    deal(r, "9d Js")
+    act(r, "check 1", "check 2", "check 3", "check 0")
+    deal(r, "9h Ts")
+    out = act(r, "check 1", "check 2", "check 3", "check 0")
+    assert sorted([(e[2], e[3]) for e in of_kind(out, "award")]) == [(0, 2), (1, 2), (2, 2), (3, 2)]
+    assert r.stacks == [100] * 4
+
+
+def test_odd_chip_goes_to_the_first_winner_clockwise_from_the_button():
+    # Rules README (flop games): odd chips to the first winner clockwise from the button.
+    r, _ = new_round([100, 100, 100], button=0, structure=limit_2_4(blinds=(1,), ante=1))
+    deal(r, "2c 3c 4c 2d 3d 4d")           # seats 1, 2, 0
+    act(r, "call 2", "fold 0", "check 1")  # pot: 3 antes + 1 + 1 = 5
+    for cards in ("9c As Ks Qs", "9d Js", "9h Ts"):
+        deal(r, cards)
+        out = act(r, "check 1", "check 2")
+    assert [(e[2], e[3]) for e in of_kind(out, "award")] == [(1, 3), (2, 2)]
+
+
+def test_all_in_players_run_out_the_board_without_betting():
+    r, _ = new_round([100, 3, 100, 100], button=0)
+    deal(r, HOLES)
+    act(r, "fold 3", "fold 0", "call 1", "raise 2")  # seat 1 calls all-in for 3 total? no:
+    # seat 1 had 1 posted and 2 left: calling 1 leaves 1; the raise asks 2 more.
+    act(r, "call 1")
+    assert r.stacks[1] == 0
+    deal(r, FLOP)
+    assert r.expecting() == ("burn", -1)   # nobody left to bet: straight to the turn
+    deal(r, TURN + " " + RIVER)
+    assert r.finished() and sum(r.stacks) == 303
+
+
+def test_chips_are_conserved_by_every_ending():
+    r, _ = new_round([50, 30, 20, 10], button=3)
+    deal(r, "Ac Kc Qc Jc Ad Kd Qd Jd")
+    act(r, "raise 2", "raise 3", "call 0", "call 1", "call 2")
+    while not r.finished():
+        if r.expecting():
+            deal(r, ["2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h"][len(r.burns) + len(r.board)])
+        else:
+            seat = r.to_act
+            act(r, ("check %d" if "check" in r.legal_actions(seat) else "call %d") % seat)
+    assert sum(r.stacks) == 110
