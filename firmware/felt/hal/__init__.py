@@ -1,0 +1,26 @@
+"""The hardware abstraction layer: one small interface, one backend per board family.
+
+A backend module (`mp` for MicroPython boards, `cp` for CircuitPython boards, `link`
+for the serial link the emulator and HIL rigs use) provides `open(board, **opts)`,
+returning an object with these attributes:
+
+- `board`: the checked board definition.
+- `buttons.poll(now_ms)`: list of `(seat, name)` presses accepted since the last poll,
+  already debounced; `name` is "fold", "call" or "raise" (the three seat buttons:
+  fold, check/call, bet/raise).  Dealer-panel presses come as `("dealer", name)`.
+- `card_reader.want(kind, seat=-1)`: tell the shoe a card is expected ("hole", "burn",
+  "board", "button"); `await card_reader.read()`: the next code the reader read, a str
+  such as "As" or whatever garbage it produced (the rules core refuses unknown codes).
+- `shuffler.start()`: pulse the shuffler's start output; `shuffler.state()`: "idle",
+  "shuffling", "done" or "jammed"; `shuffler.present()`: True when fitted to the table.
+- `pixels`: a NeoPixel-compatible object (`n`, `pixels[i] = (r, g, b)`, `fill`,
+  `write()`), laid out as the board definition's `leds` section says.
+- `link`: a `felt.hal.link.Link`: `send(kind, payload)` one frame to the host;
+  `await serve(handler)` reads frames for ever, answering each with the handler's
+  verdict (docs/protocol.md); `await resend()` resends what was not acknowledged.
+- `ticks_ms()`: a millisecond clock that wraps at 2**30; `feed()`: feed the watchdog.
+- `wired`: True when buttons, reader and shuffler are pins to poll (main.py then starts
+  a task for each); False on the link backend, where they arrive as messages.
+
+Board definitions (pins, LED layout) are data in hardware/boards/*.json, read at boot.
+"""

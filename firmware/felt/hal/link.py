@@ -1,0 +1,169 @@
+"""The serial-link backend: every device of the table is a message on the wire.
+
+The emulator and hardware-in-the-loop rigs play the buttons, the shoe's card reader
+and the shuffler by sending messages (docs/protocol.md), and receive the card requests,
+the shuffler's start pulse and every LED frame.  `Link` (framing, acks, resends over any
+byte transport) also serves the technician's console on the hardware backends.
+"""
+
+import binascii
+
+try:
+    import asyncio
+except ImportError:
+    import uasyncio as asyncio
+
+from felt import protocol as P
+from felt.hal.clock import sleep_ms, ticks_ms
+
+QUERIES = ("hello", "state")
+
+
+class Link:
+    """Frames over a transport with `write(bytes)` and `async read() -> bytes`;
+    `ticks_ms` is the board's clock (CircuitPython passes its own)."""
+
+    def __init__(self, transport, ticks_ms=ticks_ms):
+        self.transport = transport
+        self.ticks_ms = ticks_ms
+        self.decoder = P.Decoder()
+        self.sender = P.Sender()
+        self.dedup = P.Dedup()
+
+    def send(self, kind, payload):
+        if kind in P.ACKED:
+            if not self.sender.put(kind, payload):
+                raise P.ProtocolError("send queue full: the host is not answering")
+            self.flush()
+        else:
+            self.transport.write(self.sender.frame(kind, payload))
+
+    def flush(self):
+        data = self.sender.poll(self.ticks_ms())
+        if data:
+            self.transport.write(data)
+
+    async def serve(self, handler):
+        """Read frames for ever; `handler(kind, payload)` returns None or a refusal."""
+        while True:
+            data = await self.transport.read()
+            self.decoder.feed(data)
+            for seq, kind, payload in self.decoder:
+                self._receive(seq, kind, payload, handler)
+            self.flush()
+
+    def _receive(self, seq, kind, payload, handler):
+        if kind == "ack" or kind == "nak":
+            self.sender.settle(kind, payload)
+            return
+        if kind in QUERIES:          # answered by their reply, not acked
+            if kind == "hello":
+                self.dedup.reset()   # the host (re)started: a new session
+            handler(kind, payload)
+            return
+        # Everything else is acked or naked, unknown kinds included, so that a sender
+        # waiting for an answer stops resending (docs/protocol.md, section 6).
+        reply = self.dedup.replay(seq, kind, payload)
+        if reply is None:
+            why = handler(kind, payload)
+            reply = P.ack(seq) if why is None else P.nak(seq, why)
+            if kind in P.ACKED:
+                self.dedup.remember(seq, kind, payload, reply)
+        self.transport.write(self.sender.frame(reply[0], reply[1]))
+
+    async def resend(self):
+        """Resend a frame that was not acknowledged in time."""
+        while True:
+            self.flush()
+            await sleep_ms(50)
+
+
+class SerialTransport:
+    """A pyserial port (CPython: the emulator's pty, a USB serial adapter)."""
+
+    def __init__(self, port, baud=115200):
+        import serial
+        self.port = serial.Serial(port, baud, timeout=0)
+
+    def write(self, data):
+        self.port.write(data)
+
+    async def read(self):
+        loop = asyncio.get_event_loop()
+        fd = self.port.fileno()
+        while True:
+            data = self.port.read(max(1, self.port.in_waiting))
+            if data:
+                return data
+            ready = loop.create_future()
+            loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+            try:
+                await ready
+            finally:
+                loop.remove_reader(fd)
+
+
+class CardReader:
+    def __init__(self, link):
+        self.link = link
+
+    def want(self, kind, seat=-1):
+        self.link.send("need", {"what": kind, "seat": seat})
+
+
+class Shuffler:
+    def __init__(self, link):
+        self.link = link
+
+    def start(self):
+        self.link.send("shuffle", {})
+
+
+class Pixels:
+    """NeoPixel-compatible; `write()` sends the frame, as a strip would show it."""
+
+    def __init__(self, link, n):
+        self.link = link
+        self.n = n
+        self.buf = bytearray(n * 3)
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, rgb):
+        j = i * 3
+        self.buf[j] = rgb[0]
+        self.buf[j + 1] = rgb[1]
+        self.buf[j + 2] = rgb[2]
+
+    def __getitem__(self, i):
+        j = i * 3
+        return (self.buf[j], self.buf[j + 1], self.buf[j + 2])
+
+    def fill(self, rgb):
+        for i in range(self.n):
+            self[i] = rgb
+
+    def write(self):
+        self.link.send("px", {"rgb": binascii.hexlify(self.buf).decode()})
+
+
+class LinkHal:
+    wired = False   # no pins to poll: inputs arrive as messages
+
+    def __init__(self, board, transport):
+        self.board = board
+        self.link = Link(transport)
+        self.card_reader = CardReader(self.link)
+        self.shuffler = Shuffler(self.link)
+        self.pixels = Pixels(self.link, board["leds"]["count"])
+
+    def ticks_ms(self):
+        return ticks_ms()
+
+    def feed(self):
+        pass
+
+
+def open(board, transport):
+    return LinkHal(board, transport)

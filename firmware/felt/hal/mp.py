@@ -1,0 +1,531 @@
+"""HAL backend for MicroPython boards: `machine`, the built-in `neopixel`, `time`.
+
+`open(board)` builds the HAL object described in felt/hal/__init__.py from a checked
+board definition (felt.board).  The hardware modules are imported inside `open` only,
+and `open(board, hw=...)` takes stand-ins for them, so this file compiles and imports
+anywhere (CPython, the WebAssembly VM, CircuitPython, which reuses the parts below).
+
+The parts are small classes over duck-typed objects, in Peter Hinch's manner:
+a pin is anything with `.value()`, an I2C bus anything with `readfrom_mem_into` and
+`writeto_mem`, a UART anything with `any`, `readinto` and `write`.  Tests drive them
+with fakes.  Steady-state polling allocates nothing: buffers and event tuples are built
+once here.
+"""
+
+import asyncio
+
+from felt.hal.clock import sleep_ms
+from felt.hal.debounce import Debouncer
+from felt.protocol import ticks_diff
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+
+# ---- MCP23017 on I2C ----------------------------------------------------------------
+
+# Registers with IOCON.BANK = 0 (the power-on default): A and B side by side, so one
+# two-byte access covers both ports.
+_IODIRA = const(0x00)
+_IPOLA = const(0x02)
+_GPINTENA = const(0x04)
+_INTCONA = const(0x08)
+_IOCON = const(0x0A)
+_GPPUA = const(0x0C)
+_GPIOA = const(0x12)
+_OLATA = const(0x14)
+
+# IOCON: MIRROR (either port's change drives both INT pins, so one wire per chip);
+# SEQOP clear (the address pointer steps through A then B); INT active-low push-pull.
+_IOCON_VALUE = const(0x40)
+# Pins 7 of each port (GPA7, GPB7) are output-only (datasheet rev. D): drive them low.
+# Every other pin is an input with its 100k pull-up, wired or not, so none floats.
+_PORT_INPUTS = const(0x7F)
+
+
+class Mcp23017:
+    """One MCP23017 used for inputs.  `inten` is the wired pins, 16 bits (A low)."""
+
+    def __init__(self, i2c, address, inten=0x7F7F):
+        self.i2c = i2c
+        self.address = address
+        self._cfg = (
+            (_IOCON, bytes((_IOCON_VALUE,))),
+            (_OLATA, b"\x00\x00"),
+            (_IODIRA, bytes((_PORT_INPUTS, _PORT_INPUTS))),
+            (_IPOLA, b"\x00\x00"),
+            (_GPPUA, bytes((_PORT_INPUTS, _PORT_INPUTS))),
+            (_INTCONA, b"\x00\x00"),  # interrupt on any change from the last read
+            (_GPINTENA, bytes((inten & 0xFF, (inten >> 8) & 0xFF))),
+        )
+        self._check = bytearray(2)
+
+    def configure(self):
+        for reg, value in self._cfg:
+            self.i2c.writeto_mem(self.address, reg, value)
+
+    def configured(self):
+        """True if the pull-ups are as configure() left them (a chip that browned out
+        comes back with them off and its inputs floating)."""
+        self.i2c.readfrom_mem_into(self.address, _GPPUA, self._check)
+        return self._check[0] == _PORT_INPUTS and self._check[1] == _PORT_INPUTS
+
+    def read_into(self, buf):
+        """GPIOA, GPIOB into buf[0], buf[1]; also clears the chip's INT output."""
+        self.i2c.readfrom_mem_into(self.address, _GPIOA, buf)
+
+
+# ---- seat and dealer buttons --------------------------------------------------------
+
+RESYNC_MS = const(1000)  # read every expander at least this often, INT line or not
+
+
+class ExpanderButtons:
+    """Seat and dealer buttons on MCP23017s, active-low with pull-ups.
+
+    `poll(now_ms)` returns the presses accepted since the last poll as (seat, name) or
+    ("dealer", name).  The list is reused by the next poll: use it before then.
+
+    An expander whose INT line is wired is read only when INT is low, while one of its
+    inputs is settling, or every RESYNC_MS; without an INT line it is read every poll.
+    A resync also checks its configuration and rewrites it after a brown-out.  I2C
+    errors are counted in `errors` and the expander's last levels kept (no phantom
+    presses); `faults()` lists the expanders not answering.
+    """
+
+    def __init__(self, chips, ints, events, masks, debounce_ms):
+        self.chips = chips
+        self.ints = ints  # INT pin per chip, or None
+        self.events = events
+        self.masks = masks
+        n = len(chips)
+        self.levels = bytearray(2 * n)
+        self.debouncer = Debouncer(16 * n, debounce_ms)
+        self.errors = 0
+        self._ok = bytearray(n)  # 1 when configured and answering
+        self._checked = [0] * n  # time of each chip's last resync
+        self._rx = bytearray(2)
+        self._out = []
+
+    def start(self, now_ms):
+        """Configure every expander and take the current levels as settled: a button held
+        (or stuck) at boot is not a press."""
+        for k in range(len(self.chips)):
+            self._checked[k] = now_ms
+            self._setup(k)
+            self._read(k)
+        self.debouncer.reset(self.levels)
+
+    def _setup(self, k):
+        try:
+            self.chips[k].configure()
+            self._ok[k] = 1
+        except OSError:
+            self.errors += 1
+            self._ok[k] = 0
+
+    def _read(self, k):
+        if not self._ok[k]:
+            return
+        rx = self._rx
+        try:
+            self.chips[k].read_into(rx)
+        except OSError:
+            self.errors += 1
+            self._ok[k] = 0
+            return
+        j = 2 * k
+        self.levels[j] = ~rx[0] & self.masks[j]  # active-low: pressed reads 0
+        self.levels[j + 1] = ~rx[1] & self.masks[j + 1]
+
+    def _resync(self, k, now_ms):
+        self._checked[k] = now_ms
+        try:
+            ok = self._ok[k] and self.chips[k].configured()
+        except OSError:
+            self.errors += 1
+            ok = False
+        if not ok:
+            self._setup(k)
+
+    def poll(self, now_ms):
+        out = self._out
+        while out:  # not clear(): on MicroPython that reallocates the list
+            out.pop()
+        pend = self.debouncer.pending
+        for k in range(len(self.chips)):
+            j = 2 * k
+            due = ticks_diff(now_ms, self._checked[k]) >= RESYNC_MS
+            if due:
+                self._resync(k, now_ms)
+            intp = self.ints[k]
+            if intp is None or not intp.value() or pend[j] or pend[j + 1] or due:
+                self._read(k)
+        self.debouncer.update(self.levels, now_ms, out, self.events)
+        return out
+
+    def faults(self):
+        """Indices of the expanders not answering (allocates; for diagnostics)."""
+        return [k for k in range(len(self.chips)) if not self._ok[k]]
+
+
+# ---- the shoe's card reader ---------------------------------------------------------
+
+MISREAD = "?"  # stands for a line the reader garbled; not a card code
+CARD_KINDS = ("hole", "burn", "board", "button")  # as the controller's "need" effects
+
+
+class LineAssembler:
+    """Card codes from the reader's bytes: one code per line, ending in \\n.
+
+    A \\r before the \\n and NUL bytes (what a UART sees of a line break while the reader
+    powers up) are ignored; spaces around the code are trimmed and empty lines skipped.
+    A line with any other byte outside printable ASCII, or longer than `max_line`, comes
+    out as MISREAD so the controller learns a card passed unread (`rejected` counts
+    them).  At most `depth` codes wait; more are dropped and counted in `dropped`.
+    """
+
+    def __init__(self, max_line=16, depth=8):
+        self._buf = bytearray(max_line)
+        self._n = 0
+        self._bad = False
+        self.depth = depth
+        self.codes = []
+        self.rejected = 0
+        self.dropped = 0
+
+    def feed(self, data, end=None):
+        if end is None:
+            end = len(data)
+        buf = self._buf
+        for i in range(end):
+            c = data[i]
+            if c == 0x0A:
+                self._finish()
+            elif c == 0x0D or c == 0x00:
+                pass
+            elif self._bad:
+                pass
+            elif c < 0x20 or c > 0x7E or self._n >= len(buf):
+                self._bad = True
+            else:
+                buf[self._n] = c
+                self._n += 1
+
+    def _finish(self):
+        if self._bad:
+            code = MISREAD
+            self.rejected += 1
+        else:
+            code = str(bytes(self._buf[:self._n]), "ascii").strip()
+        self._n = 0
+        self._bad = False
+        if not code:
+            return
+        if len(self.codes) >= self.depth:
+            self.dropped += 1
+        else:
+            self.codes.append(code)
+
+    def take(self):
+        """The oldest waiting code, or None."""
+        return self.codes.pop(0) if self.codes else None
+
+
+class CardReader:
+    """The shoe's card reader on a UART.  `want(kind, seat)` sends "want <kind> <seat>\\n"
+    to the shoe (seat -1 when no seat receives the card); `await read()` returns the
+    next code read (`poll()` is the same without waiting: a code or None)."""
+
+    def __init__(self, uart, max_line=16, poll_ms=5):
+        self.uart = uart
+        self.poll_ms = poll_ms
+        self.sleep = sleep_ms  # replaceable, for tests
+        self.lines = LineAssembler(max_line)
+        self._rx = bytearray(32)
+
+    def want(self, kind, seat=-1):
+        if kind not in CARD_KINDS:
+            raise ValueError("unknown card kind %r" % (kind,))
+        self.uart.write(("want %s %d\n" % (kind, seat)).encode())
+
+    def _pump(self):
+        # Bounded, so a babbling reader cannot hold the event loop.
+        for _ in range(8):
+            if not self.uart.any():
+                return
+            n = self.uart.readinto(self._rx)
+            if not n:
+                return
+            self.lines.feed(self._rx, n)
+
+    def poll(self):
+        if not self.lines.codes:
+            self._pump()
+        return self.lines.take()
+
+    async def read(self):
+        while True:
+            code = self.poll()
+            if code is not None:
+                return code
+            await self.sleep(self.poll_ms)
+
+
+# ---- the shuffler -------------------------------------------------------------------
+
+_BUSY = const(1)
+_DONE = const(2)
+_JAM = const(4)
+_PRESENT = const(8)
+
+
+class Shuffler:
+    """The shuffler's status inputs (busy, done, jam, present: pins in that order) and
+    its start output.  Inputs are debounced like buttons, against `ticks_ms`, each time
+    the state is asked for, so a glitch on a long cable is not taken for a jam."""
+
+    def __init__(self, inputs, start, active_low, pulse_ms, debounce_ms, ticks_ms):
+        self.inputs = inputs
+        self.out = start
+        self.active_low = active_low
+        self.pulse_ms = pulse_ms
+        self.ticks_ms = ticks_ms
+        self.pulsing = False
+        self.sleep = sleep_ms  # replaceable, with spawn, for tests
+        self.spawn = asyncio.create_task
+        self.debouncer = Debouncer(4, debounce_ms)
+        self.debouncer.reset(self._levels())
+        start.value(0)
+
+    def _levels(self):
+        v = 0
+        bit = 1
+        for p in self.inputs:
+            if bool(p.value()) != self.active_low:
+                v |= bit
+            bit <<= 1
+        return v
+
+    def _stable(self):
+        self.debouncer.update(self._levels(), self.ticks_ms())
+        return self.debouncer.stable[0]
+
+    def present(self):
+        return bool(self._stable() & _PRESENT)
+
+    def state(self):
+        """"idle", "shuffling", "done" or "jammed"; "idle" while not present."""
+        s = self._stable()
+        if not s & _PRESENT:
+            return "idle"
+        if s & _JAM:
+            return "jammed"
+        if s & _BUSY:
+            return "shuffling"
+        if s & _DONE:
+            return "done"
+        return "idle"
+
+    def start(self):
+        """Drive the start output for pulse_ms (in an asyncio task).  A second start
+        during a pulse is ignored.  Returns True if a pulse began."""
+        if self.pulsing:
+            return False
+        self.pulsing = True
+        self.out.value(1)
+        self.spawn(self._end_pulse())
+        return True
+
+    async def _end_pulse(self):
+        try:
+            await self.sleep(self.pulse_ms)
+        finally:
+            self.out.value(0)
+            self.pulsing = False
+
+
+# ---- the LED chain ------------------------------------------------------------------
+
+class Pixels:
+    """NeoPixel-compatible: `n`, `pixels[i] = (r, g, b)`, `fill`, `write()`.
+
+    Writes wire-order bytes straight into `buf` (the driver's buffer), scaling every
+    channel by max_level / 255: the board's power budget holds whatever the scenes ask
+    for.  `pixels[i]` reads back the scaled levels.  `fill_range(start, count, rgb)`
+    lights one segment (see felt.board.seat_led_range).
+    """
+
+    def __init__(self, buf, order, max_level, write):
+        self.buf = buf
+        self.n = len(buf) // 3
+        self._r = order.index("R")
+        self._g = order.index("G")
+        self._b = order.index("B")
+        self.max_level = max_level
+        self._write = write
+
+    def __len__(self):
+        return self.n
+
+    def _at(self, i):
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError("pixel index out of range")
+        return i * 3
+
+    def __setitem__(self, i, rgb):
+        o = self._at(i)
+        r, g, b = rgb
+        lv = self.max_level
+        buf = self.buf
+        buf[o + self._r] = r * lv // 255
+        buf[o + self._g] = g * lv // 255
+        buf[o + self._b] = b * lv // 255
+
+    def __getitem__(self, i):
+        o = self._at(i)
+        buf = self.buf
+        return (buf[o + self._r], buf[o + self._g], buf[o + self._b])
+
+    def fill_range(self, start, count, rgb):
+        if start < 0 or count < 0 or start + count > self.n:
+            raise IndexError("pixel range out of range")
+        r, g, b = rgb
+        lv = self.max_level
+        r = r * lv // 255
+        g = g * lv // 255
+        b = b * lv // 255
+        buf = self.buf
+        o = start * 3
+        for _ in range(count):
+            buf[o + self._r] = r
+            buf[o + self._g] = g
+            buf[o + self._b] = b
+            o += 3
+
+    def fill(self, rgb):
+        self.fill_range(0, self.n, rgb)
+
+    def write(self):
+        self._write()
+
+
+# ---- the serial link ----------------------------------------------------------------
+
+class UartTransport:
+    """A UART as the byte transport of felt.hal.link.Link (framing, acks and resends
+    live there, shared with the link backend): `write(data)`, `await read()` -> bytes."""
+
+    def __init__(self, uart, poll_ms=5, size=64):
+        self.uart = uart
+        self.poll_ms = poll_ms
+        self.sleep = sleep_ms  # replaceable, for tests
+        self._rx = bytearray(size)
+
+    def write(self, data):
+        self.uart.write(data)
+
+    async def read(self):
+        while True:
+            if self.uart.any():
+                n = self.uart.readinto(self._rx)
+                if n:
+                    return bytes(self._rx[:n])
+            await self.sleep(self.poll_ms)
+
+
+# ---- the HAL object -----------------------------------------------------------------
+
+class Hal:
+    """What open() returns: see felt/hal/__init__.py."""
+
+    wired = True  # buttons, reader and shuffler are pins to poll (main.py starts their tasks)
+
+    def __init__(self, board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed):
+        self.board = board
+        self.buttons = buttons
+        self.card_reader = card_reader
+        self.shuffler = shuffler
+        self.pixels = pixels
+        self.link = link
+        self.ticks_ms = ticks_ms
+        self.feed = feed
+
+
+def _no_feed():
+    pass
+
+
+class _Modules:
+    def __init__(self):
+        import machine
+        import neopixel
+        import time
+        self.machine = machine
+        self.neopixel = neopixel
+        self.time = time
+
+
+def open(board, hw=None, watchdog=True):
+    """The HAL for a MicroPython board.  `board` is a definition from felt.board.load
+    (or a path to one).  `hw` stands in for the modules machine, neopixel and time
+    (attributes of those names); `watchdog=False` leaves the watchdog off, for a bench
+    session at the REPL (once started it cannot be stopped)."""
+    if isinstance(board, str):
+        from felt.board import load
+        board = load(board)
+    if board["runtime"] != "micropython":
+        raise ValueError("board %s is for %s, not MicroPython" % (board["name"], board["runtime"]))
+    from felt.board import button_table
+    if hw is None:
+        hw = _Modules()
+    machine = hw.machine
+    Pin = machine.Pin
+    ticks_ms = hw.time.ticks_ms
+
+    def pin_in(n):
+        return Pin(n, Pin.IN, Pin.PULL_UP)
+
+    def uart(cfg, rxbuf):
+        return machine.UART(cfg["uart"], baudrate=cfg["baud"], tx=Pin(cfg["tx"]),
+                            rx=Pin(cfg["rx"]), timeout=0, rxbuf=rxbuf)
+
+    bus = board["i2c"]
+    i2c = machine.I2C(bus["id"], sda=Pin(bus["sda"]), scl=Pin(bus["scl"]), freq=bus["freq"])
+    events, masks = button_table(board)
+    chips = []
+    ints = []
+    for k, x in enumerate(board["expanders"]):
+        chips.append(Mcp23017(i2c, x["address"], masks[2 * k] | masks[2 * k + 1] << 8))
+        ints.append(None if x["int"] is None else pin_in(x["int"]))
+    buttons = ExpanderButtons(chips, ints, events, masks, board["debounce_ms"])
+    buttons.start(ticks_ms())
+
+    cr = board["card_reader"]
+    card_reader = CardReader(uart(cr, 256), cr["max_line"], board["poll_ms"])
+
+    sh = board["shuffler"]
+    inputs = []
+    for name in ("busy", "done", "jam", "present"):
+        inputs.append(Pin(sh[name], Pin.IN, Pin.PULL_UP if sh["active_low"] else None))
+    shuffler = Shuffler(tuple(inputs), Pin(sh["start"], Pin.OUT, value=0), sh["active_low"],
+                        sh["start_pulse_ms"], board["debounce_ms"], ticks_ms)
+
+    leds = board["leds"]
+    strip = hw.neopixel.NeoPixel(Pin(leds["pin"], Pin.OUT), leds["count"])
+    pixels = Pixels(strip.buf, leds["order"], leds["max_level"], strip.write)
+    pixels.fill((0, 0, 0))
+    pixels.write()
+
+    from felt.hal.link import Link
+    link = Link(UartTransport(uart(board["link"], 1024), board["poll_ms"]), ticks_ms)
+
+    feed = _no_feed
+    if watchdog:
+        feed = machine.WDT(timeout=board["watchdog_ms"]).feed
+    return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed)

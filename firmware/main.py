@@ -1,0 +1,88 @@
+"""Felt's event loop: the same code on the board and, for the emulator, on CPython.
+
+On a board, boot runs this file: the board definition is /board.json and the backend
+follows the runtime (MicroPython or CircuitPython).  On CPython the emulator starts
+`python firmware/main.py --port PTY --board FILE` and the table runs over the link.
+"""
+
+import sys
+
+try:
+    import asyncio
+except ImportError:
+    import uasyncio as asyncio
+
+from felt.board import load as load_board
+from felt.hal.clock import sleep_ms
+from felt.table.controller import Controller
+from felt.table.journal import Journal
+
+
+async def buttons_task(hal, ctl):
+    """Seat and dealer-panel buttons, debounced by the backend."""
+    period = hal.board["poll_ms"]
+    while True:
+        for seat, name in hal.buttons.poll(hal.ticks_ms()):
+            if seat == "dealer":
+                ctl.handle("dealer", {"b": name})
+            else:
+                ctl.handle("btn", {"seat": seat, "b": name})
+        await sleep_ms(period)
+
+
+async def cards_task(hal, ctl):
+    while True:
+        code = await hal.card_reader.read()
+        ctl.handle("card", {"code": code})
+
+
+async def shuffler_task(hal, ctl):
+    last = None
+    while True:
+        state = hal.shuffler.state()
+        if state != last:
+            last = state
+            ctl.handle("shuf", {"state": state})
+        await sleep_ms(20)
+
+
+async def watchdog_task(hal):
+    while True:
+        hal.feed()
+        await sleep_ms(100)
+
+
+async def run(hal, board, journal):
+    ctl = Controller(hal, board, journal)
+    tasks = [asyncio.create_task(hal.link.serve(ctl.handle)),
+             asyncio.create_task(hal.link.resend()),
+             asyncio.create_task(watchdog_task(hal))]
+    if hal.wired:
+        tasks.append(asyncio.create_task(buttons_task(hal, ctl)))
+        tasks.append(asyncio.create_task(cards_task(hal, ctl)))
+        tasks.append(asyncio.create_task(shuffler_task(hal, ctl)))
+    await tasks[0]
+
+
+def _arg(argv, name, default=None):
+    return argv[argv.index(name) + 1] if name in argv else default
+
+
+def main(argv):
+    board = load_board(_arg(argv, "--board", "/board.json"))
+    journal = Journal(_arg(argv, "--journal"))
+    port = _arg(argv, "--port")
+    if port is not None:
+        from felt.hal import link
+        hal = link.open(board, link.SerialTransport(port))
+    elif sys.implementation.name == "circuitpython":
+        from felt.hal import cp
+        hal = cp.open(board)
+    else:
+        from felt.hal import mp
+        hal = mp.open(board)
+    asyncio.run(run(hal, board, journal))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] if len(sys.argv) > 1 else [])

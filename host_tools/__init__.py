@@ -1,0 +1,1 @@
+"""Felt host tools: the emulator, flashing and benchmarks."""

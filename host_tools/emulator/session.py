@@ -1,0 +1,134 @@
+"""A session at the emulated table: configure it, then play rounds through the firmware.
+
+The emulator answers only what the firmware asks (a shuffle, a card, an action), so a
+seed fixes every run: the same seed prints the same output.
+"""
+
+import json
+from pathlib import Path
+
+from felt.poker.structure import FixedLimit
+from host_tools.emulator.devices import LedStrip, Shoe, Shuffler, seeded
+from host_tools.emulator.link import REPO, FirmwareProcess
+from host_tools.emulator.players import BUTTON_FOR, RandomPlayer
+
+DEFAULT_BOARD = REPO / "hardware" / "boards" / "pico-11.json"
+
+
+class Session:
+    def __init__(self, players=9, seed=0, stack=1000, structure=None, board=DEFAULT_BOARD,
+                 button="dealer_right", journal=None):
+        self.board_path = Path(board)
+        self.board = json.loads(self.board_path.read_text())
+        self.players = players
+        self.seed = seed
+        self.structure = structure or FixedLimit(2, 4, (1, 2))
+        self.config = dict(self.structure.as_dict(), seats=players,
+                           stacks=[stack] * players, button=button)
+        self.shuffler = Shuffler(seeded(seed, "shuffler"))
+        self.shoe = Shoe()
+        self.strip = LedStrip(self.board["leds"])
+        self.bots = [RandomPlayer(seeded(seed, "seat%d" % s)) for s in range(players)]
+        self.faults = []
+        self.events = []          # every evt of the current round
+        self.turn = None          # (seat, legal) when a player is to act
+        self._pending_turn = None
+        self.ended = None         # the end event of the last round
+        self.fw = FirmwareProcess(self.board_path, journal)
+        self.link = self.fw.link
+
+    def close(self):
+        self.fw.close()
+
+    def __enter__(self):
+        self.open()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def open(self):
+        # The firmware's port flushes its input when it opens: wait for its first frame
+        # (the boot LED frame) before saying anything.
+        kind, p = self.link.recv()
+        if kind == "px":
+            self.strip.capture(p["rgb"])
+        self.hello = self.link.request("hello", {}, "hello")
+        self._must(self.link.send("cfg", self.config), "cfg")
+        # The shoe holds a shuffled deck from the start, for the button's high card.
+        self.shoe.load(self.shuffler.shuffle())
+
+    def state(self):
+        return self.link.request("state", {}, "state")
+
+    def _must(self, refusal, what):
+        if refusal is not None:
+            self.faults.append("%s refused: %s" % (what, refusal))
+
+    # ----- playing ----------------------------------------------------------------------
+
+    def deal(self):
+        """The dealer presses deal: a new round starts once the shuffler is done."""
+        self.events = []
+        self.turn = None
+        self.ended = None
+        self._must(self.link.send("dealer", {"b": "deal"}), "deal")
+
+    def take(self, kind, p):
+        """Play the devices' part for one frame from the firmware.
+
+        A turn (`self.turn`, `(seat, legal)`) is offered only once the LED frame that
+        shows it has arrived; the round's end event lands in `self.ended`."""
+        if kind == "px":
+            self.strip.capture(p["rgb"])
+            if self._pending_turn is not None:
+                self.turn, self._pending_turn = self._pending_turn, None
+        elif kind == "shuffle":
+            self.shoe.load(self.shuffler.shuffle())
+            self._must(self.link.send("shuf", {"state": "shuffling"}), "shuffler")
+            self._must(self.link.send("shuf", {"state": "done"}), "shuffler")
+        elif kind == "need":
+            self._must(self.link.send("card", {"code": self.shoe.deal()}), "card")
+        elif kind == "evt":
+            self.events.append(p)
+            if p["e"] == "refused":
+                self.faults.append("refused %s: %s" % (p["what"], p["why"]))
+            elif p["e"] == "to_act":
+                self._pending_turn = (p["seat"], p["legal"])
+            elif p["e"] == "end":
+                self.ended = p
+        elif kind not in ("log", "hello"):
+            self.faults.append("unexpected %s frame" % kind)
+
+    def act(self, seat, action):
+        """The player on turn takes an action by pressing its seat button."""
+        self.turn = None
+        self._must(self.press(seat, BUTTON_FOR[action]), "seat %d %s" % (seat, action))
+
+    def play_round(self, choose=None):
+        """Deal one round and play it to the end; returns the firmware's end event.
+
+        `choose(seat, legal)` picks an action; the seeded bots play by default."""
+        choose = choose or (lambda seat, legal: self.bots[seat].choose(legal))
+        self.deal()
+        while self.ended is None:
+            self.take(*self.link.recv())
+            if self.turn is not None:
+                seat, legal = self.turn
+                self.act(seat, choose(seat, legal))
+        return self.ended
+
+    def press(self, seat, button):
+        """Press a seat button; None if accepted, else the firmware's reason."""
+        return self.link.send("btn", {"seat": seat, "b": button})
+
+
+def round_line(end, events):
+    """One line per round: the button seat and what each winner took."""
+    won = {}
+    for e in events:
+        if e["e"] == "award":
+            won[e["seat"]] = won.get(e["seat"], 0) + e["amount"]
+    winners = ",".join("%d:%d" % (s, won[s]) for s in sorted(won))
+    return "hand %d: button=%d winners=%s board=%s" % (
+        end["hand"], end["button"], winners, end["board"].replace(" ", "") or "-")

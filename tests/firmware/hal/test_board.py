@@ -1,0 +1,234 @@
+import json
+import os
+
+from felt import board as B
+
+
+def _boards_dir():
+    # <repo>/tests/... on CPython; /tests/... inside the MicroPython VM, where the
+    # runner copies hardware/boards to /hardware/boards.  No os.path on MicroPython.
+    here = __file__.replace("\\", "/")
+    return here[:here.rfind("/tests/")] + "/hardware/boards"
+
+
+def _pico():
+    return B.load(_boards_dir() + "/pico-11.json")
+
+
+def _copy(d):
+    return json.loads(json.dumps(d))
+
+
+def _refusal(data, name="pico-11"):
+    """The message of the ValueError validate() raises for `data`."""
+    try:
+        B.validate(data, name)
+    except ValueError as e:
+        msg = str(e)
+        assert msg.startswith("board %s: " % name), msg
+        return msg
+    assert False, "accepted a bad definition"
+
+
+def test_every_board_file_in_the_repo_loads():
+    names = [f for f in os.listdir(_boards_dir()) if f.endswith(".json")]
+    assert "pico-11.json" in names and "feather-rp2040-cp.json" in names
+    for f in names:
+        b = B.load(_boards_dir() + "/" + f)
+        assert b["name"] + ".json" == f
+
+
+def test_pico_has_eleven_seats_on_three_expanders_and_78_leds():
+    b = _pico()
+    assert b["runtime"] == "micropython"
+    assert b["seats"] == 11 and len(b["seat_buttons"]) == 11
+    assert [x["address"] for x in b["expanders"]] == [0x20, 0x21, 0x22]
+    assert b["leds"]["count"] == 78
+    assert b["link"]["uart"] != b["card_reader"]["uart"]
+
+
+def test_feather_names_circuitpython_board_pins():
+    b = B.load(_boards_dir() + "/feather-rp2040-cp.json")
+    assert b["runtime"] == "circuitpython" and b["seats"] == 6
+    assert b["link"]["tx"] == "TX" and "uart" not in b["link"]
+    assert B.backend(b) == "felt.hal.cp" and B.backend(_pico()) == "felt.hal.mp"
+
+
+def test_button_table_maps_each_expander_pin_to_its_seat_or_dealer_button():
+    events, masks = B.button_table(_pico())
+    assert len(events) == 48 and len(masks) == 6
+    assert events[0] == (0, "fold") and events[1] == (0, "call") and events[2] == (0, "raise")
+    assert events[16 + 8] == (6, "fold")
+    assert events[2 * 16 + 11] == ("dealer", "deal")
+    wired = [e for e in events if e is not None]
+    assert len(wired) == 33 + 9
+    # never GPA7/GPB7
+    for k in range(3):
+        assert events[16 * k + 7] is None and events[16 * k + 15] is None
+        assert masks[2 * k] & 0x80 == 0 and masks[2 * k + 1] & 0x80 == 0
+
+
+def test_led_segment_helpers_give_start_and_count():
+    b = _pico()
+    assert B.seat_led_range(b, 0) == (0, 6)
+    assert B.seat_led_range(b, 10) == (60, 6)
+    assert B.centre_led_range(b) == (66, 12)
+
+
+def test_unknown_top_level_key_is_refused():
+    d = _copy(_pico())
+    d["ledz"] = {}
+    assert "unknown key 'ledz'" in _refusal(d)
+
+
+def test_missing_section_is_refused():
+    d = _copy(_pico())
+    del d["shuffler"]
+    assert "'shuffler' missing" in _refusal(d)
+
+
+def test_seat_button_without_pin_is_refused_naming_seat_and_button():
+    d = _copy(_pico())
+    del d["seat_buttons"][3]["fold"]["pin"]
+    assert _refusal(d) == "board pico-11: seat 3 button 'fold' pin missing"
+
+
+def test_seat_without_a_button_is_refused():
+    d = _copy(_pico())
+    del d["seat_buttons"][2]["raise"]
+    assert _refusal(d) == "board pico-11: seat 2 button 'raise' missing"
+
+
+def test_missing_dealer_button_is_refused():
+    d = _copy(_pico())
+    del d["dealer_buttons"]["misdeal"]
+    assert "dealer button 'misdeal' missing" in _refusal(d)
+
+
+def test_more_than_eleven_seats_is_refused():
+    d = _copy(_pico())
+    d["seats"] = 12
+    d["seat_buttons"].append(d["seat_buttons"][0])
+    d["leds"]["seats"].append([78, 6])
+    assert "at most 11" in _refusal(d)
+
+
+def test_seat_count_must_match_the_button_list():
+    d = _copy(_pico())
+    d["seats"] = 10
+    assert "seat_buttons has 11 seats, seats is 10" in _refusal(d)
+
+
+def test_overlapping_led_segments_are_refused():
+    d = _copy(_pico())
+    d["leds"]["seats"][4] = [26, 6]  # seat 5 starts at 30
+    msg = _refusal(d)
+    assert "overlap" in msg and "seat 4 LEDs" in msg and "seat 5 LEDs" in msg
+
+
+def test_led_segment_past_the_end_of_the_chain_is_refused():
+    d = _copy(_pico())
+    d["leds"]["centre"] = [66, 13]
+    assert "centre LEDs [66, 13] runs past the end of the chain (78 LEDs)" in _refusal(d)
+
+
+def test_gpio_used_twice_is_refused_naming_both_uses():
+    d = _copy(_pico())
+    d["shuffler"]["jam"] = 5  # the card reader's rx
+    msg = _refusal(d)
+    assert "pin 5 used twice" in msg
+    assert "card_reader.rx" in msg and "shuffler.jam" in msg
+
+
+def test_expander_pin_used_twice_is_refused():
+    d = _copy(_pico())
+    d["dealer_buttons"]["deal"] = {"expander": 0, "pin": 0}
+    msg = _refusal(d)
+    assert "expander 0 pin 0 used twice" in msg
+    assert "seat 0 button 'fold'" in msg and "dealer button 'deal'" in msg
+
+
+def test_mcp23017_pin_7_is_refused_as_an_input():
+    d = _copy(_pico())
+    d["seat_buttons"][0]["fold"]["pin"] = 7
+    assert "mcp23017 pin 7 cannot be an input" in _refusal(d)
+
+
+def test_button_on_a_missing_expander_is_refused():
+    d = _copy(_pico())
+    d["seat_buttons"][1]["call"]["expander"] = 3
+    assert "seat 1 button 'call' expander is 3, must be 0 to 2" in _refusal(d)
+
+
+def test_duplicate_expander_address_is_refused():
+    d = _copy(_pico())
+    d["expanders"][2]["address"] = 0x20
+    assert "expanders 0 and 2 both at address 0x20" in _refusal(d)
+
+
+def test_card_reader_and_link_on_one_uart_are_refused():
+    d = _copy(_pico())
+    d["card_reader"]["uart"] = 0
+    assert "card_reader and link both on UART 0" in _refusal(d)
+
+
+def test_pin_type_must_suit_the_runtime():
+    d = _copy(_pico())
+    d["leds"]["pin"] = "GP22"
+    assert "leds.pin must be a GPIO number" in _refusal(d)
+    f = _copy(B.load(_boards_dir() + "/feather-rp2040-cp.json"))
+    f["leds"]["pin"] = 7
+    assert "leds.pin must be a pin name" in _refusal(f, "feather-rp2040-cp")
+
+
+def test_watchdog_beyond_the_rp2040_limit_is_refused():
+    d = _copy(_pico())
+    d["watchdog_ms"] = 9000
+    assert "watchdog_ms is 9000, must be 500 to 8388" in _refusal(d)
+
+
+def test_bad_led_order_is_refused():
+    d = _copy(_pico())
+    d["leds"]["order"] = "GRBW"
+    assert "leds.order" in _refusal(d)
+
+
+def test_true_is_not_a_number():
+    d = _copy(_pico())
+    d["debounce_ms"] = True
+    assert "debounce_ms must be a whole number" in _refusal(d)
+
+
+def test_invalid_json_is_refused_with_the_board_name():
+    try:
+        B.loads('{"name": "x",', "broken")
+    except ValueError as e:
+        assert str(e).startswith("board broken: not valid JSON")
+    else:
+        assert False
+
+
+def test_messages_name_the_board_by_its_own_name_when_read_from_board_json():
+    d = _copy(_pico())
+    d["seats"] = 0
+    try:
+        B.loads(json.dumps(d), "board")  # as /board.json on a board
+    except ValueError as e:
+        assert str(e).startswith("board pico-11: seats is 0")
+    else:
+        assert False
+
+
+def test_missing_file_is_refused_with_the_board_name():
+    try:
+        B.load(_boards_dir() + "/no-such-board.json")
+    except ValueError as e:
+        assert str(e).startswith("board no-such-board: cannot read")
+    else:
+        assert False
+
+
+def test_max_line_defaults_to_16():
+    d = _copy(_pico())
+    del d["card_reader"]["max_line"]
+    assert B.validate(d)["card_reader"]["max_line"] == 16

@@ -1,0 +1,99 @@
+"""The serial-link backend: answers, resends and devices as frames (docs/protocol.md)."""
+
+import asyncio
+
+from felt import protocol as P
+from felt.hal import link as L
+
+
+class Wire:
+    """A transport: frames the test queued come in; what the board writes is kept."""
+
+    def __init__(self, *frames):
+        self.incoming = list(frames)
+        self.out = P.Decoder()
+
+    def write(self, data):
+        self.out.feed(data)
+
+    async def read(self):
+        if not self.incoming:
+            raise KeyboardInterrupt  # ends serve(): the test has said everything
+        return self.incoming.pop(0)
+
+    def frames(self):
+        return [(k, p) for _, k, p in self.out]
+
+
+def serve(wire, handler):
+    lk = L.Link(wire)
+    try:
+        asyncio.run(lk.serve(handler))
+    except KeyboardInterrupt:
+        pass
+    return lk
+
+
+def test_applied_input_is_acked_and_refused_input_naked_with_the_reason():
+    wire = Wire(P.encode(0, "btn", {"seat": 1, "b": "call"}),
+                P.encode(1, "btn", {"seat": 2, "b": "call"}))
+    serve(wire, lambda k, p: None if p["seat"] == 1 else "out of turn")
+    assert wire.frames() == [("ack", {"seq": 0}), ("nak", {"seq": 1, "why": "out of turn"})]
+
+
+def test_resent_frame_is_answered_again_but_applied_once():
+    frame = P.encode(5, "card", {"code": "As"})
+    applied = []
+    wire = Wire(frame, frame)
+    serve(wire, lambda k, p: applied.append(p))
+    assert applied == [{"code": "As"}]
+    assert wire.frames() == [("ack", {"seq": 5}), ("ack", {"seq": 5})]
+
+
+def test_unknown_kind_is_naked_so_the_sender_stops_resending():
+    wire = Wire(P.encode(0, "teleport", {}))
+    serve(wire, lambda k, p: "unknown message %r" % k)
+    assert wire.frames()[0][0] == "nak"
+
+
+def test_queries_are_answered_by_their_reply_not_acked():
+    wire = Wire(P.encode(0, "state", {}))
+    lk = None
+
+    def handler(k, p):
+        lk.send("state", {"hand": 0})
+
+    lk = L.Link(wire)
+    try:
+        asyncio.run(lk.serve(handler))
+    except KeyboardInterrupt:
+        pass
+    assert wire.frames() == [("state", {"hand": 0})]
+
+
+def test_noise_and_corrupt_frames_are_skipped():
+    good = P.encode(0, "btn", {"seat": 0, "b": "fold"})
+    bad = bytearray(good)
+    bad[5] ^= 1
+    wire = Wire(b"\x00garbage", bytes(bad), good)
+    lk = serve(wire, lambda k, p: None)
+    assert wire.frames() == [("ack", {"seq": 0})] and lk.decoder.errors == 1
+
+
+def test_card_requests_and_shuffler_start_wait_for_the_hosts_ack():
+    wire = Wire()
+    hal = L.open({"leds": {"count": 2, "seats": [[0, 1]], "centre": [1, 1]}}, wire)
+    hal.card_reader.want("hole", 3)
+    hal.shuffler.start()   # queued behind the unanswered need
+    assert wire.frames() == [("need", {"what": "hole", "seat": 3})]
+    hal.link._receive(0, "ack", {"seq": 0}, None)
+    hal.link.flush()
+    assert wire.frames() == [("shuffle", {})]
+
+
+def test_pixels_send_the_whole_chain_as_hex():
+    wire = Wire()
+    hal = L.open({"leds": {"count": 2, "seats": [[0, 1]], "centre": [1, 1]}}, wire)
+    hal.pixels[0] = (255, 0, 16)
+    hal.pixels.write()
+    assert wire.frames() == [("px", {"rgb": "ff0010000000"})]

@@ -1,0 +1,181 @@
+"""The controller: inputs in the protocol's vocabulary, refusals that change nothing,
+the journal written before acting, and LED scenes drawn from state."""
+
+from felt.table.controller import Controller, IDLE, PLAYING, SHUFFLING
+from felt.table import scenes
+from felt.table.journal import Journal, rebuild
+
+LEDS = {"count": 14, "seats": [[0, 3], [3, 3], [6, 3], [9, 3]], "centre": [12, 2]}
+BOARD = {"name": "test", "leds": LEDS}
+CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
+       "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
+
+
+class FakeLink:
+    def __init__(self):
+        self.sent = []
+
+    def send(self, kind, payload):
+        self.sent.append((kind, payload))
+
+
+class FakePixels:
+    def __init__(self, n):
+        self.px = [(0, 0, 0)] * n
+        self.writes = 0
+
+    def __setitem__(self, i, rgb):
+        self.px[i] = rgb
+
+    def write(self):
+        self.writes += 1
+
+
+class FakeDevice:
+    def __init__(self):
+        self.calls = []
+
+    def want(self, kind, seat=-1):
+        self.calls.append((kind, seat))
+
+    def start(self):
+        self.calls.append(("start",))
+
+
+class FakeHal:
+    def __init__(self):
+        self.link = FakeLink()
+        self.pixels = FakePixels(LEDS["count"])
+        self.card_reader = FakeDevice()
+        self.shuffler = FakeDevice()
+
+
+def table(cfg=None):
+    hal = FakeHal()
+    ctl = Controller(hal, BOARD, Journal())
+    assert ctl.handle("cfg", cfg or CFG) is None
+    return ctl, hal
+
+
+def events(hal, name):
+    return [p for k, p in hal.link.sent if k == "evt" and p["e"] == name]
+
+
+def dealt_round(ctl, hal):
+    assert ctl.handle("dealer", {"b": "deal"}) is None
+    assert ctl.handle("shuf", {"state": "done"}) is None
+    for code in "2c 3c 4c 5c 2d 3d 4d 5d".split():
+        assert ctl.handle("card", {"code": code}) is None
+
+
+def test_deal_starts_the_shuffler_and_the_round_waits_for_it():
+    ctl, hal = table()
+    assert ctl.handle("dealer", {"b": "deal"}) is None
+    assert hal.shuffler.calls == [("start",)] and ctl.state == SHUFFLING
+    assert ctl.centre_status() == scenes.SHUFFLING
+    ctl.handle("shuf", {"state": "done"})
+    assert ctl.state == PLAYING and hal.card_reader.calls[0] == ("hole", 0)
+
+
+def test_button_starts_right_of_the_dealer_when_so_configured():
+    # 19:47-14.10(c)2i
+    ctl, hal = table()
+    ctl.handle("dealer", {"b": "deal"})
+    assert events(hal, "button")[0]["seat"] == 3
+
+
+def test_button_placed_by_high_card_when_so_configured():
+    # 19:47-14.10(c)2ii: one card to each seat, the highest takes the button.
+    cfg = dict(CFG)
+    cfg["button"] = "high_card"
+    ctl, hal = table(cfg)
+    ctl.handle("dealer", {"b": "deal"})
+    for code in ("Kc", "Ah", "As", "2d"):
+        assert ctl.handle("card", {"code": code}) is None
+    assert ctl.button == 2 and ctl.state == SHUFFLING
+
+
+def test_out_of_turn_press_is_refused_reported_and_changes_nothing():
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+    before = (ctl.snapshot(), list(ctl.journal.events), list(hal.pixels.px))
+    why = ctl.handle("btn", {"seat": 0, "b": "call"})
+    assert "out of turn" in why
+    assert events(hal, "refused")[-1]["why"] == why
+    assert (ctl.snapshot(), list(ctl.journal.events), list(hal.pixels.px)) == before
+
+
+def test_unknown_card_code_is_refused_and_changes_nothing():
+    ctl, hal = table()
+    ctl.handle("dealer", {"b": "deal"})
+    ctl.handle("shuf", {"state": "done"})
+    before = ctl.snapshot()
+    assert "unknown card code" in ctl.handle("card", {"code": "Xx"})
+    assert ctl.snapshot() == before and ctl.journal.events == []
+
+
+def test_malformed_message_is_refused_with_a_reason():
+    ctl, hal = table()
+    assert "bad btn message" in ctl.handle("btn", {"b": "call"})
+    assert "unknown message" in ctl.handle("teleport", {})
+
+
+def test_invalid_configuration_is_refused_and_the_old_one_kept():
+    ctl, hal = table()
+    bad = dict(CFG)
+    bad["seats"] = 12
+    assert "seats must be" in ctl.handle("cfg", bad)
+    bad = dict(CFG)
+    bad["big_bet"] = 1
+    assert "big_bet" in ctl.handle("cfg", bad)
+    assert ctl.config.seats == 4
+
+
+def test_call_button_checks_when_nothing_is_owed_and_raise_button_bets():
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+    for seat in (2, 3, 0):                           # button 3: blinds on seats 0 and 1
+        ctl.handle("btn", {"seat": seat, "b": "call"})
+    ctl.handle("btn", {"seat": 1, "b": "call"})      # the big blind checks its option
+    assert events(hal, "action")[-1]["a"] == "check"
+    for code in "9s Ah Kh Qd".split():
+        ctl.handle("card", {"code": code})
+    assert ctl.handle("btn", {"seat": 0, "b": "raise"}) is None
+    assert events(hal, "action")[-1]["a"] == "bet"
+
+
+def test_journal_is_written_before_acting_and_replays_to_the_same_round():
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+    ctl.handle("btn", {"seat": 0, "b": "raise"})
+    r = rebuild(ctl.journal.header, ctl.journal.events)
+    assert r.stacks == ctl.round.stacks and r.to_act == ctl.round.to_act
+    assert r.hole == ctl.round.hole
+
+
+def test_led_frame_shows_the_button_and_the_action_seat():
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+    assert scenes.button_seat(hal.pixels.px, LEDS) == 3
+    assert scenes.seat_status(hal.pixels.px, LEDS, 2) == scenes.ACTION
+    ctl.handle("btn", {"seat": 2, "b": "fold"})
+    assert scenes.seat_status(hal.pixels.px, LEDS, 2) == scenes.FOLDED
+    assert scenes.seat_status(hal.pixels.px, LEDS, 3) == scenes.ACTION
+
+
+def test_round_end_shows_winners_moves_the_button_and_conserves_chips():
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+    for seat in (2, 3, 0):
+        ctl.handle("btn", {"seat": seat, "b": "fold"})
+    assert ctl.state == IDLE
+    assert sum(ctl.stacks) == 400
+    assert events(hal, "end")[0]["winners"] == [1]
+    assert scenes.seat_status(hal.pixels.px, LEDS, 1) == scenes.WINNER
+    assert ctl.button == 0   # 13:47-20.36(c)3: clockwise after each round
+
+
+def test_deal_refused_while_a_round_is_under_way():
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+    assert "already under way" in ctl.handle("dealer", {"b": "deal"})
