@@ -1,17 +1,17 @@
 """HAL backend for CircuitPython boards: `board`, `busio`, `digitalio`, `neopixel_write`,
 `microcontroller.watchdog`, `supervisor.ticks_ms`.
 
-The parts are the MicroPython backend's (felt.hal.mp); this module only adapts
-CircuitPython's objects to the duck types those parts take: pins with `.value()`, an I2C
-bus with `readfrom_mem_into`/`writeto_mem`, a UART with `any`.  Hardware modules are
-imported inside `open` only; `open(board, hw=...)` takes stand-ins.
+The parts, and their assembly from a board definition, are the MicroPython backend's
+(felt.hal.mp.assemble); this module only makes CircuitPython's objects and adapts them to
+the duck types those parts take: pins with `.value()`, an I2C bus with
+`readfrom_mem_into`/`writeto_mem`, a UART with `any`.  Hardware modules are imported
+inside `open` only; `open(board, hw=...)` takes stand-ins.
 
 LEDs go out through `neopixel_write`, the core module adafruit_neopixel itself calls, so
 no library has to be copied to the board and the power cap works as on MicroPython.
 """
 
-from felt.hal.mp import (
-    CardReader, ExpanderButtons, Hal, Mcp23017, Pixels, Shuffler, UartTransport)
+from felt.hal.mp import Modules, assemble, checked
 
 
 class PinIO:
@@ -93,109 +93,79 @@ class WideTicks:
         return t | self._high
 
 
-def _no_feed():
-    pass
+class CircuitIO:
+    """felt.hal.mp.assemble()'s `io` on CircuitPython (see MachineIO there).  Pins are
+    names in the `board` module; each may be claimed once, so a definition that names
+    one pin twice (or two names of one pin) is refused rather than fought over."""
 
+    def __init__(self, hw, board_name):
+        self.hw = hw
+        self.board_name = board_name
+        self._pins = {}  # name -> board pin, as claimed
+        self.ticks_ms = WideTicks(hw.supervisor.ticks_ms)
 
-class _Modules:
-    def __init__(self):
-        import board
-        import busio
-        import digitalio
-        import microcontroller
-        import neopixel_write
-        import supervisor
-        import watchdog
-        self.board = board
-        self.busio = busio
-        self.digitalio = digitalio
-        self.microcontroller = microcontroller
-        self.neopixel_write = neopixel_write
-        self.supervisor = supervisor
-        self.watchdog = watchdog
+    def _pin(self, name):
+        p = getattr(self.hw.board, name, None)
+        if p is None:
+            raise ValueError("board %s: no pin board.%s on this board" % (self.board_name, name))
+        pins = self._pins
+        for other in pins:
+            if pins[other] is p:  # two names for one pin, e.g. D13 and LED
+                raise ValueError("board %s: board.%s and board.%s are the same pin"
+                                 % (self.board_name, other, name))
+        pins[name] = p
+        return p
+
+    def _output(self, name):
+        dio = self.hw.digitalio
+        d = dio.DigitalInOut(self._pin(name))
+        d.direction = dio.Direction.OUTPUT
+        d.value = False
+        return d
+
+    def pin_in(self, name, pull_up):
+        dio = self.hw.digitalio
+        d = dio.DigitalInOut(self._pin(name))
+        d.direction = dio.Direction.INPUT
+        d.pull = dio.Pull.UP if pull_up else None
+        return PinIO(d)
+
+    def pin_out(self, name):
+        return PinIO(self._output(name))
+
+    def uart(self, cfg, rxbuf):
+        return UartIO(self.hw.busio.UART(self._pin(cfg["tx"]), self._pin(cfg["rx"]),
+                                         baudrate=cfg["baud"], timeout=0,
+                                         receiver_buffer_size=rxbuf))
+
+    def i2c(self, bus):
+        return BusioMem(self.hw.busio.I2C(self._pin(bus["scl"]), self._pin(bus["sda"]),
+                                          frequency=bus["freq"]))
+
+    def strip(self, leds):
+        # neopixel_write takes the DigitalInOut itself, not the PinIO view of it.
+        data = self._output(leds["pin"])
+        buf = bytearray(3 * leds["count"])
+        send = self.hw.neopixel_write.neopixel_write
+
+        def write():
+            send(data, buf)
+
+        return buf, write
+
+    def watchdog(self, ms):
+        w = self.hw.microcontroller.watchdog
+        w.timeout = ms / 1000
+        w.mode = self.hw.watchdog.WatchDogMode.RESET
+        return w.feed
 
 
 def open(board, hw=None, watchdog=True):
     """The HAL for a CircuitPython board.  `board` is a definition from felt.board.load
     (or a path to one); `hw` stands in for the modules board, busio, digitalio,
     microcontroller, neopixel_write, supervisor and watchdog."""
-    if isinstance(board, str):
-        from felt.board import load
-        board = load(board)
-    if board["runtime"] != "circuitpython":
-        raise ValueError("board %s is for %s, not CircuitPython" % (board["name"], board["runtime"]))
-    from felt.board import button_table
+    board = checked(board, "circuitpython", "CircuitPython")
     if hw is None:
-        hw = _Modules()
-    dio = hw.digitalio
-    pins = {}
-
-    def pin(name):
-        p = getattr(hw.board, name, None)
-        if p is None:
-            raise ValueError("board %s: no pin board.%s on this board" % (board["name"], name))
-        for other in pins:
-            if pins[other] is p:  # two names for one pin, e.g. D13 and LED
-                raise ValueError("board %s: board.%s and board.%s are the same pin"
-                                 % (board["name"], other, name))
-        pins[name] = p
-        return p
-
-    def pin_in(name, pull_up):
-        d = dio.DigitalInOut(pin(name))
-        d.direction = dio.Direction.INPUT
-        d.pull = dio.Pull.UP if pull_up else None
-        return PinIO(d)
-
-    def pin_out(name):
-        d = dio.DigitalInOut(pin(name))
-        d.direction = dio.Direction.OUTPUT
-        d.value = False
-        return d
-
-    def uart(cfg, rxbuf):
-        return UartIO(hw.busio.UART(pin(cfg["tx"]), pin(cfg["rx"]), baudrate=cfg["baud"],
-                                    timeout=0, receiver_buffer_size=rxbuf))
-
-    ticks_ms = WideTicks(hw.supervisor.ticks_ms)
-
-    bus = board["i2c"]
-    i2c = BusioMem(hw.busio.I2C(pin(bus["scl"]), pin(bus["sda"]), frequency=bus["freq"]))
-    events, masks = button_table(board)
-    chips = []
-    ints = []
-    for k, x in enumerate(board["expanders"]):
-        chips.append(Mcp23017(i2c, x["address"], masks[2 * k] | masks[2 * k + 1] << 8))
-        ints.append(None if x["int"] is None else pin_in(x["int"], True))
-    buttons = ExpanderButtons(chips, ints, events, masks, board["debounce_ms"])
-    buttons.start(ticks_ms())
-
-    cr = board["card_reader"]
-    card_reader = CardReader(uart(cr, 256), cr["max_line"], board["poll_ms"])
-
-    sh = board["shuffler"]
-    inputs = tuple(pin_in(sh[n], sh["active_low"]) for n in ("busy", "done", "jam", "present"))
-    shuffler = Shuffler(inputs, PinIO(pin_out(sh["start"])), sh["active_low"],
-                        sh["start_pulse_ms"], board["debounce_ms"], ticks_ms)
-
-    leds = board["leds"]
-    data = pin_out(leds["pin"])
-    buf = bytearray(3 * leds["count"])
-    send = hw.neopixel_write.neopixel_write
-
-    def write():
-        send(data, buf)
-
-    pixels = Pixels(buf, leds["order"], leds["max_level"], write)
-    pixels.write()
-
-    from felt.hal.link import Link
-    link = Link(UartTransport(uart(board["link"], 1024), board["poll_ms"]), ticks_ms)
-
-    feed = _no_feed
-    if watchdog:
-        w = hw.microcontroller.watchdog
-        w.timeout = board["watchdog_ms"] / 1000
-        w.mode = hw.watchdog.WatchDogMode.RESET
-        feed = w.feed
-    return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed)
+        hw = Modules("board", "busio", "digitalio", "microcontroller", "neopixel_write",
+                     "supervisor", "watchdog")
+    return assemble(board, CircuitIO(hw, board["name"]), watchdog)

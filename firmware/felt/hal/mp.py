@@ -3,7 +3,8 @@
 `open(board)` builds the HAL object described in felt/hal/__init__.py from a checked
 board definition (felt.board).  The hardware modules are imported inside `open` only,
 and `open(board, hw=...)` takes stand-ins for them, so this file compiles and imports
-anywhere (CPython, the WebAssembly VM, CircuitPython, which reuses the parts below).
+anywhere (CPython, the WebAssembly VM, CircuitPython, which reuses the parts below and
+their assembly, `assemble`, with its own `io`).
 
 The parts are small classes over duck-typed objects, in Peter Hinch's manner:
 a pin is anything with `.value()`, an I2C bus anything with `readfrom_mem_into` and
@@ -289,17 +290,19 @@ class Shuffler:
     the state is asked for, so a glitch on a long cable is not taken for a jam."""
 
     def __init__(self, inputs, start, active_low, pulse_ms, debounce_ms, ticks_ms):
+        # The status inputs, debounced against ticks_ms.
         self.inputs = inputs
-        self.out = start
         self.active_low = active_low
-        self.pulse_ms = pulse_ms
         self.ticks_ms = ticks_ms
+        self.debouncer = Debouncer(4, debounce_ms)
+        self.debouncer.reset(self._levels())
+        # The start output, idle low; start() pulses it.
+        self.out = start
+        start.value(0)
+        self.pulse_ms = pulse_ms
         self.pulsing = False
         self.sleep = sleep_ms  # replaceable, with spawn, for tests
         self.spawn = asyncio.create_task
-        self.debouncer = Debouncer(4, debounce_ms)
-        self.debouncer.reset(self._levels())
-        start.value(0)
 
     def _levels(self):
         v = 0
@@ -461,14 +464,109 @@ def _no_feed():
     pass
 
 
-class _Modules:
-    def __init__(self):
-        import machine
-        import neopixel
-        import time
-        self.machine = machine
-        self.neopixel = neopixel
-        self.time = time
+def checked(board, runtime, title):
+    """`board` (a definition from felt.board.load, or a path to one) if it is for
+    `runtime`; a ValueError naming `title` otherwise."""
+    if isinstance(board, str):
+        from felt.board import load
+        board = load(board)
+    if board["runtime"] != runtime:
+        raise ValueError("board %s is for %s, not %s" % (board["name"], board["runtime"], title))
+    return board
+
+
+def assemble(board, io, watchdog=True):
+    """The HAL object for a checked board definition, from parts made by `io`.
+
+    `io` is what differs between runtimes (MachineIO here, felt.hal.cp.CircuitIO there):
+    `pin_in(pin, pull_up)` and `pin_out(pin)` (made low) give objects with `.value()`;
+    `uart(cfg, rxbuf)` a UART (`any`, `readinto`, `write`) for a board's uart section,
+    with an rxbuf-byte receive buffer; `i2c(bus)` a bus as Mcp23017 takes; `ticks_ms`,
+    the clock; `strip(leds)` the LED chain's wire-order buffer and the function that
+    sends it, as (buf, write); `watchdog(ms)` starts the watchdog and returns its feed.
+    Pins are claimed in the order below: CircuitIO's same-pin error names them so.
+    """
+    from felt.board import button_table
+    ticks_ms = io.ticks_ms
+    i2c = io.i2c(board["i2c"])
+    events, masks = button_table(board)
+    chips = []
+    ints = []
+    for k, x in enumerate(board["expanders"]):
+        chips.append(Mcp23017(i2c, x["address"], masks[2 * k] | masks[2 * k + 1] << 8))
+        ints.append(None if x["int"] is None else io.pin_in(x["int"], True))
+    buttons = ExpanderButtons(chips, ints, events, masks, board["debounce_ms"])
+    buttons.start(ticks_ms())
+
+    cr = board["card_reader"]
+    card_reader = CardReader(io.uart(cr, 256), cr["max_line"], board["poll_ms"])
+
+    sh = board["shuffler"]
+    # Active-low inputs are opto transistors to ground: they want the pull-up (SCHEMA.md).
+    inputs = tuple(io.pin_in(sh[n], sh["active_low"]) for n in ("busy", "done", "jam", "present"))
+    shuffler = Shuffler(inputs, io.pin_out(sh["start"]), sh["active_low"],
+                        sh["start_pulse_ms"], board["debounce_ms"], ticks_ms)
+
+    leds = board["leds"]
+    buf, write = io.strip(leds)
+    pixels = Pixels(buf, leds["order"], leds["max_level"], write)
+    pixels.fill((0, 0, 0))
+    pixels.write()  # LEDs hold what they last latched until written: start dark
+
+    from felt.hal.link import Link
+    link = Link(UartTransport(io.uart(board["link"], 1024), board["poll_ms"]), ticks_ms)
+
+    feed = _no_feed
+    if watchdog:
+        feed = io.watchdog(board["watchdog_ms"])
+    return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed)
+
+
+class Modules:
+    """The named modules as attributes of one object, the `hw` that open() otherwise
+    takes stand-ins for.  Imported only when made, on the board, so the backends
+    import anywhere."""
+
+    def __init__(self, *names):
+        for name in names:
+            setattr(self, name, __import__(name))
+
+
+class MachineIO:
+    """assemble()'s `io` on MicroPython: pins, UARTs, I2C and the watchdog from `machine`,
+    the LED chain from the built-in `neopixel`, the clock from `time`.  Pins are GPIO
+    numbers."""
+
+    def __init__(self, hw):
+        self.machine = hw.machine
+        self.neopixel = hw.neopixel
+        self.ticks_ms = hw.time.ticks_ms
+
+    def pin_in(self, n, pull_up):
+        Pin = self.machine.Pin
+        return Pin(n, Pin.IN, Pin.PULL_UP if pull_up else None)
+
+    def pin_out(self, n):
+        Pin = self.machine.Pin
+        return Pin(n, Pin.OUT, value=0)
+
+    def uart(self, cfg, rxbuf):
+        Pin = self.machine.Pin
+        return self.machine.UART(cfg["uart"], baudrate=cfg["baud"], tx=Pin(cfg["tx"]),
+                                 rx=Pin(cfg["rx"]), timeout=0, rxbuf=rxbuf)
+
+    def i2c(self, bus):
+        Pin = self.machine.Pin
+        return self.machine.I2C(bus["id"], sda=Pin(bus["sda"]), scl=Pin(bus["scl"]),
+                                freq=bus["freq"])
+
+    def strip(self, leds):
+        Pin = self.machine.Pin
+        np = self.neopixel.NeoPixel(Pin(leds["pin"], Pin.OUT), leds["count"])
+        return np.buf, np.write
+
+    def watchdog(self, ms):
+        return self.machine.WDT(timeout=ms).feed
 
 
 def open(board, hw=None, watchdog=True):
@@ -476,56 +574,7 @@ def open(board, hw=None, watchdog=True):
     (or a path to one).  `hw` stands in for the modules machine, neopixel and time
     (attributes of those names); `watchdog=False` leaves the watchdog off, for a bench
     session at the REPL (once started it cannot be stopped)."""
-    if isinstance(board, str):
-        from felt.board import load
-        board = load(board)
-    if board["runtime"] != "micropython":
-        raise ValueError("board %s is for %s, not MicroPython" % (board["name"], board["runtime"]))
-    from felt.board import button_table
+    board = checked(board, "micropython", "MicroPython")
     if hw is None:
-        hw = _Modules()
-    machine = hw.machine
-    Pin = machine.Pin
-    ticks_ms = hw.time.ticks_ms
-
-    def pin_in(n):
-        return Pin(n, Pin.IN, Pin.PULL_UP)
-
-    def uart(cfg, rxbuf):
-        return machine.UART(cfg["uart"], baudrate=cfg["baud"], tx=Pin(cfg["tx"]),
-                            rx=Pin(cfg["rx"]), timeout=0, rxbuf=rxbuf)
-
-    bus = board["i2c"]
-    i2c = machine.I2C(bus["id"], sda=Pin(bus["sda"]), scl=Pin(bus["scl"]), freq=bus["freq"])
-    events, masks = button_table(board)
-    chips = []
-    ints = []
-    for k, x in enumerate(board["expanders"]):
-        chips.append(Mcp23017(i2c, x["address"], masks[2 * k] | masks[2 * k + 1] << 8))
-        ints.append(None if x["int"] is None else pin_in(x["int"]))
-    buttons = ExpanderButtons(chips, ints, events, masks, board["debounce_ms"])
-    buttons.start(ticks_ms())
-
-    cr = board["card_reader"]
-    card_reader = CardReader(uart(cr, 256), cr["max_line"], board["poll_ms"])
-
-    sh = board["shuffler"]
-    inputs = []
-    for name in ("busy", "done", "jam", "present"):
-        inputs.append(Pin(sh[name], Pin.IN, Pin.PULL_UP if sh["active_low"] else None))
-    shuffler = Shuffler(tuple(inputs), Pin(sh["start"], Pin.OUT, value=0), sh["active_low"],
-                        sh["start_pulse_ms"], board["debounce_ms"], ticks_ms)
-
-    leds = board["leds"]
-    strip = hw.neopixel.NeoPixel(Pin(leds["pin"], Pin.OUT), leds["count"])
-    pixels = Pixels(strip.buf, leds["order"], leds["max_level"], strip.write)
-    pixels.fill((0, 0, 0))
-    pixels.write()
-
-    from felt.hal.link import Link
-    link = Link(UartTransport(uart(board["link"], 1024), board["poll_ms"]), ticks_ms)
-
-    feed = _no_feed
-    if watchdog:
-        feed = machine.WDT(timeout=board["watchdog_ms"]).feed
-    return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed)
+        hw = Modules("machine", "neopixel", "time")
+    return assemble(board, MachineIO(hw), watchdog)
