@@ -59,8 +59,7 @@ class Round:
         self.phase = DEALING
         self.street_bet = [0] * n   # chips put in on this betting round
         self.total = [0] * n        # chips put in this round, forced bets included
-        self.acted = [False] * n
-        self.may_raise = [True] * n
+        self.acted_at = [-1] * n    # the level a seat last acted at this round, -1 if not yet
         self.level = 0              # what each player must match this betting round
         self.full = 0               # the level of the last full bet, the base of a raise
         self.bets = 0               # the bet and full raises this round, for the cap
@@ -82,12 +81,17 @@ class Round:
         if s.ante:
             for seat in clockwise_from(self.button, self.dealt_in):
                 self._post(seat, "ante", s.ante, False, out)
+        # 13:47-20.36(d): blinds start left of the button.  With fewer players than
+        # posted blinds, the first blinds are dropped so that no seat posts twice and
+        # the last (the big blind) is always posted.
+        blinds = s.blinds[max(0, len(s.blinds) - sum(self.dealt_in)):]
         seat = self.button
-        for blind in s.blinds:  # 13:47-20.36(d): blinds start left of the button
+        for blind in blinds:
             seat = next_seat(seat, self.dealt_in)
             self._post(seat, "blind", blind, True, out)
-        if s.blinds:
-            self.level = self.full = max(s.blinds)
+        if blinds:
+            # The others owe the full big blind even when it was posted short.
+            self.level = self.full = max(blinds)
             self.bets = 1
         self._blind_seat = seat
         # 13:47-20.36(e): two rounds, left of the button first, the button last.
@@ -138,8 +142,16 @@ class Round:
         # Rules README: no cap once only two players remain in the betting.
         return sum([1 for s in range(self.n) if self.can_act(s)]) > 2
 
+    def reopened(self, seat):
+        """Rules README: a short all-in raise does not reopen the betting.  A seat that
+        has acted may raise again only after a full bet's worth of raising since."""
+        at = self.acted_at[seat]
+        return at < 0 or self.level - at >= self.structure.unit(self.street)
+
     def why_not(self, event):
         """None if the event is legal now, else the reason it is refused."""
+        if not isinstance(event, tuple) or len(event) != 2:
+            return "malformed event %r: want (kind, card code or seat)" % (event,)
         kind = event[0]
         if kind == "card":
             return self._why_not_card(event[1])
@@ -160,7 +172,8 @@ class Round:
             return None if owe == 0 else "cannot check: %d to call" % owe
         if kind == "call":
             return None if owe > 0 else "nothing to call: check"
-        if not [s for s in range(self.n) if s != seat and self.can_act(s)]:
+        if not [s for s in range(self.n) if s != seat and self.can_act(s)
+                and self.street_bet[s] + self.stacks[s] > self.level]:
             return "nobody left to call a %s: every other player is all-in" % kind
         if kind == "bet":
             return None if self.level == 0 else "a bet is already made: call or raise"
@@ -169,7 +182,7 @@ class Round:
             return "no bet to raise: bet instead"
         if self.stacks[seat] <= owe:
             return "not enough chips to raise: call all-in"
-        if not self.may_raise[seat]:
+        if not self.reopened(seat):
             return "betting not reopened: a short all-in raise does not reopen it"
         if self._raise_capped():
             return "raise cap reached: %d bets this round" % self.structure.cap
@@ -245,7 +258,7 @@ class Round:
         n = self.n
         for i in range(1, n + 1):
             s = (after + i) % n
-            if self.can_act(s) and (not self.acted[s] or self.street_bet[s] < self.level):
+            if self.can_act(s) and (self.acted_at[s] < 0 or self.street_bet[s] < self.level):
                 self.to_act = s
                 out.append(("to_act", s))
                 return
@@ -260,24 +273,19 @@ class Round:
         elif kind == "call":
             amount = min(self.level - self.street_bet[seat], stack)
         elif kind in ("bet", "raise"):
+            # After a short all-in, a raise goes to the last full bet plus one unit.
             target = self.full + unit
             amount = min(target - self.street_bet[seat], stack)
             new_level = self.street_bet[seat] + amount
             full = new_level >= target
-            for s in range(self.n):
-                if s != seat:
-                    self.acted[s] = False
-                    if full:
-                        self.may_raise[s] = True
             if full:
                 self.full = new_level
                 self.bets += 1
             self.level = max(self.level, new_level)
             self.last_wager = seat
-        self.acted[seat] = True
-        self.may_raise[seat] = False
         self.stacks[seat] -= amount
         self.street_bet[seat] += amount
+        self.acted_at[seat] = self.level
         self.total[seat] += amount
         out.append(("action", seat, kind, amount, self.stacks[seat] == 0 and amount > 0))
         if sum([1 for s in range(self.n) if self.live(s)]) == 1:
@@ -294,8 +302,7 @@ class Round:
         if not last:
             self.street += 1
             self.street_bet = [0] * self.n
-            self.acted = [False] * self.n
-            self.may_raise = [True] * self.n
+            self.acted_at = [-1] * self.n
             self.level = self.full = self.bets = 0
             self.phase = DEALING
             # 13:47-20.36(g)-(i): burn one, then the street's community cards.

@@ -296,3 +296,35 @@ def test_chips_are_conserved_by_every_ending():
             seat = r.to_act
             act(r, ("check %d" if "check" in r.legal_actions(seat) else "call %d") % seat)
     assert sum(r.stacks) == 110
+
+
+def test_no_bet_or_raise_that_nobody_could_call():
+    # Seats 1 and 2 cannot put in more than the 2 already bet: a raise is pointless.
+    r, _ = new_round([100, 2, 2], button=0)
+    deal(r, "Ac Kc Qc Ad Kd Qd")
+    assert r.to_act == 0 and r.legal_actions(0) == ["fold", "call"]
+    assert "nobody left to call" in r.why_not(("raise", 0))
+
+
+def test_short_all_ins_reopen_only_for_players_facing_a_full_raise_since_they_acted():
+    # Rules README.  Seat 3 raises to 4; seat 0 all-in to 5 (short); seat 1 calls 5;
+    # seat 2 all-in to 6: seat 1 faces 1 more (no raise), seat 3 faces 2 more (may raise).
+    r, _ = new_round([5, 100, 6, 100], button=0, structure=limit_2_4(cap=0))
+    deal(r, HOLES)
+    act(r, "raise 3", "raise 0", "call 1", "raise 2")
+    assert "raise" in r.legal_actions(3)
+    act(r, "call 3")
+    assert r.to_act == 1 and r.legal_actions(1) == ["fold", "call"]
+
+
+def test_no_seat_posts_two_blinds_when_there_are_fewer_players_than_blinds():
+    # 13:47-20.36(d): each additional blind is posted by the next player.
+    r, out = new_round([100, 100], button=1, structure=limit_2_4(blinds=(1, 1, 2)))
+    assert [(e[1], e[3]) for e in of_kind(out, "post")] == [(0, 1), (1, 2)]
+
+
+def test_malformed_event_is_refused_with_a_reason():
+    r, _ = new_round([100] * 4, button=0)
+    for bad in (("fold",), ("call", 1, 2), "fold", None):
+        assert refused(r, bad)
+    assert "malformed" in r.why_not(("fold",))
