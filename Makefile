@@ -45,10 +45,10 @@ test: venv node_modules compile
 	node tests/mp/run.mjs
 
 run: venv
-	$(VENV)/bin/felt-emulator $(ARGS)
+	@$(VENV)/bin/felt-emulator $(ARGS)
 
 bench: venv node_modules
-	$(VENV)/bin/felt-bench $(ARGS)
+	@$(VENV)/bin/felt-bench $(ARGS)
 
 clean:
 	rm -rf build $(VENV) node_modules .pytest_cache .hypothesis *.egg-info
