@@ -7,13 +7,22 @@
 import argparse
 import sys
 
+from felt.poker import variants
 from host_tools.emulator.link import LinkError
-from host_tools.emulator.session import DEFAULT_BOARD, Session, round_line
+from host_tools.emulator.session import DEFAULT_BOARD, RAKES, Session, round_line, table_config
 
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(prog="felt-emulator", description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=int, help="play this many rounds headless, then stop")
+    ap.add_argument("--game", default="holdem", choices=variants.NAMES, help="the game")
+    ap.add_argument("--list-games", action="store_true",
+                    help="print each game's name and its maximum players, then stop")
+    ap.add_argument("--structure", default="fixed", choices=("fixed", "spread", "pot", "no"),
+                    help="betting structure: fixed, spread, pot or no limit")
+    ap.add_argument("--rake", default="none", choices=sorted(RAKES),
+                    help="rake method (13:47-20.37), with the emulator's posted amounts")
+    ap.add_argument("--straddle", action="store_true", help="allow the straddle (hold 'em)")
     ap.add_argument("--players", type=int, default=6, help="seated players (2..11)")
     ap.add_argument("--seed", type=int, default=1, help="seeds the shuffler and the players")
     ap.add_argument("--stack", type=int, default=1000, help="each player's starting chips")
@@ -25,16 +34,21 @@ def parse_args(argv):
     ap.add_argument("--interactive", action="store_true",
                     help="the terminal view (the default when --hands is not given)")
     args = ap.parse_args(argv)
-    if not 2 <= args.players <= 11:
-        ap.error("--players must be 2..11")
+    if args.list_games:
+        return args
+    most = variants.get(args.game).max_players
+    if not 2 <= args.players <= most:
+        ap.error("--players must be 2..%d for %s" % (most, args.game))
     if args.hands is not None and args.hands < 0:
         ap.error("--hands must be >= 0")
     return args
 
 
 def headless(args, out=sys.stdout):
-    session = Session(players=args.players, seed=args.seed, stack=args.stack,
-                      board=args.board, button=args.button, journal=args.journal)
+    config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
+                          args.button, args.straddle)
+    session = Session(players=args.players, seed=args.seed, board=args.board,
+                      journal=args.journal, config=config)
     played = 0
     if args.trace:
         trace = open(args.trace, "w")
@@ -49,10 +63,15 @@ def headless(args, out=sys.stdout):
             end = session.play_round()
             played += 1
             print(round_line(end, session.events), file=out)
-        end_chips = sum(session.state()["stacks"])
+            if args.rake == "time":
+                session.pass_time()
+        state = session.state()
+        rake = state["rake"]
+        end_chips = sum(state["stacks"]) + rake
     except LinkError as e:
         session.faults.append(str(e))
         end_chips = -1
+        rake = 0
         start = sum(session.config["stacks"])
         err = session.fw.stderr()
         if err:
@@ -62,13 +81,19 @@ def headless(args, out=sys.stdout):
     faults = len(session.faults) + session.link.decoder.errors + session.link.sender.failed
     for f in session.faults:
         print("fault: %s" % f, file=out)
-    print("summary: hands=%d chips_start=%d chips_end=%d faults=%d"
-          % (played, start, end_chips, faults), file=out)
+    # Rake is house money: counted in chips_end, and shown when the table takes one.
+    print("summary: hands=%d chips_start=%d chips_end=%d faults=%d%s"
+          % (played, start, end_chips, faults,
+             " rake=%d" % rake if args.rake != "none" else ""), file=out)
     return 0 if faults == 0 and start == end_chips else 1
 
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.list_games:
+        for v in variants.VARIANTS:
+            print("%s %d" % (v.name, v.max_players))
+        return 0
     if args.hands is None or args.interactive:
         if not sys.stdin.isatty():
             print("felt-emulator: the interactive view needs a terminal; "

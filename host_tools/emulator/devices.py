@@ -19,6 +19,12 @@ class Shuffler:
         self.cycles += 1
         return [code(c) for c in deck]
 
+    def reshuffle(self, codes):
+        """A hand shuffle of cards back into play (the stub ran out)."""
+        cards = sorted(codes)
+        self.rng.shuffle(cards)
+        return cards
+
 
 class Shoe:
     """The dealing shoe: hands out the shuffled deck card by card to its reader."""
@@ -28,6 +34,10 @@ class Shoe:
 
     def load(self, deck):
         self.deck = list(deck)
+
+    def add(self, cards):
+        """Cards shuffled back in go under what is left of the stub."""
+        self.deck.extend(cards)
 
     def deal(self):
         if not self.deck:

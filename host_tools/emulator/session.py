@@ -7,7 +7,7 @@ seed fixes every run: the same seed prints the same output.
 import json
 from pathlib import Path
 
-from felt.poker.structure import FixedLimit
+from felt.poker import variants
 from host_tools.emulator.devices import LedStrip, Shoe, Shuffler, seeded
 from host_tools.emulator.link import REPO, FirmwareProcess
 from host_tools.emulator.players import BUTTON_FOR, RandomPlayer
@@ -15,23 +15,54 @@ from host_tools.emulator.players import BUTTON_FOR, RandomPlayer
 DEFAULT_BOARD = REPO / "hardware" / "boards" / "pico-11.json"
 
 
+RAKES = {"none": None,
+         "percent": {"method": "percent", "percent": 5, "maximum": 6},
+         "incremental": {"method": "incremental", "levels": [[20, 1], [60, 2], [120, 3]],
+                         "maximum": 3},
+         "time": {"method": "time", "hourly": 6, "every": 30, "per": "player"}}
+MINUTES_PER_ROUND = 2   # table time the emulator lets pass per round (time charges)
+
+
+def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="none",
+                 button="dealer_right", straddle=False):
+    """The settings the emulator sends: the game's usual forced bets at 2/4."""
+    v = variants.get(game)
+    cfg = {"game": game, "seats": players, "stacks": [stack] * players, "button": button,
+           "structure": structure, "small_bet": 2, "big_bet": 4}
+    if structure == "fixed" or structure == "spread":
+        cfg["cap"] = 4
+    else:
+        cfg["cap"] = 0
+    if v.stud():
+        cfg["ante"] = 1
+        cfg["blinds"] = []
+        cfg["bring_in"] = 1 if v.bring_in else 0
+    else:
+        cfg["blinds"] = [1, 2]
+        cfg["straddle"] = straddle
+    if RAKES[rake]:
+        cfg["rake"] = RAKES[rake]
+    return cfg
+
+
 class Session:
-    def __init__(self, players=9, seed=0, stack=1000, structure=None, board=DEFAULT_BOARD,
-                 button="dealer_right", journal=None):
+    def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
+                 button="dealer_right", journal=None, config=None):
         self.board_path = Path(board)
         self.board = json.loads(self.board_path.read_text())
         self.players = players
         self.seed = seed
-        self.structure = structure or FixedLimit(2, 4, (1, 2))
-        self.config = dict(self.structure.as_dict(), seats=players,
-                           stacks=[stack] * players, button=button)
+        self.config = config or table_config(players=players, stack=stack, button=button)
         self.shuffler = Shuffler(seeded(seed, "shuffler"))
         self.shoe = Shoe()
         self.strip = LedStrip(self.board["leds"])
         self.bots = [RandomPlayer(seeded(seed, "seat%d" % s)) for s in range(players)]
         self.faults = []
         self.events = []          # every evt of the current round
+        self.hole = [[] for _ in range(players)]   # each seat's cards, as dealt
+        self.minutes = 0
         self.turn = None          # (seat, legal) when a player is to act
+        self.bounds = None        # (min, max) of a bet or raise, when not fixed limit
         self._pending_turn = None
         self.ended = None         # the end event of the last round
         self.fw = FirmwareProcess(self.board_path, journal)
@@ -70,6 +101,7 @@ class Session:
     def deal(self):
         """The dealer presses deal: a new round starts once the shuffler is done."""
         self.events = []
+        self.hole = [[] for _ in range(self.players)]
         self.turn = None
         self.ended = None
         self._must(self.link.send("dealer", {"b": "deal"}), "deal")
@@ -91,19 +123,44 @@ class Session:
             self._must(self.link.send("card", {"code": self.shoe.deal()}), "card")
         elif kind == "evt":
             self.events.append(p)
-            if p["e"] == "refused":
+            e = p["e"]
+            if e == "refused":
                 self.faults.append("refused %s: %s" % (p["what"], p["why"]))
-            elif p["e"] == "to_act":
+            elif e == "to_act":
                 self._pending_turn = (p["seat"], p["legal"])
-            elif p["e"] == "end":
+                self.bounds = (p["min"], p["max"]) if "min" in p else None
+            elif e == "dealt" and p["what"] in ("hole", "up") and p["seat"] >= 0:
+                self.hole[p["seat"]].append(p["card"])
+            elif e == "discarded":
+                for c in p["cards"].split():
+                    self.hole[p["seat"]].remove(c)
+            elif e == "reshuffle":
+                # 19:47-14.9(h), 13:69F-14.12B: these cards go back under the stub, shuffled.
+                self.shoe.add(self.shuffler.reshuffle(p["cards"].split()))
+            elif e == "end":
                 self.ended = p
         elif kind not in ("log", "hello"):
             self.faults.append("unexpected %s frame" % kind)
 
     def act(self, seat, action):
-        """The player on turn takes an action by pressing its seat button."""
+        """The player on turn takes an action: a seat button, or cards thrown away."""
         self.turn = None
-        self._must(self.press(seat, BUTTON_FOR[action]), "seat %d %s" % (seat, action))
+        bot = self.bots[seat]
+        if action in ("discard", "draw"):
+            count = 1 if action == "discard" else None
+            cards = " ".join(bot.throw(self.hole[seat], count))
+            why = self.link.send("discard", {"seat": seat, "cards": cards})
+        else:
+            msg = {"seat": seat, "b": BUTTON_FOR[action]}
+            if action in ("bet", "raise") and self.bounds:
+                msg["to"] = bot.amount(*self.bounds)
+            why = self.link.send("btn", msg)
+        self._must(why, "seat %d %s" % (seat, action))
+
+    def pass_time(self):
+        """Let the table's clock run between rounds (time charges, 13:47-20.37(a)4iii)."""
+        self.minutes += MINUTES_PER_ROUND
+        self._must(self.link.send("clock", {"minutes": self.minutes}), "clock")
 
     def play_round(self, choose=None):
         """Deal one round and play it to the end; returns the firmware's end event.
@@ -130,5 +187,7 @@ def round_line(end, events):
         if e["e"] == "award":
             won[e["seat"]] = won.get(e["seat"], 0) + e["amount"]
     winners = ",".join("%d:%d" % (s, won[s]) for s in sorted(won))
-    return "hand %d: button=%d winners=%s board=%s" % (
-        end["hand"], end["button"], winners, end["board"].replace(" ", "") or "-")
+    line = "hand %d: button=%s winners=%s board=%s" % (
+        end["hand"], end["button"] if end["button"] >= 0 else "none", winners,
+        end["board"].replace(" ", "") or "-")
+    return line + (" rake=%d" % end["rake"] if end.get("rake") else "")

@@ -15,7 +15,7 @@ from textual.widgets import Footer, RichLog, Static
 from felt.table import scenes
 from host_tools.emulator.link import LinkError
 from host_tools.emulator.players import BUTTON_FOR
-from host_tools.emulator.session import Session
+from host_tools.emulator.session import Session, table_config
 
 SEAT_KEYS = "0123456789a"           # a selects seat 10
 STATUS_STYLE = {"empty": "dim", "waiting": "", "action": "bold orange1", "folded": "dim red",
@@ -303,8 +303,10 @@ class FeltView(App):
 
 
 def run_view(args) -> int:
-    session = Session(players=args.players, seed=args.seed, stack=args.stack,
-                      board=args.board, button=args.button, journal=args.journal)
+    config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
+                          args.button, args.straddle)
+    session = Session(players=args.players, seed=args.seed, board=args.board,
+                      journal=args.journal, config=config)
     app = FeltView(session)
     try:
         session.open()

@@ -42,9 +42,12 @@ def tables(draw):
 
 
 def snapshot(r):
-    """A deep copy of the round's whole state; the structure compared by its fields."""
-    state = copy.deepcopy({k: v for k, v in vars(r).items() if k != "structure"})
+    """A deep copy of the round's whole state; the structure and the variant (shared,
+    read-only rows) compared by their fields."""
+    state = copy.deepcopy({k: v for k, v in vars(r).items()
+                           if k not in ("structure", "variant")})
     state["structure"] = dict(vars(r.structure))
+    state["variant"] = dict(vars(r.variant))
     return state
 
 

@@ -94,7 +94,7 @@ def pokerkit_legal(state):
 
 def felt_raise_to(r, seat):
     """What Felt's bet or raise by `seat` would make its total on this betting round."""
-    unit = r.structure.unit(r.street)
+    unit = r.unit()
     return min(r.full + unit, r.street_bet[seat] + r.stacks[seat])
 
 
@@ -143,7 +143,7 @@ class Hand:
 
     def act(self, action, seat, pokerkit_too=True):
         self.actions.append((action, seat))
-        self.acted.add((self.felt.street, seat))
+        self.acted.add((self.felt.betround, seat))
         self.felt.apply((action, seat))
         if not pokerkit_too:
             return
@@ -178,7 +178,7 @@ def short_wagers_counted_by_pokerkit(r, pk):
     """Felt's cap counts the bet and the full raises (structure.py: "a bet and three
     raises"); PokerKit counts every wager, short all-ins included, so it may be at its
     cap while Felt is not."""
-    full_wagers = r.bets - (1 if r.street == 0 and r.structure.blinds else 0)
+    full_wagers = r.bets - (1 if r.betround == 0 and r.structure.blinds else 0)
     return (bool(r.structure.cap) and r.bets < r.structure.cap
             and pk.completion_betting_or_raising_count > full_wagers)
 
@@ -200,7 +200,7 @@ def pokerkit_took_short_wager_as_full(r, pk, seat):
 def raise_sizes_after_short_wager(r, pk, seat):
     """Felt raises to the last full wager plus one unit; PokerKit one unit on top of the
     short all-in (see the test of that below)."""
-    unit = r.structure.unit(r.street)
+    unit = r.unit()
     room = r.street_bet[seat] + r.stacks[seat]
     return (felt_raise_to(r, seat) == min(r.full + unit, room)
             and pk.min_completion_betting_or_raising_to_amount == min(r.level + unit, room)
@@ -228,8 +228,8 @@ def odd_chips_split_per_pot(hand, tally):
     differ = {hand.order[i] for i in range(len(felt)) if felt[i] != pk[i]}
     awards = collections.defaultdict(set)
     for i, (amount, eligible) in enumerate(hand.felt.pots()):
-        best = max(hand.felt.values[s] for s in eligible)
-        awards[i] = {s for s in eligible if hand.felt.values[s] == best}
+        best = max(hand.felt.high[s] for s in eligible)
+        awards[i] = {s for s in eligible if hand.felt.high[s] == best}
     split = [w for w in awards.values() if len(w) > 1]
     groups = [w for w in split if differ <= w]
     if not differ or not groups or len(split) < 2:
@@ -520,7 +520,7 @@ def test_odd_chips_of_each_pot_go_to_the_first_winner_clockwise():
     board = "5h As Ks 7h 6s 8c 6d 9d".split()         # burn, flop, burn, turn, burn, river
     r = felt_round([100, 3, 100, 1, 2], 0, st)        # seat 3 is all-in on the ante
     out = play(r, *holes, "call 4", "raise 0", "call 1", "fold 2", *board)
-    assert [e[1:] for e in out if e[0] == "award"] == [
+    assert [e[1:4] for e in out if e[0] == "award"] == [
         (0, 1, 3), (0, 0, 2), (1, 1, 2), (1, 0, 2), (2, 1, 2), (2, 0, 1)]
     assert r.stacks == [102, 7, 97, 0, 0]
     pk = pk_play(pokerkit_state(st, [3, 100, 1, 2, 100]),

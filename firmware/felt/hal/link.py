@@ -16,7 +16,7 @@ except ImportError:
 from felt import protocol as P
 from felt.hal.clock import sleep_ms, ticks_ms
 
-QUERIES = ("hello", "state")
+QUERIES = ("hello", "state", "sign")
 
 
 class Link:

@@ -7,6 +7,11 @@ within the category (the "highest card not contained in the other hand" of (e)).
 
 The evaluator works on 13-bit rank masks rather than the 21 five-card subsets, so one
 call costs a handful of bit operations; its only table is 128 bytes.
+
+Also here: evaluate5(a, b, c, d, e), the same value for exactly five cards passed as
+ints (for constructions that try many hands), and high3 / evaluate3, the three-card
+high hand of 13:69F-14.3(c).  Low hands are in felt.poker.low; per-game constructions
+(Omaha, stud, Mambo, draw) and describe() in felt.poker.hands.
 """
 
 HIGH_CARD = 0
@@ -141,3 +146,98 @@ def category(value):
 
 def name(value):
     return NAMES[value >> 20]
+
+
+def _grouped(m1, m2, m3, m4):
+    """The value of exactly five cards with a paired rank, from their rank masks (ranks
+    seen at least once, twice, three and four times).  Five paired cards make no
+    straight or flush, so only the grouping counts; the layout is evaluate()'s."""
+    if m4:
+        return (QUADS << 20) | (top(m4) << 16) | (top(m1 & ~m4) << 12)
+    if m3:
+        t = top(m3)
+        if m2 & ~m3:
+            return (FULL_HOUSE << 20) | (t << 16) | (top(m2 & ~m3) << 12)
+        return _kickers(m1 & ~m3, 2, (TRIPS << 20) | (t << 16), 12)
+    p = top(m2)
+    rest = m2 & ~(1 << p)
+    if rest:
+        return (TWO_PAIR << 20) | (p << 16) | (top(rest) << 12) | (top(m1 & ~m2) << 8)
+    return _kickers(m1 & ~m2, 3, (PAIR << 20) | (p << 16), 12)
+
+
+def evaluate5(a, b, c, d, e):
+    """evaluate() of exactly the five cards a..e, passed as five ints (no list), for
+    the constructions that try many five-card hands (Omaha's 60).  Same values."""
+    x = 1 << (a >> 2)
+    m1 = x
+    x = 1 << (b >> 2)
+    m2 = m1 & x
+    m1 |= x
+    x = 1 << (c >> 2)
+    m3 = m2 & x
+    m2 |= m1 & x
+    m1 |= x
+    x = 1 << (d >> 2)
+    m4 = m3 & x
+    m3 |= m2 & x
+    m2 |= m1 & x
+    m1 |= x
+    x = 1 << (e >> 2)
+    m4 |= m3 & x
+    m3 |= m2 & x
+    m2 |= m1 & x
+    m1 |= x
+    if m2:
+        return _grouped(m1, m2, m3, m4)
+    t = straight_top(m1)
+    s = a & 3
+    if (b & 3) == s and (c & 3) == s and (d & 3) == s and (e & 3) == s:
+        if t >= 0:
+            return (STRAIGHT_FLUSH << 20) | (t << 16)
+        return _kickers(m1, 5, FLUSH << 20, 16)
+    if t >= 0:
+        return (STRAIGHT << 20) | (t << 16)
+    return _kickers(m1, 5, HIGH_CARD << 20, 16)
+
+
+# Three-card high hands, 13:69F-14.3(c) and 13:47-20.34(d): a straight beats a flush
+# here, and three of a kind beats both.  Same layout: category << 20, then the ranks
+# that break ties (d), most significant first, in bits 16, 12 and 8.
+H3_HIGH_CARD = 0
+H3_PAIR = 1
+H3_FLUSH = 2
+H3_STRAIGHT = 3
+H3_TRIPS = 4
+H3_STRAIGHT_FLUSH = 5
+
+H3_NAMES = ("high card", "one pair", "flush", "straight", "three of a kind",
+            "straight flush")
+
+
+def evaluate3(a, b, c):
+    """high3() of the three cards a, b, c passed as ints."""
+    ra = a >> 2
+    rb = b >> 2
+    rc = c >> 2
+    if ra == rb:
+        if rb == rc:
+            return (H3_TRIPS << 20) | (ra << 16)
+        return (H3_PAIR << 20) | (ra << 16) | (rc << 12)
+    if ra == rc or rb == rc:
+        return (H3_PAIR << 20) | (rc << 16) | ((ra + rb - rc) << 12)
+    m = (1 << ra) | (1 << rb) | (1 << rc)
+    x = (m << 1) | (m >> 12)  # bit 0 is the ace played low: A-2-3, never K-A-2
+    s = (a & 3) == (b & 3) == (c & 3)
+    run = x & (x >> 1) & (x >> 2)
+    if run:
+        t = top(run) + 1
+        if s:
+            return (H3_STRAIGHT_FLUSH << 20) | (t << 16)
+        return (H3_STRAIGHT << 20) | (t << 16)
+    return _kickers(m, 3, (H3_FLUSH << 20) if s else (H3_HIGH_CARD << 20), 16)
+
+
+def high3(cards):
+    """The three-card high hand of exactly three cards, 13:69F-14.3(c)-(d)."""
+    return evaluate3(cards[0], cards[1], cards[2])

@@ -1,36 +1,43 @@
-"""One dealt round of fixed-limit hold 'em, as a pure state machine.
+"""One dealt round of any game in felt.poker.variants, as a pure state machine.
 
 No I/O, no clock, no randomness: cards arrive as card-reader events, actions as button
 events.  `why_not(event)` explains a refusal without changing anything; `apply(event)`
 checks, changes state and returns the effects for the controller to show and send.
 Replaying the same events rebuilds the same round (the journal relies on this).
 
-Events:   ("card", "As")          a card read from the dealing shoe
-          (action, seat)          action in ACTIONS
-Effects:  ("post", seat, "ante" | "blind", amount, all_in)
-          ("need", "hole" | "burn" | "board", seat or -1)
-          ("dealt", "hole" | "burn" | "board", seat or -1, card)
+Events:   ("card", "As")                  a card read from the dealing shoe
+          (action, seat)                  fold, check, call, bring_in
+          (action, seat, to)              bet or raise; `to` (the seat's total for the
+                                          betting round) is optional: the minimum
+          ("discard", seat, "As Kd")      Pineapple's discard
+          ("draw", seat, "As Kd")         the cards a player draws to replace ("" stands pat)
+          ("straddle", seat) / ("decline", seat)   the optional straddle (13:69F-14.10(f))
+Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all_in)
+          ("need", what, seat)            what: "hole", "up", "burn", "board"
+          ("dealt", what, seat, card)     seat -1 for burns and board cards
+          ("reshuffle", [cards])          cards that go back into the stub, shuffled
           ("street", name)
           ("to_act", seat)
           ("action", seat, name, amount, all_in)
-          ("return", seat, amount)          an uncalled bet goes back
-          ("show", seat, value)             in showdown order
-          ("award", pot, seat, amount)
+          ("discarded", seat, [cards])
+          ("return", seat, amount)        an uncalled bet goes back
+          ("show", seat, high, low)       low -1 when none or not played
+          ("rake", amount)                taken after a betting round (13:47-20.37)
+          ("award", pot, seat, amount, share)   share: "high", "low" or "all"
           ("end",)
 """
 
 from felt.poker import cards as C
 from felt.poker.button import next_seat, clockwise_from
-from felt.poker.evaluate import evaluate
+from felt.poker import showdown
 
-ACTIONS = ("fold", "check", "call", "bet", "raise")
-STREETS = ("preflop", "flop", "turn", "river")
-BOARD_CARDS = (0, 3, 1, 1)
-HOLE_CARDS = 2
+ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
+CHOICES = ("discard", "draw", "straddle", "decline")
 
 DEALING = 0
 BETTING = 1
-COMPLETE = 2
+CHOOSING = 2     # discards, draws, the straddle: one seat at a time
+COMPLETE = 3
 
 
 class Refused(Exception):
@@ -38,7 +45,13 @@ class Refused(Exception):
 
 
 class Round:
-    def __init__(self, stacks, button, structure):
+    def __init__(self, stacks, button, structure, variant=None, rake=None):
+        from felt.poker.variants import get
+        self.variant = variant or get("holdem")
+        self.rake = rake
+        self.raked = 0              # taken by the rake this round (13:47-20.37)
+        self._pot_before = 0        # the pot when the betting round began
+        self._round_raked = False
         n = len(stacks)
         self.n = n
         self.stacks = list(stacks)
@@ -48,57 +61,81 @@ class Round:
         self.dealt_in = [s > 0 for s in stacks]
         if sum(self.dealt_in) < 2:
             raise ValueError("a round needs two players with chips")
-        if not self.dealt_in[button]:
-            raise ValueError("the button must be on a seat in the round")
+        if self.variant.stud():
+            # Stud has no button: dealing starts left of the dealer, before seat 0.
+            self.origin = n - 1
+        else:
+            if not self.dealt_in[button]:
+                raise ValueError("the button must be on a seat in the round")
+            self.origin = button
         self.folded = [False] * n
+        self.ghost = [False] * n    # folded, still dealt to until a wager (20.38(e))
         self.hole = [[] for _ in range(n)]
+        self.up = [[] for _ in range(n)]   # per hole card: dealt face up
         self.board = []
         self.burns = []
+        self.muck = []              # discards, draws and ghost cards
         self.seen = bytearray(C.DECK_SIZE)
-        self.street = 0
+        self.step = 0               # index into variant.steps
+        self.betround = -1          # index of the current or last betting round
         self.phase = DEALING
-        self.street_bet = [0] * n   # chips put in on this betting round
-        self.total = [0] * n        # chips put in this round, forced bets included
+        self.street_bet = [0] * n
+        self.total = [0] * n
         self.acted_at = [-1] * n    # the level a seat last acted at this round, -1 if not yet
-        self.level = 0              # what each player must match this betting round
+        self.checked = [False] * n
+        self.level = 0
         self.full = 0               # the level of the last full bet, the base of a raise
-        self.bets = 0               # the bet and full raises this round, for the cap
+        self.raise_size = 0         # the smallest raise now
+        self.bets = 0               # the opening bet and full raises, for the cap
         self.to_act = -1
         self.last_wager = -1        # who made the last bet or raise of the last betting round
+        self.voluntary = False      # a wager beyond forced bets on this betting round
+        self.bring_in_due = False
+        self.brought_in = False     # the bring-in is posted and not yet completed
+        self.opener = -1            # who posted the last forced bet before the first round
         self.show_order = []
-        self.values = [0] * n
+        self.high = [-1] * n
+        self.low = [-1] * n
         self.winners = []
         self._plan = []             # the cards still expected: ("hole", seat) ...
         self._next_card = 0
-        self.effects = None
+        self._order = []            # seats still to discard or draw
+        self._choice = None
+        self._drawn = []            # the drawing player's discards, kept out of a reshuffle
+        self._reshuffle_first = False
 
     # ----- starting -------------------------------------------------------------------
 
     def start(self):
-        """Post antes and blinds and ask for the first hole card."""
+        """Post antes and blinds, then ask for the first card (or the straddle)."""
         out = []
         s = self.structure
         if s.ante:
-            for seat in clockwise_from(self.button, self.dealt_in):
+            for seat in self.clockwise():
                 self._post(seat, "ante", s.ante, False, out)
-        # 13:47-20.36(d): blinds start left of the button.  With fewer players than
-        # posted blinds, the first blinds are dropped so that no seat posts twice and
-        # the last (the big blind) is always posted.
-        blinds = s.blinds[max(0, len(s.blinds) - sum(self.dealt_in)):]
-        seat = self.button
-        for blind in blinds:
-            seat = next_seat(seat, self.dealt_in)
-            self._post(seat, "blind", blind, True, out)
-        if blinds:
-            # The others owe the full big blind even when it was posted short.
-            self.level = self.full = max(blinds)
-            self.bets = 1
-        self._blind_seat = seat
-        # 13:47-20.36(e): two rounds, left of the button first, the button last.
-        order = clockwise_from(self.button, self.dealt_in)
-        self._plan = [("hole", p) for _ in range(HOLE_CARDS) for p in order]
-        self._next_card = 0
-        self._ask(out)
+        if not self.variant.stud():
+            # 13:47-20.36(d): blinds start left of the button.  With fewer players than
+            # posted blinds the first are dropped, so no seat posts twice.
+            blinds = s.blinds[max(0, len(s.blinds) - sum(self.dealt_in)):]
+            seat = self.button
+            for blind in blinds:
+                seat = next_seat(seat, self.dealt_in)
+                self._post(seat, "blind", blind, True, out)
+            if blinds:
+                # The others owe the full big blind even when it was posted short.
+                self.level = self.full = max(blinds)
+                self.bets = 1
+                self.opener = seat
+                if s.straddle and sum(self.dealt_in) > len(blinds):
+                    straddler = next_seat(seat, self.dealt_in)
+                    if self.stacks[straddler] > 0:
+                        self.phase = CHOOSING
+                        self._choice = "straddle"
+                        self._order = [straddler]
+                        self.to_act = straddler
+                        out.append(("to_act", straddler))
+                        return out
+        self._advance(out)
         return out
 
     def _post(self, seat, kind, amount, counts, out):
@@ -109,10 +146,14 @@ class Round:
             self.street_bet[seat] += paid
         out.append(("post", seat, kind, paid, self.stacks[seat] == 0))
 
+    def clockwise(self):
+        """Seats dealt in, clockwise from the first to the left of the button or dealer."""
+        return clockwise_from(self.origin, self.dealt_in)
+
     # ----- queries ----------------------------------------------------------------------
 
     def expecting(self):
-        """("hole", seat), ("burn", -1) or ("board", -1) while cards are due, else None."""
+        """("hole" | "up" | "burn" | "board", seat) while a card is due, else None."""
         if self.phase == DEALING and self._next_card < len(self._plan):
             return self._plan[self._next_card]
         return None
@@ -127,13 +168,55 @@ class Round:
         return min(self.level - self.street_bet[seat], self.stacks[seat])
 
     def legal_actions(self, seat):
-        return [a for a in ACTIONS if self.why_not((a, seat)) is None]
+        return [a for a in ACTIONS + CHOICES if self.why_not((a, seat)) is None
+                or (a in ("discard", "draw") and self._may_choose(a, seat))]
+
+    def _may_choose(self, kind, seat):
+        return self.phase == CHOOSING and self._choice == kind and seat == self.to_act
 
     def pot(self):
-        return sum(self.total)
+        """Chips in the pot now: all put in, less the rake taken."""
+        return sum(self.total) - self.raked
 
     def finished(self):
         return self.phase == COMPLETE
+
+    def cards_left(self):
+        return C.DECK_SIZE - sum(self.seen)
+
+    def showing(self, seat):
+        return [c for c, u in zip(self.hole[seat], self.up[seat]) if u]
+
+    def unit(self):
+        return self.structure.unit(self.variant.big[max(0, self.betround)])
+
+    def raise_bounds(self, seat):
+        """(lowest, highest) total for this betting round a bet or raise may reach."""
+        s = self.structure
+        allin = self.street_bet[seat] + self.stacks[seat]
+        lo = self.full + self.raise_size
+        if s.kind == "fixed":
+            hi = lo
+        elif s.kind == "spread":
+            hi = max(lo, self.level + s.big_bet)
+        elif s.kind == "pot":
+            owe = self.level - self.street_bet[seat]
+            hi = max(lo, self.level + self.pot() + owe)
+        else:
+            hi = allin
+        return min(lo, allin), min(hi, allin)
+
+    def chip_event(self, seat, amount, announced=False):
+        """The event for a single chip put in by `seat`.  The rules before 19:47-14.8,
+        (i): a chip larger than the call is only a call unless a raise was announced."""
+        owe = self.level - self.street_bet[seat]
+        if owe > 0 and not announced:
+            return ("call", seat)
+        kind = "raise" if self.level > 0 and not self._completing() else "bet"
+        if self.structure.kind == "fixed":
+            return (kind, seat)
+        lo, hi = self.raise_bounds(seat)
+        return (kind, seat, max(lo, min(hi, self.street_bet[seat] + amount)))
 
     def _raise_capped(self):
         cap = self.structure.cap
@@ -144,30 +227,44 @@ class Round:
 
     def reopened(self, seat):
         """Rules README: a short all-in raise does not reopen the betting.  A seat that
-        has acted may raise again only after a full bet's worth of raising since."""
+        has acted may raise again only after a full raise's worth since."""
         at = self.acted_at[seat]
-        return at < 0 or self.level - at >= self.structure.unit(self.street)
+        return at < 0 or self.level - at >= self.raise_size
 
     def why_not(self, event):
         """None if the event is legal now, else the reason it is refused."""
-        if not isinstance(event, tuple) or len(event) != 2:
-            return "malformed event %r: want (kind, card code or seat)" % (event,)
+        if not isinstance(event, tuple) or not 2 <= len(event) <= 3:
+            return "malformed event %r: want (kind, card code or seat[, amount])" % (event,)
         kind = event[0]
         if kind == "card":
-            return self._why_not_card(event[1])
-        if kind not in ACTIONS:
+            return self._why_not_card(event[1]) if len(event) == 2 else "malformed card event"
+        if kind not in ACTIONS and kind not in CHOICES:
             return "unknown event %r" % (kind,)
         seat = event[1]
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             return "no seat %r at this table" % (seat,)
+        if kind in CHOICES:
+            return self._why_not_choice(kind, seat, event[2] if len(event) == 3 else None)
         if self.phase != BETTING:
             return "no betting now: the round is %s" % (
-                "waiting for a card" if self.phase == DEALING else "over")
+                ("waiting for a card", "", "waiting for a discard, draw or straddle",
+                 "over")[self.phase])
         if seat != self.to_act:
             return "out of turn: the action is on seat %d" % self.to_act
+        if len(event) == 3 and kind not in ("bet", "raise"):
+            return "only a bet or a raise takes an amount"
         owe = self.level - self.street_bet[seat]
+        if self.bring_in_due:
+            # 19:47-14.9(d)-(e): the low card must post the bring-in or complete the bet.
+            if kind == "bring_in" or kind == "bet":
+                return self._why_not_amount(event, seat)
+            return "seat %d must post the bring-in or complete the bet" % seat
+        if kind == "bring_in":
+            return "no bring-in is due"
         if kind == "fold":
-            return None if owe > 0 else "nothing to call: check instead of folding"
+            if owe > 0 or self.variant.stud():
+                return None  # 20.38(e): in stud a player may fold on a round of checking
+            return "nothing to call: check instead of folding"
         if kind == "check":
             return None if owe == 0 else "cannot check: %d to call" % owe
         if kind == "call":
@@ -176,17 +273,68 @@ class Round:
                 and self.street_bet[s] + self.stacks[s] > self.level]:
             return "nobody left to call a %s: every other player is all-in" % kind
         if kind == "bet":
-            return None if self.level == 0 else "a bet is already made: call or raise"
+            if self.level > 0 and not self._completing():
+                return "a bet is already made: call or raise"
+            return self._why_not_amount(event, seat)
         # raise
         if self.level == 0:
             return "no bet to raise: bet instead"
+        if self._completing():
+            return "complete the bring-in with a bet"
         if self.stacks[seat] <= owe:
             return "not enough chips to raise: call all-in"
         if not self.reopened(seat):
             return "betting not reopened: a short all-in raise does not reopen it"
+        if self.checked[seat] and not self.structure.check_raise:
+            return "no check-raise at this table (posted)"
         if self._raise_capped():
             return "raise cap reached: %d bets this round" % self.structure.cap
+        return self._why_not_amount(event, seat)
+
+    def _completing(self):
+        """Only the bring-in is in: the next wager completes it to the full bet."""
+        return self.brought_in and self.full == 0
+
+    def _why_not_amount(self, event, seat):
+        if event[0] == "bring_in" or len(event) == 2:
+            return None
+        to = event[2]
+        if not isinstance(to, int) or isinstance(to, bool):
+            return "the amount must be a whole number of chips"
+        lo, hi = self.raise_bounds(seat)
+        if to == self.street_bet[seat] + self.stacks[seat] or lo <= to <= hi:
+            return None
+        return "%s to %d refused: the %s may go to %d..%d" % (
+            event[0], to, self.structure.name(), lo, hi)
+
+    def _why_not_choice(self, kind, seat, codes):
+        if self.phase != CHOOSING or self._choice != kind:
+            return "no %s now" % kind
+        if seat != self.to_act:
+            return "out of turn: seat %d is to %s" % (self.to_act, self._choice)
+        if kind in ("straddle", "decline"):
+            return None if codes is None else "a straddle takes no amount"
+        if codes is None:
+            return "say which cards to %s" % kind
+        try:
+            cards = self._parse_held(codes, seat)
+        except C.CardError as e:
+            return str(e)
+        want = self.variant.steps[self.step][1] if kind == "discard" else None
+        if want is not None and len(cards) != want:
+            return "discard exactly %d card%s" % (want, "" if want == 1 else "s")
         return None
+
+    def _parse_held(self, codes, seat):
+        if not isinstance(codes, str):
+            raise C.CardError("cards must be a string of codes such as 'As Kd'")
+        cards = [C.parse(c) for c in codes.split()]
+        for i, c in enumerate(cards):
+            if c not in self.hole[seat]:
+                raise C.CardError("seat %d does not hold %s" % (seat, C.code(c)))
+            if c in cards[:i]:
+                raise C.CardError("%s named twice" % C.code(c))
+        return cards
 
     def _why_not_card(self, code):
         try:
@@ -206,23 +354,111 @@ class Round:
         if reason is not None:
             raise Refused(reason)
         out = []
-        if event[0] == "card":
+        kind = event[0]
+        if kind == "card":
             self._take_card(C.parse(event[1]), out)
+        elif kind in CHOICES:
+            self._choose(kind, event[1], event[2] if len(event) == 3 else None, out)
         else:
-            self._act(event[0], event[1], out)
+            self._act(kind, event[1], event[2] if len(event) == 3 else None, out)
         return out
+
+    def _advance(self, out):
+        """Carry out the variant's steps until one waits for cards or a player."""
+        steps = self.variant.steps
+        while self.step < len(steps):
+            if sum([1 for s in range(self.n) if self.live(s)]) < 2:
+                break
+            st = steps[self.step]
+            k = st[0]
+            if k == "bet":
+                self.betround += 1
+                if self.betround > 0:
+                    out.append(("street", self.variant.rounds[self.betround]))
+                if self._start_betting(st[1], out):
+                    return
+            elif k in ("discard", "draw"):
+                self._order = [s for s in clockwise_from(self.origin, self.dealt_in)
+                               if self.live(s)]
+                self._choice = k
+                self.phase = CHOOSING
+                self.to_act = self._order[0]
+                out.append(("to_act", self.to_act))
+                return
+            else:
+                self._plan = self._cards_for(st)
+                if self._plan:
+                    self._next_card = 0
+                    self.phase = DEALING
+                    self._ask(out)
+                    return
+            self.step += 1
+        self._finish(out)
+
+    def _cards_for(self, st):
+        k = st[0]
+        if k == "burn":
+            return self._burn_or_common()
+        if k == "board":
+            return [("board", -1)] * st[1]
+        down, up = st[1], st[2]
+        to = [s for s in clockwise_from(self.origin, self.dealt_in) if self.live(s) or self.ghost[s]]
+        return [("hole" if i < down else "up", s) for i in range(down + up) for s in to]
+
+    def _burn_or_common(self):
+        """19:47-14.9(h): when the deck cannot give each player the next card, burn
+        and deal one common card face up instead."""
+        nxt = self.variant.steps[self.step + 1] if self.step + 1 < len(self.variant.steps) else None
+        if nxt is None or nxt[0] != "deal" or not self.variant.stud():
+            return [("burn", -1)]
+        need = 1 + len(self._cards_for(nxt))
+        if self.cards_left() >= need:
+            return [("burn", -1)]
+        self.step += 1  # the deal step becomes the common card
+        # With one card or none left, the burn cards are shuffled first.
+        self._reshuffle_first = self.cards_left() <= 1
+        return [("burn", -1), ("board", -1)]
 
     def _ask(self, out):
         nxt = self.expecting()
-        if nxt is not None:
-            out.append(("need", nxt[0], nxt[1]))
+        if nxt is None:
+            return
+        if self.cards_left() == 0 or self._reshuffle_first:
+            self._reshuffle_first = False
+            self._reshuffle(out)
+        out.append(("need", nxt[0], nxt[1]))
+
+    def _reshuffle(self, out):
+        """The stub is out.  Stud (19:47-14.9(h)): the burn cards are shuffled.  Draw
+        (13:69F-14.12B(f)): all discards, except the drawing player's, are shuffled."""
+        if self.variant.stud():
+            pool = list(self.burns)
+            self.burns = []
+        else:
+            keep = self._drawn if self._choice == "draw" else []
+            folded = []
+            for s in range(self.n):
+                if self.dealt_in[s] and self.folded[s]:
+                    folded += self.hole[s]
+                    self.hole[s] = []
+                    self.up[s] = []
+            pool = [c for c in self.muck + self.burns + folded if c not in keep]
+            self.muck = [c for c in self.muck if c in keep]
+            self.burns = []
+        for c in pool:
+            self.seen[c] = 0
+        out.append(("reshuffle", pool))
 
     def _take_card(self, card, out):
         what, seat = self._plan[self._next_card]
         self._next_card += 1
         self.seen[card] = 1
-        if what == "hole":
-            self.hole[seat].append(card)
+        if what in ("hole", "up"):
+            if self.live(seat):
+                self.hole[seat].append(card)
+                self.up[seat].append(what == "up")
+            else:
+                self.muck.append(card)  # a ghost position's card is dead
         elif what == "burn":
             self.burns.append(card)
         else:
@@ -230,22 +466,68 @@ class Round:
         out.append(("dealt", what, seat, card))
         if self._next_card < len(self._plan):
             self._ask(out)
-        else:
-            self._cards_done(out)
-
-    def _cards_done(self, out):
+            return
         self._plan = []
         self._next_card = 0
-        if self._betting_possible():
-            self.phase = BETTING
-            self.last_wager = -1
-            if self.street == 0 and self.structure.blinds:
-                first = self._blind_seat  # 13:47-20.36(f): the action starts after the blinds
-            else:
-                first = self.button       # 13:47-20.36(g): first live player left of the button
-            self._set_to_act(first, out)
-        else:
-            self._end_betting(out)
+        if self._choice == "draw" and self.phase == DEALING:
+            self.phase = CHOOSING
+            self._next_chooser(out)
+            return
+        self.step += 1
+        self._advance(out)
+
+    # ----- betting -----------------------------------------------------------------------
+
+    def _start_betting(self, opener, out):
+        """Open a betting round; False when nobody is left to bet."""
+        s = self.structure
+        first = self.betround == 0
+        if not first:
+            self.street_bet = [0] * self.n
+            self.level = self.full = self.bets = 0
+        self.acted_at = [-1] * self.n
+        self.checked = [False] * self.n
+        self.voluntary = False
+        self.brought_in = False
+        self._round_raked = False
+        self._pot_before = 0 if first else sum(self.total)
+        self.last_wager = -1
+        self.raise_size = self.unit() if s.kind == "fixed" else s.small_bet
+        if not self._betting_possible():
+            return False
+        self.phase = BETTING
+        seat = self._opener(opener)
+        if opener == "bring_in" and s.bring_in:
+            self.bring_in_due = True
+            self.to_act = seat
+            out.append(("to_act", seat))
+            return True
+        self._set_to_act((seat - 1) % self.n, out)
+        return True
+
+    def _opener(self, opener):
+        live = [s for s in clockwise_from(self.origin, self.dealt_in) if self.live(s)]
+        if opener == "blinds":
+            return next_seat(self.opener, [self.can_act(s) for s in range(self.n)]) \
+                if self.opener >= 0 else live[0]
+        if opener == "button":
+            return live[0]
+        if opener == "showing":
+            # 19:47-14.9(f): the highest hand showing; ties to the closest to the dealer's left.
+            best = None
+            for s in live:
+                v = showdown.showing_value(self.showing(s))
+                if best is None or v > best[0]:
+                    best = (v, s)
+            return best[1]
+        # An up-card decides: bring_in by the variant's order, or Mambo's low/high up-card.
+        order = self.variant.bring_in if opener == "bring_in" else opener
+        best = None
+        for s in live:
+            v = showdown.up_card_key(self.showing(s)[-1], order)
+            if best is None or v > best[0]:
+                best = (v, s)
+        return best[1]
 
     def _betting_possible(self):
         """Betting needs two players with chips, or one who still owes a call."""
@@ -264,53 +546,106 @@ class Round:
                 return
         self.to_act = -1
 
-    def _act(self, kind, seat, out):
-        unit = self.structure.unit(self.street)
+    def _act(self, kind, seat, to, out):
         stack = self.stacks[seat]
         amount = 0
+        before = self.level
         if kind == "fold":
             self.folded[seat] = True
+            # 13:47-20.38(e): folding with no wager yet, or on a round of checking,
+            # keeps the position dealt to until a later wager (stud: cards by street).
+            if self.variant.stud() and not self.voluntary:
+                self.ghost[seat] = True
         elif kind == "call":
             amount = min(self.level - self.street_bet[seat], stack)
-        elif kind in ("bet", "raise"):
-            # After a short all-in, a raise goes to the last full bet plus one unit.
-            target = self.full + unit
-            amount = min(target - self.street_bet[seat], stack)
-            new_level = self.street_bet[seat] + amount
-            full = new_level >= target
-            if full:
+        elif kind == "check":
+            self.checked[seat] = True
+        elif kind == "bring_in":
+            amount = min(self.structure.bring_in, stack)
+            self.bring_in_due = False
+            self.brought_in = True
+            self.level = max(self.level, self.street_bet[seat] + amount)
+        else:
+            lo, hi = self.raise_bounds(seat)
+            target = lo if to is None else to
+            amount = target - self.street_bet[seat]
+            new_level = target
+            if new_level >= self.full + self.raise_size:     # a full bet or raise
+                if self.structure.kind != "fixed":
+                    self.raise_size = max(self.raise_size, new_level - before)
                 self.full = new_level
                 self.bets += 1
             self.level = max(self.level, new_level)
             self.last_wager = seat
+            self.bring_in_due = False
+            if self.full:
+                self.brought_in = False
+        if kind in ("call", "bet", "raise"):
+            if not self.voluntary:
+                self.ghost = [False] * self.n   # 20.38(e): a wager ends the dead deals
+            self.voluntary = True
         self.stacks[seat] -= amount
         self.street_bet[seat] += amount
-        self.acted_at[seat] = self.level
         self.total[seat] += amount
+        # A bring-in is not a voluntary action: completing it reopens the betting.
+        self.acted_at[seat] = 0 if kind == "bring_in" else self.level
         out.append(("action", seat, kind, amount, self.stacks[seat] == 0 and amount > 0))
         if sum([1 for s in range(self.n) if self.live(s)]) == 1:
             self._finish(out)
             return
         self._set_to_act(seat, out)
         if self.to_act < 0:
-            self._end_betting(out)
+            self._take_rake(out)
+            self.step += 1
+            self._advance(out)
 
-    def _end_betting(self, out):
-        """The betting round is over: next street, a run-out, or the showdown."""
-        self.to_act = -1
-        last = self.street == len(STREETS) - 1
-        if not last:
-            self.street += 1
-            self.street_bet = [0] * self.n
-            self.acted_at = [-1] * self.n
-            self.level = self.full = self.bets = 0
+    # ----- discards, draws and the straddle -------------------------------------------------
+
+    def _choose(self, kind, seat, codes, out):
+        if kind in ("straddle", "decline"):
+            if kind == "straddle":
+                # 13:69F-14.10(f): a straddle of twice the big blind, who then acts last.
+                big = max(self.structure.blinds)
+                self._post(seat, "straddle", 2 * big, True, out)
+                self.level = self.full = max(self.level, self.street_bet[seat])
+                self.bets += 1
+                self.opener = seat
+            else:
+                out.append(("action", seat, "decline", 0, False))
+            self._choice = None
+            self._order = []
+            self.to_act = -1
             self.phase = DEALING
-            # 13:47-20.36(g)-(i): burn one, then the street's community cards.
-            self._plan = [("burn", -1)] + [("board", -1)] * BOARD_CARDS[self.street]
-            out.append(("street", STREETS[self.street]))
+            self._advance(out)
+            return
+        cards = self._parse_held(codes, seat)
+        for c in cards:
+            i = self.hole[seat].index(c)
+            self.hole[seat].pop(i)
+            self.up[seat].pop(i)
+            self.muck.append(c)
+        out.append(("discarded", seat, cards))
+        self._order.pop(0)
+        if kind == "draw" and cards:
+            self._drawn = cards
+            self._plan = [("hole", seat)] * len(cards)
+            self._next_card = 0
+            self.phase = DEALING
+            self.to_act = -1
             self._ask(out)
             return
-        self._finish(out)
+        self._next_chooser(out)
+
+    def _next_chooser(self, out):
+        self._drawn = []
+        if self._order:
+            self.to_act = self._order[0]
+            out.append(("to_act", self.to_act))
+            return
+        self._choice = None
+        self.to_act = -1
+        self.step += 1
+        self._advance(out)
 
     # ----- the end of the round --------------------------------------------------------
 
@@ -318,12 +653,30 @@ class Round:
         self.phase = COMPLETE
         self.to_act = -1
         self._return_uncalled(out)
+        if self.betround >= 0 and not self._round_raked:
+            self._take_rake(out)
         live = [s for s in range(self.n) if self.live(s)]
         if len(live) > 1:
             self._showdown(live, out)
+        rake = self.raked
         for i, (amount, eligible) in enumerate(self.pots()):
-            self._award(i, amount, eligible, out)
+            # The rake came out of the main pot first, then the side pots in turn.
+            taken = min(rake, amount)
+            rake -= taken
+            if amount > taken:
+                self._award(i, amount - taken, eligible, out)
         out.append(("end",))
+
+    def _take_rake(self, out):
+        """13:47-20.37(a)4: after a betting round, the posted rake of its wagers."""
+        self._round_raked = True
+        if self.rake is None:
+            return
+        pot = sum(self.total)
+        amount = self.rake.due(pot - self._pot_before, pot, self.raked)
+        if amount:
+            self.raked += amount
+            out.append(("rake", amount))
 
     def _return_uncalled(self, out):
         top = max(self.total)
@@ -333,6 +686,7 @@ class Round:
             second = max([self.total[i] for i in range(self.n) if i != s])
             back = top - second
             self.total[s] -= back
+            self.street_bet[s] -= min(back, self.street_bet[s])
             self.stacks[s] += back
             out.append(("return", s, back))
 
@@ -360,30 +714,52 @@ class Round:
     def _showdown(self, live, out):
         # 13:47-20.38(d): the player who made the final wager shows first, then
         # clockwise; with no wager in the last betting round, the first live player
-        # left of the button (rules README).
+        # left of the button (or, in stud, of the dealer) (rules README).
+        alive = [self.live(s) for s in range(self.n)]
         first = self.last_wager if self.last_wager >= 0 and self.live(self.last_wager) \
-            else next_seat(self.button, [self.live(s) for s in range(self.n)])
-        order = [first] + clockwise_from(first, [self.live(s) for s in range(self.n)])[:-1]
+            else next_seat(self.origin, alive)
+        order = [first] + clockwise_from(first, alive)[:-1]
         self.show_order = order
+        v = self.variant
         for s in order:
-            # 13:47-20.36(j): any combination of the two hole cards and the board.
-            self.values[s] = evaluate(self.hole[s] + self.board)
-            out.append(("show", s, self.values[s]))
+            self.high[s], self.low[s] = showdown.values(v, self.hole[s], self.board)
+            out.append(("show", s, self.high[s], self.low[s]))
 
     def _award(self, index, amount, eligible, out):
+        v = self.variant
         if len(eligible) == 1:
-            winners = eligible
+            self._pay(index, amount, eligible, "all", out)
+            return
+        lows = [s for s in eligible if self.low[s] >= 0] if v.has_low() else []
+        if v.split == "low":
+            self._pay(index, amount, _best(eligible, self.low), "low", out)
+        elif not lows:
+            # No qualifying low: the high hand takes the whole pot (19:47-14.9(j)).
+            self._pay(index, amount, _best(eligible, self.high), "high" if v.has_low() else "all", out)
         else:
-            best = max([self.values[s] for s in eligible])
-            # The board plays when it is everyone's best hand: they tie and share.
-            winners = [s for s in eligible if self.values[s] == best]
-        # Odd chips go to the first winner clockwise from the button (rules README).
-        winners = [s for s in clockwise_from(self.button, [True] * self.n) if s in winners]
-        share = amount // len(winners)
-        odd = amount - share * len(winners)
+            # 19:47-14.9(i)2i: an odd chip between the halves goes to the high hand.
+            low_half = amount // 2
+            self._pay(index, amount - low_half, _best(eligible, self.high), "high", out)
+            self._pay(index, low_half, _best(lows, self.low), "low", out)
+
+    def _pay(self, index, amount, winners, share, out):
+        if self.variant.stud():
+            # 19:47-14.9(i)2ii-iii: the odd chip of a tied high share goes to the highest
+            # card by suit, of a tied low share to the lowest card by suit.
+            winners = showdown.odd_chip_order(winners, self.hole, share == "low")
+        else:
+            # Rules README: odd chips to the first winner clockwise from the button.
+            winners = [s for s in clockwise_from(self.button, [True] * self.n) if s in winners]
+        each = amount // len(winners)
+        odd = amount - each * len(winners)
         for i, s in enumerate(winners):
-            won = share + (odd if i == 0 else 0)
+            won = each + (odd if i == 0 else 0)
             self.stacks[s] += won
             if s not in self.winners:
                 self.winners.append(s)
-            out.append(("award", index, s, won))
+            out.append(("award", index, s, won, share))
+
+
+def _best(seats, values):
+    best = max([values[s] for s in seats])
+    return [s for s in seats if values[s] == best]

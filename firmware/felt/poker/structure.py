@@ -1,47 +1,93 @@
-"""The posted betting structure of a fixed-limit table.
+"""Betting structures: how much a bet or raise may be, and the forced bets.
 
-Fixed limit: every bet and raise is one unit, the small bet on the first two betting
-rounds and the big bet on the last two.  The raise cap counts the opening bet (the big
-blind before the flop) and the raises: "a bet and three raises" is 4.  0 means no cap.
-A posted sign says all of this (13:47-20.39; the sign itself comes with issue 3).
+- Fixed limit: every bet and raise is one unit, the small bet on the early betting
+  rounds and the big bet on the later ones (the variant says which); stud opens with a
+  bring-in below the small bet that may be completed to it.
+- Spread limit: a bet or raise of any amount between the posted minimum and maximum
+  per wager (19:47-8.2); a raise at least matches the last one.
+- Pot limit: a raise at least matches the last one, at most the pot after the call.
+- No limit: a raise at least matches the last one, at most everything.
+
+The raise cap counts the opening bet (the big blind or the completed bring-in) and the
+raises: "a bet and three raises" is 4; 0 is no cap.  A posted sign says all of this
+(13:47-20.39).
 """
 
 DEFAULT_CAP = 4  # rules README: a bet and three raises unless posted otherwise
+KINDS = ("fixed", "spread", "pot", "no")
+NAMES = ("fixed limit", "spread limit", "pot limit", "no limit")
 
 
 class ConfigError(ValueError):
     """A table setting the rules or the hardware cannot honour."""
 
 
-class FixedLimit:
-    def __init__(self, small_bet, big_bet, blinds=(), ante=0, cap=DEFAULT_CAP):
+def _whole(name, v, low=0):
+    if not isinstance(v, int) or isinstance(v, bool) or v < low:
+        raise ConfigError("%s must be a whole number of chips >= %d, not %r" % (name, low, v))
+
+
+class Structure:
+    """kind: one of KINDS.  small_bet/big_bet: the fixed-limit units, or for spread
+    limit the posted minimum and maximum wager; for pot and no limit, small_bet is the
+    smallest bet (usually the big blind) and big_bet is unused."""
+
+    def __init__(self, kind, small_bet, big_bet, blinds=(), ante=0, cap=DEFAULT_CAP,
+                 bring_in=0, check_raise=True, straddle=False):
+        self.kind = kind
         self.small_bet = small_bet
         self.big_bet = big_bet
         self.blinds = tuple(blinds)
         self.ante = ante
         self.cap = cap
+        self.bring_in = bring_in
+        self.check_raise = check_raise
+        self.straddle = straddle
         self._validate()
 
     def _validate(self):
-        for name in ("small_bet", "big_bet", "ante", "cap"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or v < 0:
-                raise ConfigError("%s must be a whole number of chips >= 0, not %r" % (name, v))
-        if self.small_bet < 1 or self.big_bet < self.small_bet:
-            raise ConfigError("bets must satisfy 1 <= small_bet <= big_bet")
+        if self.kind not in KINDS:
+            raise ConfigError("structure must be one of %s, not %r" % (", ".join(KINDS), self.kind))
+        for name in ("small_bet", "big_bet", "ante", "cap", "bring_in"):
+            _whole(name, getattr(self, name))
+        if self.small_bet < 1:
+            raise ConfigError("small_bet must be at least 1")
+        if self.kind in ("fixed", "spread") and self.big_bet < self.small_bet:
+            raise ConfigError("big_bet must be at least small_bet (for spread limit: the "
+                              "maximum wager at least the minimum)")
         if self.cap == 1:
             raise ConfigError("cap 1 would forbid every raise; use 2 or more, or 0 for no cap")
         for b in self.blinds:
-            if not isinstance(b, int) or b < 1:
-                raise ConfigError("each blind must be a whole number of chips >= 1, not %r" % (b,))
-        if self.blinds and max(self.blinds) > self.small_bet:
+            _whole("each blind", b, 1)
+        if self.blinds and max(self.blinds) > self.small_bet and self.kind == "fixed":
             # The largest blind is the opening bet before the flop (19:47-14.10(d)).
             raise ConfigError("the largest blind may not exceed the small bet")
+        if self.bring_in and self.bring_in >= self.small_bet:
+            raise ConfigError("the bring-in must be less than the small bet it completes to")
+        if self.straddle and not self.blinds:
+            raise ConfigError("a straddle follows the blinds (13:69F-14.10(f)): post blinds")
 
-    def unit(self, street):
-        """The size of a bet or raise on betting round `street` (0 = before the flop)."""
-        return self.small_bet if street < 2 else self.big_bet
+    def unit(self, big):
+        """The fixed-limit bet on a betting round that uses the big bet or not."""
+        return self.big_bet if big else self.small_bet
+
+    def name(self):
+        return NAMES[KINDS.index(self.kind)]
 
     def as_dict(self):
-        return {"small_bet": self.small_bet, "big_bet": self.big_bet,
-                "blinds": list(self.blinds), "ante": self.ante, "cap": self.cap}
+        return {"structure": self.kind, "small_bet": self.small_bet, "big_bet": self.big_bet,
+                "blinds": list(self.blinds), "ante": self.ante, "cap": self.cap,
+                "bring_in": self.bring_in, "check_raise": self.check_raise,
+                "straddle": self.straddle}
+
+
+def FixedLimit(small_bet, big_bet, blinds=(), ante=0, cap=DEFAULT_CAP, bring_in=0):
+    return Structure("fixed", small_bet, big_bet, blinds, ante, cap, bring_in)
+
+
+def from_dict(d):
+    """A Structure from the keys of as_dict(); ConfigError names a bad one."""
+    return Structure(d.get("structure", "fixed"), d.get("small_bet", 2), d.get("big_bet", 4),
+                     d.get("blinds", ()), d.get("ante", 0),
+                     d.get("cap", DEFAULT_CAP if d.get("structure", "fixed") in ("fixed", "spread") else 0),
+                     d.get("bring_in", 0), d.get("check_raise", True), d.get("straddle", False))

@@ -1,28 +1,44 @@
-"""The table's configuration, as the operator or the host sends it.
+"""The table's configuration, as the operator or the host sends it, and its posted sign.
 
-A plain dict on the wire (docs/protocol.md, message `cfg`); validated here so that a bad
-setting is refused with a reason and the table keeps the configuration it had.
+A plain dict on the wire (docs/protocol.md, message `cfg`); validated here so that a
+setting the rules forbid is refused with the section that forbids it, and the table
+keeps the configuration it had.
 """
 
-from felt.poker.structure import FixedLimit, ConfigError
+from felt.poker import rake as rake_mod
+from felt.poker import structure as structure_mod
+from felt.poker import variants
+from felt.poker.structure import ConfigError
 
-MAX_SEATS = 11          # 13:47-20.36(b), 19:47-14.10(b): hold 'em seats at most 11
+MAX_SEATS = 11
+REGIMES = ("casino", "casino_night")    # N.J.A.C. 19:47 / 13:69F, or 13:47-20
 BUTTON_STARTS = ("dealer_right", "high_card")   # 19:47-14.10(c)2 i and ii
-KEYS = ("seats", "stacks", "small_bet", "big_bet", "blinds", "ante", "cap", "button")
+TABLE_KEYS = ("game", "regime", "seats", "stacks", "button", "rake", "min_wager", "max_wager")
+STRUCTURE_KEYS = ("structure", "small_bet", "big_bet", "blinds", "ante", "cap", "bring_in",
+                  "check_raise", "straddle")
+KEYS = TABLE_KEYS + STRUCTURE_KEYS
 
 
 class TableConfig:
-    def __init__(self, seats, stacks, structure, button_start):
+    def __init__(self, game, regime, seats, stacks, structure, rake, button_start,
+                 min_wager, max_wager):
+        self.game = game
+        self.variant = variants.get(game)
+        self.regime = regime
         self.seats = seats
         self.stacks = stacks
         self.structure = structure
+        self.rake = rake
         self.button_start = button_start
+        self.min_wager = min_wager
+        self.max_wager = max_wager
 
     def as_dict(self):
         d = self.structure.as_dict()
-        d["seats"] = self.seats
-        d["stacks"] = list(self.stacks)
-        d["button"] = self.button_start
+        d.update({"game": self.game, "regime": self.regime, "seats": self.seats,
+                  "stacks": list(self.stacks), "button": self.button_start,
+                  "rake": self.rake.as_dict(), "min_wager": self.min_wager,
+                  "max_wager": self.max_wager})
         return d
 
 
@@ -33,24 +49,107 @@ def from_dict(d, board_seats=MAX_SEATS):
     for k in d:
         if k not in KEYS:
             raise ConfigError("unknown setting %r (known: %s)" % (k, ", ".join(KEYS)))
+    regime = d.get("regime", "casino")
+    if regime not in REGIMES:
+        raise ConfigError("regime must be one of %s" % ", ".join(REGIMES))
+    game = d.get("game", "holdem")
+    try:
+        variant = variants.get(game)
+    except KeyError as e:
+        raise ConfigError(str(e.args[0]))
+    most = variant.max_players
+    if regime == "casino_night":
+        if game not in variants.CASINO_NIGHT:
+            raise ConfigError("a casino night offers only hold 'em and seven-card stud "
+                              "(13:47-20.4), not %s" % variant.title)
+        most = variants.CASINO_NIGHT_MAX[variants.CASINO_NIGHT.index(game)]
     seats = d.get("seats", len(d.get("stacks", ())))
-    if not isinstance(seats, int) or not 2 <= seats <= min(MAX_SEATS, board_seats):
-        raise ConfigError("seats must be 2..%d: hold 'em allows 11 (13:47-20.36(b)) "
-                          "and this board has %d" % (min(MAX_SEATS, board_seats), board_seats))
+    if not isinstance(seats, int) or not 2 <= seats <= board_seats:
+        raise ConfigError("seats must be 2..%d: this board has %d" % (board_seats, board_seats))
     stacks = d.get("stacks")
     if not isinstance(stacks, list) or len(stacks) != seats:
         raise ConfigError("stacks must list one amount per seat (%d)" % seats)
     for s in stacks:
-        if not isinstance(s, int) or s < 0:
+        if not isinstance(s, int) or isinstance(s, bool) or s < 0:
             raise ConfigError("each stack must be a whole number of chips >= 0, not %r" % (s,))
-    if sum([1 for s in stacks if s > 0]) < 2:
+    players = sum([1 for s in stacks if s > 0])
+    if players < 2:
         raise ConfigError("at least two seats need chips to play")
-    blinds = d.get("blinds", [1, 2])
-    if not isinstance(blinds, list):
-        raise ConfigError("blinds must be a list of amounts")
-    structure = FixedLimit(d.get("small_bet", 2), d.get("big_bet", 4), blinds,
-                           d.get("ante", 0), d.get("cap", 4))
+    if players > most:
+        raise ConfigError("%s seats at most %d players (%s); %d have chips"
+                          % (variant.title, most, _max_section(variant, regime), players))
+    structure = structure_mod.from_dict(dict([(k, d[k]) for k in STRUCTURE_KEYS if k in d]))
+    if variant.stud() and structure.blinds:
+        raise ConfigError("%s has no blinds: it opens with antes and the bring-in "
+                          "(19:47-14.9(d))" % variant.title)
+    if not variant.stud() and structure.bring_in:
+        raise ConfigError("a bring-in belongs to stud games, not %s" % variant.title)
+    if structure.straddle and variant.hand not in ("holdem", "omaha"):
+        raise ConfigError("the straddle is a hold 'em wager (13:69F-14.10(f))")
+    rake = rake_mod.from_dict(d.get("rake"))
+    low = structure.small_bet
+    min_wager = d.get("min_wager", low)
+    max_wager = d.get("max_wager", 10 * min_wager)
+    for name, v in (("min_wager", min_wager), ("max_wager", max_wager)):
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise ConfigError("%s must be a whole number of chips >= 1" % name)
+    if regime == "casino" and min_wager <= 100 and max_wager < 10 * min_wager:
+        raise ConfigError("a minimum wager of %d needs a maximum of at least %d "
+                          "(19:47-8.2(a))" % (min_wager, 10 * min_wager))
     button = d.get("button", "dealer_right")
     if button not in BUTTON_STARTS:
         raise ConfigError("button must be one of %s" % ", ".join(BUTTON_STARTS))
-    return TableConfig(seats, list(stacks), structure, button)
+    return TableConfig(game, regime, seats, list(stacks), structure, rake, button,
+                       min_wager, max_wager)
+
+
+def _max_section(variant, regime):
+    if regime == "casino_night":
+        return "13:47-20.36(b)" if variant.name == "holdem" else "13:47-20.35(b)"
+    return {"holdem": "19:47-14.10(b)", "pineapple": "13:69F-14.10(b)",
+            "crazy-pineapple": "13:69F-14.10(b)", "stud7": "19:47-14.9(b)",
+            "stud7-hilo": "19:47-14.9(b)", "stud7-hilo8": "19:47-14.9(b)",
+            "triple-draw-a5": "13:69F-14.12B(b)",
+            "triple-draw-27": "13:69F-14.12B(b)"}.get(variant.name, "the rules README")
+
+
+def sign(cfg):
+    """The posted sign's text (13:47-20.37(a), 13:47-20.39, 19:47-8.3)."""
+    s = cfg.structure
+    v = cfg.variant
+    lines = ["%s - %s" % (v.title, s.name())]
+    if s.kind == "fixed":
+        lines.append("Bets: %d, then %d" % (s.small_bet, s.big_bet))
+    elif s.kind == "spread":
+        lines.append("Each wager: %d to %d" % (s.small_bet, s.big_bet))
+    else:
+        lines.append("Smallest bet: %d" % s.small_bet)
+    lines.append("Minimum wager %d, maximum wager %d" % (cfg.min_wager, cfg.max_wager))
+    if s.blinds:
+        lines.append("Blinds: %s" % " and ".join([str(b) for b in s.blinds]))
+    if s.straddle:
+        lines.append("Straddle allowed: twice the big blind")
+    if s.ante:
+        lines.append("Ante: %d from every player" % s.ante)
+    if s.bring_in:
+        lines.append("Bring-in: %d" % s.bring_in)
+    lines.append("Raises: %s" % ("no limit on their number" if not s.cap else
+                                 "a bet and %d raises; no cap heads-up" % (s.cap - 1)))
+    if not s.check_raise:
+        lines.append("No check-raise")
+    r = cfg.rake
+    if r.method == "percent":
+        lines.append("Rake: %d%% of each betting round's wagers, taken after the round"
+                     % r.percent)
+    elif r.method == "incremental":
+        lines.append("Rake: " + ", ".join(["%d at a pot of %d" % (a, lv) for lv, a in r.levels]))
+    elif r.method == "time":
+        lines.append("Time charge: %d an hour per %s, taken every %d minutes"
+                     % (r.hourly, r.per, r.every))
+    else:
+        lines.append("No rake")
+    if r.maximum:
+        lines.append("Maximum rake: %d a round" % r.maximum)
+    lines.append("Players: at most %d" % (v.max_players if cfg.regime == "casino" else
+                 variants.CASINO_NIGHT_MAX[variants.CASINO_NIGHT.index(cfg.game)]))
+    return "\n".join(lines)

@@ -9,8 +9,8 @@ accepted input the LEDs are redrawn from state.
 
 from felt.poker import cards as C
 from felt.poker.button import dealer_right, by_high_card, next_seat, rotate
-from felt.poker.evaluate import name as hand_name
-from felt.poker.round import Round, Refused, BETTING, DEALING
+from felt.poker import hands
+from felt.poker.round import Round, BETTING, CHOOSING, DEALING
 from felt.poker.structure import ConfigError
 from felt.table import config as config_mod
 from felt.table import scenes
@@ -23,8 +23,11 @@ PLACING = "placing"      # dealing one card a seat to place the button (14.10(c)
 SHUFFLING = "shuffling"  # the shuffler was started; waiting for it to finish
 PLAYING = "playing"
 
-# Seat buttons: fold; check or call; bet or raise.
-BUTTON_ACTIONS = {"fold": ("fold",), "call": ("check", "call"), "raise": ("bet", "raise")}
+# Seat buttons: fold; check or call; bet or raise.  The forced and optional bets use
+# them too: call posts the bring-in, raise completes it or makes the straddle, fold
+# declines the straddle.
+BUTTON_ACTIONS = {"fold": ("fold", "decline"), "call": ("check", "call", "bring_in"),
+                  "raise": ("bet", "raise", "straddle")}
 
 
 class Controller:
@@ -39,6 +42,9 @@ class Controller:
         self.hand = 0
         self.state = IDLE
         self.round = None
+        self.rake_total = 0      # taken by the house this session (13:47-20.37)
+        self.minutes = 0         # table time, for time charges
+        self._charged = 0        # time-charge assessments made
         self._placing = []       # (seat, card) dealt to place the button
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
         self.render()
@@ -66,6 +72,21 @@ class Controller:
     def _on_state(self, p):
         self.hal.link.send("state", self.snapshot())
 
+    def _on_sign(self, p):
+        if self.config is None:
+            return "no table configuration: send cfg first"
+        self.hal.link.send("sign", {"text": config_mod.sign(self.config)})
+
+    def _on_clock(self, p):
+        """Table time in minutes, for time charges (13:47-20.37(a)4iii)."""
+        minutes = p["minutes"]
+        if not isinstance(minutes, int) or minutes < self.minutes:
+            return "clock minutes must be a whole number that never goes back"
+        self.minutes = minutes
+        if self.state == IDLE:
+            self._time_charges()
+        return None
+
     def _on_cfg(self, p):
         if self.state != IDLE:
             return "configuration changes wait until the round is over"
@@ -78,6 +99,8 @@ class Controller:
         self.stacks = list(cfg.stacks)
         self.button = -1
         self.hand = 0
+        self.rake_total = 0
+        self._charged = self.minutes // cfg.rake.every
         return None
 
     def _on_dealer(self, p):
@@ -90,6 +113,9 @@ class Controller:
         seated = self._seated()
         if sum(seated) < 2:
             return "fewer than two players with chips"
+        if self.config.variant.stud():
+            self._start_shuffle()   # stud has no button: dealing starts left of the dealer
+            return None
         if self.button < 0 or not seated[self.button]:
             if self.button < 0 and self.config.button_start == "high_card":
                 self.state = PLACING
@@ -125,16 +151,44 @@ class Controller:
         seat, b = p["seat"], p["b"]
         if b not in BUTTON_ACTIONS:
             return "unknown seat button %r" % (b,)
-        if self.state != PLAYING or self.round.phase != BETTING:
+        if self.state != PLAYING or self.round.phase not in (BETTING, CHOOSING):
             return "no betting now: the table is %s" % self.state
         if seat != self.round.to_act:
             return "out of turn: seat %s pressed %s, the action is on seat %d" % (
                 seat, b, self.round.to_act)
+        to = p.get("to")
         for action in BUTTON_ACTIONS[b]:
-            if self.round.why_not((action, seat)) is None:
-                self._apply((action, seat))
+            event = (action, seat, to) if to is not None and action in ("bet", "raise") \
+                else (action, seat)
+            if self.round.why_not(event) is None:
+                self._apply(event)
                 return None
-        return self.round.why_not((BUTTON_ACTIONS[b][-1], seat))
+        last = BUTTON_ACTIONS[b][-2 if b != "fold" else 0]
+        return self.round.why_not((last, seat) if to is None else (last, seat, to))
+
+    def _on_chip(self, p):
+        """A single chip put in by the player on turn (a chip-sensing table)."""
+        seat, amount = p["seat"], p["amount"]
+        if self.state != PLAYING or self.round.phase != BETTING:
+            return "no betting now: the table is %s" % self.state
+        if seat != self.round.to_act:
+            return "out of turn: the action is on seat %d" % self.round.to_act
+        event = self.round.chip_event(seat, amount, p.get("announced", False))
+        reason = self.round.why_not(event)
+        if reason is None:
+            self._apply(event)
+        return reason
+
+    def _on_discard(self, p):
+        """The cards a player throws away: Pineapple's discard or a draw."""
+        seat, codes = p["seat"], p["cards"]
+        if self.state != PLAYING:
+            return "no discards now: the table is %s" % self.state
+        kind = "draw" if "draw" in self.round.legal_actions(seat) else "discard"
+        reason = self.round.why_not((kind, seat, codes))
+        if reason is None:
+            self._apply((kind, seat, codes))
+        return reason
 
     # ----- rounds ------------------------------------------------------------------------
 
@@ -171,8 +225,10 @@ class Controller:
 
     def _start_round(self):
         self.hand += 1
-        self.round = Round(self.stacks, self.button, self.config.structure)
-        self.journal.begin(self.hand, self.button, self.stacks, self.config.structure)
+        cfg = self.config
+        button = self.button if self.button >= 0 else len(self.stacks) - 1
+        self.round = Round(self.stacks, button, cfg.structure, cfg.variant, cfg.rake)
+        self.journal.begin(self.hand, button, self.stacks, cfg)
         self.state = PLAYING
         self._evt({"e": "hand", "hand": self.hand, "button": self.button,
                    "stacks": list(self.stacks)})
@@ -191,20 +247,39 @@ class Controller:
                 self._evt({"e": "post", "seat": e[1], "kind": e[2], "amount": e[3], "all_in": e[4]})
             elif k == "dealt":
                 self._evt({"e": "dealt", "what": e[1], "seat": e[2], "card": C.code(e[3])})
+            elif k == "reshuffle":
+                self._evt({"e": "reshuffle", "cards": C.codes(e[1])})
+            elif k == "discarded":
+                self._evt({"e": "discarded", "seat": e[1], "cards": C.codes(e[2])})
+            elif k == "rake":
+                self.rake_total += e[1]
+                self._evt({"e": "rake", "amount": e[1]})
             elif k == "street":
                 self._evt({"e": "street", "name": e[1]})
             elif k == "to_act":
-                self._evt({"e": "to_act", "seat": e[1], "legal": self.round.legal_actions(e[1])})
+                r = self.round
+                d = {"e": "to_act", "seat": e[1], "legal": r.legal_actions(e[1])}
+                if r.phase == BETTING and self.config.structure.kind != "fixed":
+                    d["min"], d["max"] = r.raise_bounds(e[1])
+                self._evt(d)
             elif k == "action":
                 self._evt({"e": "action", "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]})
             elif k == "return":
                 self._evt({"e": "return", "seat": e[1], "amount": e[2]})
             elif k == "show":
                 s = e[1]
-                self._evt({"e": "show", "seat": s, "hand": hand_name(e[2]), "value": e[2],
-                           "cards": C.codes(self.round.hole[s])})
+                v = self.round.variant
+                d = {"e": "show", "seat": s, "high": e[2], "low": e[3],
+                     "cards": C.codes(self.round.hole[s])}
+                if e[2] >= 0:
+                    d["hand"] = hands.describe(e[2], hands.HIGH3 if v.hand == "mambo"
+                                               else hands.HIGH)
+                if e[3] >= 0:
+                    d["low_hand"] = hands.describe(e[3], _low_kind(v))
+                self._evt(d)
             elif k == "award":
-                self._evt({"e": "award", "pot": e[1], "seat": e[2], "amount": e[3]})
+                self._evt({"e": "award", "pot": e[1], "seat": e[2], "amount": e[3],
+                           "share": e[4]})
             elif k == "end":
                 self._end_round()
 
@@ -213,12 +288,39 @@ class Controller:
         self.stacks = list(r.stacks)
         self._evt({"e": "end", "hand": self.hand, "button": self.button,
                    "stacks": list(self.stacks), "winners": list(r.winners),
-                   "board": C.codes(r.board)})
+                   "board": C.codes(r.board), "rake": r.raked})
         self.state = IDLE
-        # 13:47-20.36(c)3: the button moves clockwise after each round.
-        nxt = rotate(self.button, self._seated())
-        if nxt >= 0:
-            self.button = nxt
+        if self.button >= 0:
+            # 13:47-20.36(c)3: the button moves clockwise after each round.
+            nxt = rotate(self.button, self._seated())
+            if nxt >= 0:
+                self.button = nxt
+        self._time_charges()
+
+    def _time_charges(self):
+        """13:47-20.37(a)4iii: the hourly fee, assessed every 20 or 30 minutes between
+        rounds, from every seated player (inactive ones too) or shared by the table."""
+        rake = self.config.rake if self.config else None
+        if rake is None or rake.method != "time":
+            return
+        while self._charged < self.minutes // rake.every:
+            self._charged += 1
+            per_player, per_table = rake.time_charge(None)
+            seated = [s for s in range(len(self.stacks)) if self.stacks[s] > 0]
+            charges = [0] * len(self.stacks)
+            for s in seated:
+                charges[s] = per_player
+            if per_table:
+                # Shared by the seated players; the odd chips from the first seats.
+                each, odd = divmod(per_table, len(seated))
+                for i, s in enumerate(seated):
+                    charges[s] = each + (1 if i < odd else 0)
+            for s in seated:
+                c = min(charges[s], self.stacks[s])
+                self.stacks[s] -= c
+                charges[s] = c
+                self.rake_total += c
+            self._evt({"e": "time_charge", "charges": charges})
 
     # ----- output --------------------------------------------------------------------------
 
@@ -267,4 +369,11 @@ class Controller:
                 "to_act": r.to_act if r is not None and self.state == PLAYING else -1,
                 "board": C.codes(r.board) if r is not None else "",
                 "pot": r.pot() if r is not None and self.state == PLAYING else 0,
+                "rake": self.rake_total,
                 "config": self.config.as_dict() if self.config else None}
+
+
+def _low_kind(variant):
+    if variant.hand == "mambo":
+        return hands.LOW3
+    return hands.LOW_27 if variant.low == "27" else hands.LOW_A5

@@ -8,8 +8,8 @@ On the board the journal appends one JSON line per entry to a file on flash.
 
 import json
 
+from felt.poker import rake, structure, variants
 from felt.poker.round import Round
-from felt.poker.structure import FixedLimit
 
 
 class Journal:
@@ -18,9 +18,10 @@ class Journal:
         self.header = None
         self.events = []
 
-    def begin(self, hand, button, stacks, structure):
+    def begin(self, hand, button, stacks, config):
         self.header = {"hand": hand, "button": button, "stacks": list(stacks),
-                       "structure": structure.as_dict()}
+                       "game": config.game, "structure": config.structure.as_dict(),
+                       "rake": config.rake.as_dict()}
         self.events = []
         self._write({"round": self.header})
 
@@ -41,9 +42,8 @@ class Journal:
 
 
 def rebuild(header, events):
-    s = header["structure"]
-    r = Round(header["stacks"], header["button"],
-              FixedLimit(s["small_bet"], s["big_bet"], s["blinds"], s["ante"], s["cap"]))
+    r = Round(header["stacks"], header["button"], structure.from_dict(header["structure"]),
+              variants.get(header["game"]), rake.from_dict(header["rake"]))
     r.start()
     for e in events:
         r.apply(tuple(e))

@@ -199,7 +199,7 @@ def test_uncalled_bet_is_returned_and_the_pot_awarded_without_showdown():
     out = act(r, "raise 3", "fold 0", "fold 1", "fold 2")
     assert r.finished()
     assert ("return", 3, 2) in out
-    assert ("award", 0, 3, 1 + 2 + 2) in out
+    assert ("award", 0, 3, 1 + 2 + 2, "all") in out
     assert of_kind(out, "show") == []
     assert r.stacks == [100, 99, 98, 103]
 

@@ -1,0 +1,100 @@
+"""The rake, by the posted method (13:47-20.37).
+
+- "percent": at most 10 % of all sums bet in each betting round, taken from the pot
+  after that round ((a)4i), the uncalled final bet excluded ((b)).
+- "incremental": set amounts as the pot reaches posted levels ((a)4ii), the uncalled
+  final bet excluded ((b)).
+- "time": an hourly fee per seated player (inactive ones too) or per table, assessed
+  every 20 or 30 minutes ((a)4iii); taken from stacks between rounds, not from pots.
+- "none".
+`maximum` caps what one round's pots give (0: no cap), and nothing is taken once the
+pot is awarded ((c)): the round stops asking then.
+"""
+
+from felt.poker.structure import ConfigError
+
+METHODS = ("none", "percent", "incremental", "time")
+MAX_PERCENT = 10      # 13:47-20.37(a)4i(1)
+TIME_STEPS = (20, 30)  # minutes, 13:47-20.37(a)4iii(3)
+
+
+class Rake:
+    def __init__(self, method="none", percent=0, levels=(), maximum=0, hourly=0,
+                 every=30, per="player"):
+        self.method = method
+        self.percent = percent
+        self.levels = [tuple(l) for l in levels]
+        self.maximum = maximum
+        self.hourly = hourly
+        self.every = every
+        self.per = per
+        self._validate()
+
+    def _validate(self):
+        if self.method not in METHODS:
+            raise ConfigError("rake method must be one of %s, not %r"
+                              % (", ".join(METHODS), self.method))
+        for name in ("percent", "maximum", "hourly"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ConfigError("rake %s must be a whole number >= 0, not %r" % (name, v))
+        if self.percent > MAX_PERCENT:
+            raise ConfigError("a rake of %d %% is above the 10 %% that 13:47-20.37(a)4i(1) "
+                              "allows" % self.percent)
+        if self.method == "percent" and not self.percent:
+            raise ConfigError("a percentage rake needs its percent (1..10)")
+        prev = 0
+        for lv in self.levels:
+            if len(lv) != 2 or not all([isinstance(x, int) and x > 0 for x in lv]) \
+                    or lv[0] <= prev:
+                raise ConfigError("rake levels must be [pot level, amount] pairs of whole "
+                                  "numbers, pot levels rising (13:47-20.37(a)4ii)")
+            prev = lv[0]
+        if self.method == "incremental" and not self.levels:
+            raise ConfigError("an incremental rake needs its pot levels")
+        if self.method == "time":
+            if self.every not in TIME_STEPS:
+                raise ConfigError("time charges are assessed every 20 or 30 minutes "
+                                  "(13:47-20.37(a)4iii(3)), not %r" % (self.every,))
+            if self.per not in ("player", "table"):
+                raise ConfigError("time charges are per player or per table")
+            if not self.hourly:
+                raise ConfigError("time charges need an hourly fee")
+
+    def due(self, round_wagers, pot, taken):
+        """What to take now, after a betting round: `round_wagers` bet in it and `pot`
+        in all (both without the uncalled final bet), `taken` already this round."""
+        if self.method == "percent":
+            want = taken + round_wagers * self.percent // 100
+        elif self.method == "incremental":
+            want = sum([amount for level, amount in self.levels if pot >= level])
+        else:
+            return 0
+        if self.maximum:
+            want = min(want, self.maximum)
+        return max(0, min(want - taken, pot - taken))
+
+    def time_charge(self, seated):
+        """One assessment of the time charge: (per seated player, per table)."""
+        if self.method != "time":
+            return 0, 0
+        fee = self.hourly * self.every // 60
+        return (fee, 0) if self.per == "player" else (0, fee)
+
+    def as_dict(self):
+        return {"method": self.method, "percent": self.percent,
+                "levels": [list(l) for l in self.levels], "maximum": self.maximum,
+                "hourly": self.hourly, "every": self.every, "per": self.per}
+
+
+def from_dict(d):
+    if d is None:
+        return Rake()
+    if not isinstance(d, dict):
+        raise ConfigError("rake must be an object")
+    for k in d:
+        if k not in ("method", "percent", "levels", "maximum", "hourly", "every", "per"):
+            raise ConfigError("unknown rake setting %r" % (k,))
+    return Rake(d.get("method", "none"), d.get("percent", 0), d.get("levels", ()),
+                d.get("maximum", 0), d.get("hourly", 0), d.get("every", 30),
+                d.get("per", "player"))
