@@ -2,9 +2,11 @@
 
 On a board, boot runs this file: the board definition is /board.json and the backend
 follows the runtime (MicroPython or CircuitPython).  On CPython the emulator starts
-`python firmware/main.py --port PTY --board FILE` and the table runs over the link.
+`python firmware/main.py --port PTY --board FILE [--journal FILE] [--phh DIR]` and the
+table runs over the link.
 """
 
+import os
 import sys
 
 try:
@@ -70,7 +72,13 @@ def _arg(argv, name, default=None):
 
 def main(argv):
     board = load_board(_arg(argv, "--board", "/board.json"))
-    journal = Journal(_arg(argv, "--journal"))
+    phh = _arg(argv, "--phh")   # a directory for each round's hand history (docs/phh.md)
+    if phh is not None:
+        try:
+            os.mkdir(phh)
+        except OSError:
+            pass                 # already there
+    journal = Journal(_arg(argv, "--journal"), phh)
     port = _arg(argv, "--port")
     if port is not None:
         from felt.hal import link

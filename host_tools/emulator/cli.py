@@ -30,6 +30,8 @@ def parse_args(argv):
                     help="where the button starts (19:47-14.10(c)2)")
     ap.add_argument("--board", default=str(DEFAULT_BOARD), help="board definition (JSON)")
     ap.add_argument("--journal", help="append the firmware's journal to this file")
+    ap.add_argument("--phh", metavar="DIR",
+                    help="write each round's Poker Hand History to DIR/hand-<n>.phh")
     ap.add_argument("--trace", help="write every frame on the link to this file")
     ap.add_argument("--interactive", action="store_true",
                     help="the terminal view (the default when --hands is not given)")
@@ -48,7 +50,7 @@ def headless(args, out=sys.stdout):
     config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
                           args.button, args.straddle)
     session = Session(players=args.players, seed=args.seed, board=args.board,
-                      journal=args.journal, config=config)
+                      journal=args.journal, config=config, phh=args.phh)
     played = 0
     if args.trace:
         trace = open(args.trace, "w")

@@ -133,7 +133,7 @@ def _now_ms():
 class FirmwareProcess:
     """The firmware under CPython, its serial port the slave end of a fresh pty."""
 
-    def __init__(self, board_path, journal=None, python=sys.executable):
+    def __init__(self, board_path, journal=None, python=sys.executable, phh=None):
         master, slave = pty.openpty()
         tty_name = os.ttyname(slave)
         import tty
@@ -141,6 +141,8 @@ class FirmwareProcess:
         cmd = [python, str(FIRMWARE_MAIN), "--port", tty_name, "--board", str(board_path)]
         if journal:
             cmd += ["--journal", str(journal)]
+        if phh:
+            cmd += ["--phh", str(phh)]
         env = dict(os.environ)
         env["PYTHONPATH"] = str(REPO / "firmware") + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,

@@ -47,7 +47,7 @@ def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="
 
 class Session:
     def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
-                 button="dealer_right", journal=None, config=None):
+                 button="dealer_right", journal=None, config=None, phh=None):
         self.board_path = Path(board)
         self.board = json.loads(self.board_path.read_text())
         self.players = players
@@ -65,7 +65,7 @@ class Session:
         self.bounds = None        # (min, max) of a bet or raise, when not fixed limit
         self._pending_turn = None
         self.ended = None         # the end event of the last round
-        self.fw = FirmwareProcess(self.board_path, journal)
+        self.fw = FirmwareProcess(self.board_path, journal, phh=phh)
         self.link = self.fw.link
 
     def close(self):

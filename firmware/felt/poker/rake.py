@@ -14,6 +14,7 @@ pot is awarded ((c)): the round stops asking then.
 from felt.poker.structure import ConfigError
 
 METHODS = ("none", "percent", "incremental", "time")
+MAX_LEVELS = 8        # posted levels: the sign must fit one frame on the link
 MAX_PERCENT = 10      # 13:47-20.37(a)4i(1)
 TIME_STEPS = (20, 30)  # minutes, 13:47-20.37(a)4iii(3)
 
@@ -43,6 +44,8 @@ class Rake:
                               "allows" % self.percent)
         if self.method == "percent" and not self.percent:
             raise ConfigError("a percentage rake needs its percent (1..10)")
+        if len(self.levels) > MAX_LEVELS:
+            raise ConfigError("at most %d incremental rake levels can be posted" % MAX_LEVELS)
         prev = 0
         for lv in self.levels:
             if len(lv) != 2 or not all([isinstance(x, int) and x > 0 for x in lv]) \

@@ -92,6 +92,7 @@ class Round:
         self.voluntary = False      # a wager beyond forced bets on this betting round
         self.bring_in_due = False
         self.brought_in = False     # the bring-in is posted and not yet completed
+        self.forced = -1            # who posted the bring-in this betting round
         self.opener = -1            # who posted the last forced bet before the first round
         self.show_order = []
         self.high = [-1] * n
@@ -210,8 +211,9 @@ class Round:
         """The event for a single chip put in by `seat`.  The rules before 19:47-14.8,
         (i): a chip larger than the call is only a call unless a raise was announced."""
         owe = self.level - self.street_bet[seat]
-        if owe > 0 and not announced:
-            return ("call", seat)
+        if self.level > 0 and not announced:
+            # Only what was owed: a call, or a check on the big blind's option.
+            return ("call", seat) if owe > 0 else ("check", seat)
         kind = "raise" if self.level > 0 and not self._completing() else "bet"
         if self.structure.kind == "fixed":
             return (kind, seat)
@@ -308,7 +310,8 @@ class Round:
             event[0], to, self.structure.name(), lo, hi)
 
     def _why_not_choice(self, kind, seat, codes):
-        if self.phase != CHOOSING or self._choice != kind:
+        choice = "straddle" if kind == "decline" else kind
+        if self.phase != CHOOSING or self._choice != choice:
             return "no %s now" % kind
         if seat != self.to_act:
             return "out of turn: seat %d is to %s" % (self.to_act, self._choice)
@@ -489,6 +492,7 @@ class Round:
         self.checked = [False] * self.n
         self.voluntary = False
         self.brought_in = False
+        self.forced = -1
         self._round_raked = False
         self._pot_before = 0 if first else sum(self.total)
         self.last_wager = -1
@@ -521,9 +525,10 @@ class Round:
                     best = (v, s)
             return best[1]
         # An up-card decides: bring_in by the variant's order, or Mambo's low/high up-card.
+        # A player all-in on the ante cannot bring it in: the lowest card with chips does.
         order = self.variant.bring_in if opener == "bring_in" else opener
         best = None
-        for s in live:
+        for s in [s for s in live if self.can_act(s)] or live:
             v = showdown.up_card_key(self.showing(s)[-1], order)
             if best is None or v > best[0]:
                 best = (v, s)
@@ -552,9 +557,10 @@ class Round:
         before = self.level
         if kind == "fold":
             self.folded[seat] = True
-            # 13:47-20.38(e): folding with no wager yet, or on a round of checking,
-            # keeps the position dealt to until a later wager (stud: cards by street).
-            if self.variant.stud() and not self.voluntary:
+            # 13:47-20.38(e): a player who folds after making the forced bet, or with no
+            # wager yet (on a round of checking), keeps the position dealt to until a
+            # later wager (stud, where cards come street by street).
+            if self.variant.stud() and (not self.voluntary or self.forced == seat):
                 self.ghost[seat] = True
         elif kind == "call":
             amount = min(self.level - self.street_bet[seat], stack)
@@ -564,12 +570,17 @@ class Round:
             amount = min(self.structure.bring_in, stack)
             self.bring_in_due = False
             self.brought_in = True
+            self.forced = seat
             self.level = max(self.level, self.street_bet[seat] + amount)
         else:
             lo, hi = self.raise_bounds(seat)
             target = lo if to is None else to
             amount = target - self.street_bet[seat]
             new_level = target
+            if new_level >= self.full + self.raise_size and self._completing():
+                # Completing the bring-in is the round's first full bet: those who only
+                # met the bring-in may raise it (19:47-14.9(e)).
+                self.acted_at = [min(a, 0) for a in self.acted_at]
             if new_level >= self.full + self.raise_size:     # a full bet or raise
                 if self.structure.kind != "fixed":
                     self.raise_size = max(self.raise_size, new_level - before)
@@ -581,8 +592,7 @@ class Round:
             if self.full:
                 self.brought_in = False
         if kind in ("call", "bet", "raise"):
-            if not self.voluntary:
-                self.ghost = [False] * self.n   # 20.38(e): a wager ends the dead deals
+            self.ghost = [False] * self.n   # 20.38(e): a wager ends the dead deals
             self.voluntary = True
         self.stacks[seat] -= amount
         self.street_bet[seat] += amount
@@ -595,6 +605,9 @@ class Round:
             return
         self._set_to_act(seat, out)
         if self.to_act < 0:
+            # Whatever nobody could call goes back now: it is no part of the pot that
+            # the rake is taken from (13:47-20.37(b)).
+            self._return_uncalled(out)
             self._take_rake(out)
             self.step += 1
             self._advance(out)
@@ -737,10 +750,21 @@ class Round:
             # No qualifying low: the high hand takes the whole pot (19:47-14.9(j)).
             self._pay(index, amount, _best(eligible, self.high), "high" if v.has_low() else "all", out)
         else:
-            # 19:47-14.9(i)2i: an odd chip between the halves goes to the high hand.
-            low_half = amount // 2
-            self._pay(index, amount - low_half, _best(eligible, self.high), "high", out)
-            self._pay(index, low_half, _best(lows, self.low), "low", out)
+            highs = _best(eligible, self.high)
+            low_winners = _best(lows, self.low)
+            half = amount // 2
+            high_half = amount - half
+            if amount % 2 and not v.stud():
+                # Rules README (flop and draw games): the odd chip goes to the first
+                # winner clockwise from the button, whichever half that winner won.
+                for s in clockwise_from(self.button, [True] * self.n):
+                    if s in highs or s in low_winners:
+                        if s not in highs:
+                            high_half, half = half, high_half
+                        break
+            # Stud, 19:47-14.9(i)2i: the odd chip between the halves goes to the high hand.
+            self._pay(index, high_half, highs, "high", out)
+            self._pay(index, half, low_winners, "low", out)
 
     def _pay(self, index, amount, winners, share, out):
         if self.variant.stud():

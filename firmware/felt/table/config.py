@@ -82,6 +82,9 @@ def from_dict(d, board_seats=MAX_SEATS):
     if variant.stud() and structure.blinds:
         raise ConfigError("%s has no blinds: it opens with antes and the bring-in "
                           "(19:47-14.9(d))" % variant.title)
+    if variant.bring_in and not structure.bring_in:
+        raise ConfigError("%s opens with a forced bring-in by the low card "
+                          "(19:47-14.9(d)): set bring_in" % variant.title)
     if not variant.stud() and structure.bring_in:
         raise ConfigError("a bring-in belongs to stud games, not %s" % variant.title)
     if structure.straddle and variant.hand not in ("holdem", "omaha"):

@@ -290,6 +290,10 @@ class Controller:
                    "stacks": list(self.stacks), "winners": list(r.winners),
                    "board": C.codes(r.board), "rake": r.raked})
         self.state = IDLE
+        try:
+            self.journal.write_phh(r)
+        except OSError as e:
+            self.hal.link.send("log", {"msg": "hand history not written: %s" % (e,)})
         if self.button >= 0:
             # 13:47-20.36(c)3: the button moves clockwise after each round.
             nxt = rotate(self.button, self._seated())
@@ -307,6 +311,8 @@ class Controller:
             self._charged += 1
             per_player, per_table = rake.time_charge(None)
             seated = [s for s in range(len(self.stacks)) if self.stacks[s] > 0]
+            if not seated:
+                continue
             charges = [0] * len(self.stacks)
             for s in seated:
                 charges[s] = per_player

@@ -3,7 +3,9 @@
 One mechanism for three features: rebuild a round after a power cut, recall a past
 round, export a hand history.  A round is its header (hand number, button, stacks,
 structure) plus its events; replaying them through the pure rules core rebuilds it.
-On the board the journal appends one JSON line per entry to a file on flash.
+On the board the journal appends one JSON line per entry to a file on flash.  With a
+`phh_dir`, each finished round is also written there as a Poker Hand History,
+`hand-<n>.phh` (felt.table.phh, docs/phh.md).
 """
 
 import json
@@ -13,8 +15,9 @@ from felt.poker.round import Round
 
 
 class Journal:
-    def __init__(self, path=None):
+    def __init__(self, path=None, phh_dir=None):
         self.path = path
+        self.phh_dir = phh_dir
         self.header = None
         self.events = []
 
@@ -35,6 +38,18 @@ class Journal:
         with open(self.path, "a") as f:
             f.write(json.dumps(entry))
             f.write("\n")
+
+    def write_phh(self, round=None):
+        """Write the round's hand history to <phh_dir>/hand-<n>.phh, if a phh_dir is set;
+        returns the path written, or None."""
+        if self.phh_dir is None or self.header is None:
+            return None
+        from felt.table.phh import history
+        path = "%s/hand-%d.phh" % (self.phh_dir, self.header["hand"])
+        text = history(self.header, self.events, round)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
 
     def replay(self):
         """The current round rebuilt from its header and events."""

@@ -1,0 +1,292 @@
+"""Poker Hand History (PHH): one TOML document for each round the table plays.
+
+PHH is the format PokerKit reads and writes (docs/phh.md says which fields Felt writes
+and what its own `_` fields and variant codes mean).  The document is built from the
+journal: the round's header and its accepted events are replayed through the rules core,
+so every card is known for what it was (hole, up, burn, board, a dead position's card)
+and every wager for its amount.  The TOML is written by hand: MicroPython has no TOML
+library, and the document needs only strings, integers, booleans, arrays and inline
+tables.
+
+PHH players are the seats dealt in, in PHH's order: the first to the left of the
+button, the button last (stud: from the dealer's left).  `_seats` maps them back.
+"""
+
+from felt.poker import cards as C
+from felt.poker import rake as rake_mod
+from felt.poker import structure as structure_mod
+from felt.poker import variants
+from felt.poker.round import Round, DEALING
+
+# Variant codes: the structure's letter, then the game's part.  FT, NT, PO, FO/8, F7S,
+# F7S/8 and F2L3D are PHH's own (the PHH specification and PokerKit 0.7.7); every
+# other combination is Felt's own code (docs/phh.md), which PHH readers refuse.
+STRUCTURE_LETTERS = {"fixed": "F", "spread": "S", "pot": "P", "no": "N"}
+GAME_CODES = {
+    "holdem": "T", "pineapple": "TPI", "crazy-pineapple": "TCPI", "omaha": "O",
+    "omaha-hilo8": "O/8", "stud7": "7S", "stud7-hilo": "7S/H", "stud7-hilo8": "7S/8",
+    "stud5": "5S", "draw5": "5D", "draw5-low": "AL1D", "triple-draw-a5": "AL3D",
+    "triple-draw-27": "2L3D", "mambo-stud": "MS/6",
+}
+PHH_CODES = ("FT", "NT", "NS", "PO", "FO/8", "F7S", "F7S/8", "FR", "N2L1D", "F2L3D", "FB")
+
+DRAWN = "draw"
+
+
+def variant_code(game, kind):
+    """The PHH variant code for a game in a betting structure."""
+    return STRUCTURE_LETTERS[kind] + GAME_CODES[game]
+
+
+def standard(code):
+    """True for a code the PHH specification defines (PokerKit can load it)."""
+    return code in PHH_CODES
+
+
+def _version():
+    try:
+        from felt.table.controller import FIRMWARE
+        return FIRMWARE
+    except ImportError:
+        return "felt"
+
+
+class Checks:
+    """Which checks PHH leaves out.  PokerKit (and so PHH) does not ask a player who,
+    when a betting round begins, already has in as much as any other player still in
+    could put in (nobody could call a bet of theirs); Felt asks them, and their only
+    choice is to check.  The history leaves such a check out and a replay puts it back.
+    Call `seen(r)` after every event; `skipped(r, seat)` before the seat's action."""
+
+    def __init__(self):
+        self.betround = -2
+        self.live = []
+
+    def seen(self, r):
+        if r.betround != self.betround:
+            self.betround = r.betround
+            self.live = [r.live(s) for s in range(r.n)]
+
+    def skipped(self, r, seat):
+        if r.to_act != seat or r.acted_at[seat] >= 0 or r.level > r.street_bet[seat]:
+            return False
+        for s in range(r.n):
+            if s != seat and self.live[s] and r.street_bet[s] + r.stacks[s] > r.street_bet[seat]:
+                return False
+        return True
+
+
+def settled(r):
+    """No player decision is left before the showdown: where PHH shows the hands down
+    (PokerKit shows them as soon as betting is over, before the remaining cards)."""
+    if r.finished() or r.phase != DEALING or r.betround < 0:
+        return False
+    live = [s for s in range(r.n) if r.live(s)]
+    if len(live) < 2 or len([s for s in live if r.stacks[s] > 0]) > 1:
+        return False
+    for st in r.variant.steps[r.step:]:
+        if st[0] in ("draw", "discard"):
+            return False
+    return True
+
+
+def forced_bets(r, straddled=False):
+    """The blinds and the straddle each PHH player owes, as posted on the sign (the
+    amounts, not what a short stack could pay), in PHH's order.  As in the round, the
+    first blinds are dropped when fewer players than blinds are dealt in."""
+    s = r.structure
+    posts = [0] * len(r.clockwise())
+    if r.variant.stud():
+        return posts
+    blinds = s.blinds[max(0, len(s.blinds) - len(posts)):]
+    for i, b in enumerate(blinds):
+        posts[i] = b
+    if straddled:
+        posts[len(blinds)] = 2 * max(s.blinds)   # 13:69F-14.10(f)
+    return posts
+
+
+class _Writer:
+    def __init__(self, r):
+        self.r = r
+        self.checks = Checks()
+        self.order = r.clockwise()
+        self.index = [-1] * r.n
+        for i, seat in enumerate(self.order):
+            self.index[seat] = i
+        self.actions = []
+        self.pending = []         # (player or -1 for the board, card) not yet written
+        self.drawn = []           # replacement cards of the draw round under way
+        self.burns = []
+        self.dead = []
+
+    def player(self, seat):
+        return "p%d" % (self.index[seat] + 1)
+
+    def flush(self, cards, drawn=False):
+        """Write dealt cards as PHH does: each player's hole cards, then the board."""
+        if not cards:
+            return
+        for i in range(len(self.order)):
+            mine = "".join([c for p, c in cards if p == i])
+            if mine:
+                self.actions.append("d dh p%d %s" % (i + 1, mine))
+        board = "".join([c for p, c in cards if p < 0])
+        if board:
+            self.actions.append("d db " + board)
+        if drawn:
+            self.drawn = []
+        else:
+            self.pending = []
+
+    def flush_all(self):
+        self.flush(self.pending)
+        self.flush(self.drawn, True)
+
+    def card(self, code):
+        what, seat = self.r.expecting()
+        if what == "burn":
+            self.flush(self.pending)   # a burn starts a street: one dealing action each
+            self.burns.append(code)
+        elif what == "board":
+            self.pending.append((-1, code))
+        elif not self.r.live(seat):
+            self.dead.append(code)   # a folded stud position still dealt to (20.38(e))
+        elif self.r.phase == DEALING and self.r._choice == DRAWN:
+            self.drawn.append((self.index[seat], code))
+        else:
+            self.pending.append((self.index[seat], code))
+
+    def decision(self, e):
+        """The PHH line for a player's event, worked out before the round applies it."""
+        r = self.r
+        kind, seat = e[0], e[1]
+        if kind in ("straddle", "decline"):
+            return None              # the straddle is in blinds_or_straddles
+        if kind in ("discard", "draw"):
+            cards = "".join([C.code(C.parse(c)) for c in e[2].split()])
+            return ("%s sd %s" % (self.player(seat), cards)).strip()
+        if kind == "fold":
+            return self.player(seat) + " f"
+        if kind == "check":
+            return None if self.checks.skipped(r, seat) else self.player(seat) + " cc"
+        if kind == "call":
+            return self.player(seat) + " cc"
+        if kind == "bring_in":
+            return self.player(seat) + " pb"
+        lo, _ = r.raise_bounds(seat)
+        to = e[2] if len(e) == 3 else lo
+        if to <= r.level:
+            # An all-in "bet" that puts in no more than the bet to call (the round takes
+            # one when it completes a bring-in): a call, as PHH has it.
+            return self.player(seat) + " cc"
+        return "%s cbr %d" % (self.player(seat), to)
+
+
+def history(header, events, round=None):
+    """The PHH document of one round: the journal's `header` (hand, button, stacks,
+    game, structure, rake), its accepted `events`, and the finished Round for the
+    finishing stacks (replayed from the events when not given)."""
+    variant = variants.get(header["game"])
+    st = structure_mod.from_dict(header["structure"])
+    rk = rake_mod.from_dict(header["rake"])
+    r = Round(header["stacks"], header["button"], st, variant, rk)
+    r.start()
+    w = _Writer(r)
+    w.checks.seen(r)
+    show_at = -1
+    held = None
+    straddled = False
+    for e in events:
+        e = tuple(e)
+        if e[0] == "card":
+            w.card(C.code(C.parse(e[1])))
+        else:
+            if e[0] != "draw":
+                w.flush(w.drawn, True)
+            w.flush(w.pending)
+            line = w.decision(e)
+            if line is not None:
+                w.actions.append(line)
+            straddled = straddled or e[0] == "straddle"
+        r.apply(e)
+        w.checks.seen(r)
+        if w.drawn and r._choice != DRAWN:
+            w.flush(w.drawn, True)     # the draw round is over: its replacement cards
+        if show_at < 0 and settled(r):
+            w.flush_all()
+            show_at = len(w.actions)
+            held = [list(h) for h in r.hole]    # what each shows when PHH shows down
+    w.flush_all()
+    if r.finished() and r.show_order:
+        if show_at < 0:
+            show_at = len(w.actions)
+            held = r.hole
+        shows = ["%s sm %s" % (w.player(s), "".join([C.code(c) for c in held[s]]))
+                 for s in r.show_order]
+        # A face-down card dealt after that (stud's seventh) is shown at the end.
+        w.actions += ["%s sm %s" % (w.player(s), "".join([C.code(c) for c in r.hole[s]]))
+                      for s in r.show_order if False in r.up[s][len(held[s]):]]
+        w.actions = w.actions[:show_at] + shows + w.actions[show_at:]
+    done = round if round is not None else r
+
+    code = variant_code(header["game"], st.kind)
+    order = w.order
+    n = len(order)
+    out = []
+
+    def put(key, value):
+        out.append("%s = %s" % (key, toml(value)))
+
+    put("variant", code)
+    put("ante_trimming_status", True)
+    put("antes", [st.ante] * n)
+    if variant.stud():
+        put("bring_in", st.bring_in)
+    else:
+        posts = forced_bets(r, straddled)
+        # PHH assigns the forced bets in reverse when two play (PokerKit does too).
+        put("blinds_or_straddles", posts[::-1] if n == 2 else posts)
+    if st.kind in ("fixed", "spread"):
+        put("small_bet", st.small_bet)
+        put("big_bet", st.big_bet)
+    else:
+        put("min_bet", st.small_bet)
+    put("starting_stacks", [header["stacks"][s] for s in order])
+    out.append("actions = [")
+    for a in w.actions:
+        out.append("  %s," % toml(a))
+    out.append("]")
+    if done.finished():
+        put("finishing_stacks", [done.stacks[s] for s in order])
+    put("hand", header["hand"])
+    put("seats", [s + 1 for s in order])
+    put("seat_count", len(header["stacks"]))
+    put("_felt_game", header["game"])
+    put("_felt_structure", header["structure"])
+    put("_felt_rake", header["rake"])
+    put("_rake_method", rk.method)
+    put("_rake", done.raked)
+    put("_burns", w.burns)
+    put("_dead", w.dead)
+    put("_button", header["button"])
+    put("_seats", order)
+    put("_felt_version", _version())
+    return "\n".join(out) + "\n"
+
+
+def toml(v):
+    """A TOML value: bool, int, str, list, or dict (as an inline table, keys sorted)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        if "'" in v or "\n" in v:
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+        return "'" + v + "'"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join([toml(x) for x in v]) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(["%s = %s" % (k, toml(v[k])) for k in sorted(v)]) + "}"
+    raise TypeError("no TOML for %r" % (v,))
