@@ -76,6 +76,8 @@ class Round:
         self.burns = []
         self.muck = []              # discards, draws and ghost cards
         self.seen = bytearray(C.DECK_SIZE)
+        self._left = C.DECK_SIZE    # cards not yet seen this round
+        self._alive = sum(self.dealt_in)   # players not folded
         self.step = 0               # index into variant.steps
         self.betround = -1          # index of the current or last betting round
         self.phase = DEALING
@@ -183,7 +185,7 @@ class Round:
         return self.phase == COMPLETE
 
     def cards_left(self):
-        return C.DECK_SIZE - sum(self.seen)
+        return self._left
 
     def showing(self, seat):
         return [c for c, u in zip(self.hole[seat], self.up[seat]) if u]
@@ -340,27 +342,35 @@ class Round:
         return cards
 
     def _why_not_card(self, code):
+        return self._check_card(code)[1]
+
+    def _check_card(self, code):
+        """(card, None) when the code names a card that is due, else (-1, reason)."""
         try:
             card = C.parse(code)
         except C.CardError as e:
-            return str(e)
+            return -1, str(e)
         if self.expecting() is None:
-            return "no card is due now"
+            return -1, "no card is due now"
         if self.seen[card]:
-            return "card %s already seen this round" % C.code(card)
-        return None
+            return -1, "card %s already seen this round" % C.code(card)
+        return card, None
 
     # ----- applying events -------------------------------------------------------------
 
     def apply(self, event):
+        out = []
+        if isinstance(event, tuple) and len(event) == 2 and event[0] == "card":
+            card, reason = self._check_card(event[1])   # the card read, parsed once
+            if reason is not None:
+                raise Refused(reason)
+            self._take_card(card, out)
+            return out
         reason = self.why_not(event)
         if reason is not None:
             raise Refused(reason)
-        out = []
         kind = event[0]
-        if kind == "card":
-            self._take_card(C.parse(event[1]), out)
-        elif kind in CHOICES:
+        if kind in CHOICES:
             self._choose(kind, event[1], event[2] if len(event) == 3 else None, out)
         else:
             self._act(kind, event[1], event[2] if len(event) == 3 else None, out)
@@ -370,7 +380,7 @@ class Round:
         """Carry out the variant's steps until one waits for cards or a player."""
         steps = self.variant.steps
         while self.step < len(steps):
-            if sum([1 for s in range(self.n) if self.live(s)]) < 2:
+            if self._alive < 2:
                 break
             st = steps[self.step]
             k = st[0]
@@ -450,12 +460,14 @@ class Round:
             self.burns = []
         for c in pool:
             self.seen[c] = 0
+        self._left += len(pool)
         out.append(("reshuffle", pool))
 
     def _take_card(self, card, out):
         what, seat = self._plan[self._next_card]
         self._next_card += 1
         self.seen[card] = 1
+        self._left -= 1
         if what in ("hole", "up"):
             if self.live(seat):
                 self.hole[seat].append(card)
@@ -557,6 +569,7 @@ class Round:
         before = self.level
         if kind == "fold":
             self.folded[seat] = True
+            self._alive -= 1
             # 13:47-20.38(e): a player who folds after making the forced bet, or with no
             # wager yet (on a round of checking), keeps the position dealt to until a
             # later wager (stud, where cards come street by street).
@@ -600,7 +613,7 @@ class Round:
         # A bring-in is not a voluntary action: completing it reopens the betting.
         self.acted_at[seat] = 0 if kind == "bring_in" else self.level
         out.append(("action", seat, kind, amount, self.stacks[seat] == 0 and amount > 0))
-        if sum([1 for s in range(self.n) if self.live(s)]) == 1:
+        if self._alive == 1:
             self._finish(out)
             return
         self._set_to_act(seat, out)
@@ -771,9 +784,9 @@ class Round:
             # 19:47-14.9(i)2ii-iii: the odd chip of a tied high share goes to the highest
             # card by suit, of a tied low share to the lowest card by suit.
             winners = showdown.odd_chip_order(winners, self.hole, share == "low")
-        else:
+        elif len(winners) > 1:
             # Rules README: odd chips to the first winner clockwise from the button.
-            winners = [s for s in clockwise_from(self.button, [True] * self.n) if s in winners]
+            winners = sorted(winners, key=lambda s: (s - self.button - 1) % self.n)
         each = amount // len(winners)
         odd = amount - each * len(winners)
         for i, s in enumerate(winners):
