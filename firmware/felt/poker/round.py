@@ -12,6 +12,7 @@ Events:   ("card", "As")                  a card read from the dealing shoe
           ("discard", seat, "As Kd")      Pineapple's discard
           ("draw", seat, "As Kd")         the cards a player draws to replace ("" stands pat)
           ("straddle", seat) / ("decline", seat)   the optional straddle (13:69F-14.10(f))
+          and the irregularities of felt.poker.irregular
 Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all_in)
           ("need", what, seat)            what: "hole", "up", "burn", "board"
           ("dealt", what, seat, card)     seat -1 for burns and board cards
@@ -29,7 +30,7 @@ Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all
 
 from felt.poker import cards as C
 from felt.poker.button import next_seat, clockwise_from
-from felt.poker import showdown
+from felt.poker import irregular, showdown
 
 ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
 CHOICES = ("discard", "draw", "straddle", "decline")
@@ -106,6 +107,11 @@ class Round:
         self._choice = None
         self._drawn = []            # the drawing player's discards, kept out of a reshuffle
         self._reshuffle_first = False
+        self.just_dealt = []        # hole cards of the deal under way, until someone acts
+        self.face_ups = 0           # cards found face up in the deck (20.38(i), (f)3)
+        self.called_off = None      # "void", "dead" or "misdeal" (felt.poker.irregular)
+        self._wagered = [False] * n  # who has voluntarily wagered (20.38(f)2 and 4)
+        self._resume = None         # (phase, to_act) to go back to after a replaced card
 
     # ----- starting -------------------------------------------------------------------
 
@@ -242,6 +248,8 @@ class Round:
         kind = event[0]
         if kind == "card":
             return self._why_not_card(event[1]) if len(event) == 2 else "malformed card event"
+        if kind in irregular.KINDS:
+            return irregular.why_not(self, event)
         if kind not in ACTIONS and kind not in CHOICES:
             return "unknown event %r" % (kind,)
         seat = event[1]
@@ -370,7 +378,9 @@ class Round:
         if reason is not None:
             raise Refused(reason)
         kind = event[0]
-        if kind in CHOICES:
+        if kind in irregular.KINDS:
+            irregular.apply(self, event, out)
+        elif kind in CHOICES:
             self._choose(kind, event[1], event[2] if len(event) == 3 else None, out)
         else:
             self._act(kind, event[1], event[2] if len(event) == 3 else None, out)
@@ -399,6 +409,8 @@ class Round:
                 out.append(("to_act", self.to_act))
                 return
             else:
+                if k == "deal":
+                    self.just_dealt = []
                 self._plan = self._cards_for(st)
                 if self._plan:
                     self._next_card = 0
@@ -472,6 +484,7 @@ class Round:
             if self.live(seat):
                 self.hole[seat].append(card)
                 self.up[seat].append(what == "up")
+                self.just_dealt.append(card)
             else:
                 self.muck.append(card)  # a ghost position's card is dead
         elif what == "burn":
@@ -484,6 +497,13 @@ class Round:
             return
         self._plan = []
         self._next_card = 0
+        if self._resume is not None:
+            # A replaced card is dealt: back to where the round was (20.38(g), (m), (n)).
+            self.phase, self.to_act = self._resume
+            self._resume = None
+            if self.to_act >= 0:
+                out.append(("to_act", self.to_act))
+            return
         if self._choice == "draw" and self.phase == DEALING:
             self.phase = CHOOSING
             self._next_chooser(out)
@@ -563,7 +583,11 @@ class Round:
                 return
         self.to_act = -1
 
+    def voluntary_wagers(self):
+        return sum([1 for w in self._wagered if w])
+
     def _act(self, kind, seat, to, out):
+        self.just_dealt = []
         stack = self.stacks[seat]
         amount = 0
         before = self.level
@@ -607,6 +631,7 @@ class Round:
         if kind in ("call", "bet", "raise"):
             self.ghost = [False] * self.n   # 20.38(e): a wager ends the dead deals
             self.voluntary = True
+            self._wagered[seat] = True
         self.stacks[seat] -= amount
         self.street_bet[seat] += amount
         self.total[seat] += amount
@@ -628,6 +653,7 @@ class Round:
     # ----- discards, draws and the straddle -------------------------------------------------
 
     def _choose(self, kind, seat, codes, out):
+        self.just_dealt = []
         if kind in ("straddle", "decline"):
             if kind == "straddle":
                 # 13:69F-14.10(f): a straddle of twice the big blind, who then acts last.
@@ -710,7 +736,7 @@ class Round:
         if len(at_top) == 1:
             s = at_top[0]
             second = max([self.total[i] for i in range(self.n) if i != s])
-            back = top - second
+            back = min(top - second, self.pot())   # a rake already taken stays taken
             self.total[s] -= back
             self.street_bet[s] -= min(back, self.street_bet[s])
             self.stacks[s] += back
@@ -780,11 +806,13 @@ class Round:
             self._pay(index, half, low_winners, "low", out)
 
     def _pay(self, index, amount, winners, share, out):
-        if self.variant.stud():
+        if len(winners) == 1:
+            pass
+        elif self.variant.stud():
             # 19:47-14.9(i)2ii-iii: the odd chip of a tied high share goes to the highest
             # card by suit, of a tied low share to the lowest card by suit.
             winners = showdown.odd_chip_order(winners, self.hole, share == "low")
-        elif len(winners) > 1:
+        else:
             # Rules README: odd chips to the first winner clockwise from the button.
             winners = sorted(winners, key=lambda s: (s - self.button - 1) % self.n)
         each = amount // len(winners)

@@ -1,0 +1,223 @@
+"""The irregularities of a round (13:47-20.38, 19:47-27.12), as events of the round.
+
+The dealer's panel, the shoe and the card reader report what went wrong; the round
+applies the rule.  Like every event these are checked first and journaled, so a replay
+rebuilds the round they changed.
+
+  ("void", why)            19:47-27.12(f): the shoe jammed, stopped or failed to deal
+                           every card: every wager goes back
+  ("dead", why)            13:47-20.38(h): missing or extra cards: all money in the pot
+                           goes back to who put it there
+  ("misdeal", why)         13:47-20.38(f): why is "no_shuffle" (1), "wrong_start" (2),
+                           "face_up" (3) or "skipped_seat" (4); 2 and 4 only before two
+                           players have voluntarily wagered; everything goes back
+  ("face_up", code)        13:47-20.38(i): a card found face up in the deck is not used;
+                           a second one in the round is a misdeal ((f)3)
+  ("replace", code, why)   a card dealt this deal that may not be used, and is replaced
+                           by the next: why "ineligible" (20.38(g): dealt to a seat not in
+                           the round), "off_table" (20.38(m)), "exposed" (20.38(n): a
+                           hold 'em down card turned up while dealing)
+  ("exposed", code)        stud, 13:47-20.38(l): a hole card turned up while dealing; the
+                           third card then comes down; both hole cards up kills the
+                           hand and returns the ante
+  ("foul", seat)           13:47-20.38(j)3: a protected hand fouled or collected by the
+                           dealer: the player's money in the pot is refunded
+  ("away", seat)           13:47-20.38(j)4: a player left with an unprotected hand: folded
+Effects:  ("refund", seat, amount), ("called_off", kind, why, section), ("dead_hand", seat)
+"""
+
+from felt.poker import cards as C
+
+KINDS = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul", "away")
+SECTIONS = {"void": "19:47-27.12(f)", "dead": "13:47-20.38(h)", "misdeal": "13:47-20.38(f)",
+            "face_up": "13:47-20.38(i)", "exposed": "13:47-20.38(l)",
+            "foul": "13:47-20.38(j)3", "away": "13:47-20.38(j)4",
+            "ineligible": "13:47-20.38(g)", "off_table": "13:47-20.38(m)",
+            "exposed_down": "13:47-20.38(n)"}
+MISDEALS = ("no_shuffle", "wrong_start", "face_up", "skipped_seat")
+REPLACE_WHY = ("ineligible", "off_table", "exposed")
+
+
+def why_not(r, event):
+    from felt.poker.round import COMPLETE, DEALING
+    kind = event[0]
+    if r.phase == COMPLETE:
+        return "the round is over"
+    arg = event[1] if len(event) > 1 else None
+    if kind in ("void", "dead"):
+        return None if isinstance(arg, str) else "say why the round is %s" % kind
+    if kind == "misdeal":
+        if arg not in MISDEALS:
+            return "a misdeal is one of %s (13:47-20.38(f))" % ", ".join(MISDEALS)
+        if arg in ("wrong_start", "skipped_seat") and r.voluntary_wagers() >= 2:
+            return ("too late for a misdeal: two players have voluntarily wagered "
+                    "(13:47-20.38(f)%s)" % ("2" if arg == "wrong_start" else "4"))
+        return None
+    if kind in ("foul", "away"):
+        if not isinstance(arg, int) or not 0 <= arg < r.n or not r.live(arg):
+            return "seat %r has no hand in the round" % (arg,)
+        return None
+    card, reason = _card(arg)
+    if reason:
+        return reason
+    if kind == "face_up":
+        if r.phase != DEALING:
+            return "no card is due: a face-up card is found while dealing"
+        if r.seen[card]:
+            return "card %s was already seen this round" % C.code(card)
+        return None
+    seat = _dealt_to(r, card)
+    if seat < 0:
+        return "%s is not a card just dealt to a player" % C.code(card)
+    if kind == "replace":
+        why = event[2] if len(event) == 3 else None
+        if why not in REPLACE_WHY:
+            return "say why %s is replaced: %s" % (C.code(card), ", ".join(REPLACE_WHY))
+        if why == "exposed" and r.variant.stud():
+            return "in stud an exposed hole card follows 13:47-20.38(l): report it as exposed"
+        return None
+    # exposed
+    if not r.variant.stud():
+        return "outside stud an exposed down card is replaced (13:47-20.38(n))"
+    i = r.hole[seat].index(card)
+    if r.betround >= 0 or i > 1 or r.up[seat][i]:
+        return "13:47-20.38(l) covers the first two hole cards, while dealing"
+    return None
+
+
+def apply(r, event, out):
+    kind = event[0]
+    if kind in ("void", "dead", "misdeal"):
+        call_off(r, kind, event[1], out)
+    elif kind == "face_up":
+        card = C.parse(event[1])
+        r.seen[card] = 1
+        r._left -= 1
+        r.muck.append(card)
+        r.face_ups += 1
+        out.append(("discarded", -1, [card]))
+        if r.face_ups > 1:
+            call_off(r, "misdeal", "face_up", out)   # 13:47-20.38(f)3
+        else:
+            r._ask(out)
+    elif kind == "replace":
+        card = C.parse(event[1])
+        seat = _dealt_to(r, card)
+        was_up = _take_back(r, seat, card, out)
+        _owe(r, "up" if was_up else "hole", seat, out)
+    elif kind == "exposed":
+        _exposed(r, C.parse(event[1]), out)
+    elif kind == "foul":
+        seat = event[1]
+        _refund(r, seat, out)
+        _out_of_hand(r, seat, out)
+    else:  # away
+        _out_of_hand(r, event[1], out)
+
+
+def call_off(r, kind, why, out):
+    """End the round with every player's money back: void, dead round or misdeal."""
+    from felt.poker.round import COMPLETE
+    r.raked = 0   # nothing was won, so nothing is raked
+    for s in range(r.n):
+        _refund(r, s, out)
+    r.phase = COMPLETE
+    r.to_act = -1
+    r.called_off = kind
+    out.append(("called_off", kind, why, SECTIONS[kind]))
+    out.append(("end",))
+
+
+def _refund(r, seat, out):
+    """Give a player back what they put in; never more than the pot holds (a rake
+    already taken stays taken)."""
+    amount = min(r.total[seat], r.pot())
+    if amount:
+        r.total[seat] -= amount
+        r.street_bet[seat] = max(0, r.street_bet[seat] - amount)
+        r.stacks[seat] += amount
+        out.append(("refund", seat, amount))
+
+
+def _out_of_hand(r, seat, out):
+    """Take a player out of the hand, at any time; the action moves on if it was theirs."""
+    r.folded[seat] = True
+    r._alive -= 1
+    out.append(("dead_hand", seat))
+    if r._alive == 1:
+        r._finish(out)
+        return
+    if seat == r.to_act:
+        r._set_to_act(seat, out)
+        if r.to_act < 0:
+            r._return_uncalled(out)
+            r._take_rake(out)
+            r.step += 1
+            r._advance(out)
+    elif r._choice is not None and seat in r._order:
+        r._order.remove(seat)
+
+
+def _card(code):
+    try:
+        return C.parse(code), None
+    except C.CardError as e:
+        return -1, str(e)
+
+
+def _dealt_to(r, card):
+    """The seat holding `card` if it came in the deal now under way (or the deal just
+    finished, before anyone acted on it), else -1."""
+    if card not in r.just_dealt:
+        return -1
+    for s in range(r.n):
+        if card in r.hole[s]:
+            return s
+    return -1
+
+
+def _take_back(r, seat, card, out):
+    """Take a dealt card back to the discards; True if it was dealt face up."""
+    i = r.hole[seat].index(card)
+    r.hole[seat].pop(i)
+    was_up = r.up[seat].pop(i)
+    r.muck.append(card)
+    r.just_dealt.remove(card)
+    out.append(("discarded", seat, [card]))
+    return was_up
+
+
+def _owe(r, what, seat, out):
+    """Deal `seat` one more card now, then carry on where the round was."""
+    from felt.poker.round import DEALING
+    if r.phase == DEALING:
+        # The next card goes to this seat; the request already made is asked again.
+        r._plan.insert(r._next_card, (what, seat))
+        r._ask(out)
+        return
+    r._resume = (r.phase, r.to_act)
+    r._plan = [(what, seat)]
+    r._next_card = 0
+    r.phase = DEALING
+    r.to_act = -1
+    r._ask(out)
+
+
+def _exposed(r, card, out):
+    seat = _dealt_to(r, card)
+    i = r.hole[seat].index(card)
+    r.up[seat][i] = True
+    out.append(("exposed", seat, card))
+    if r.up[seat][0] and len(r.up[seat]) > 1 and r.up[seat][1]:
+        # Both hole cards up: the hand is dead and the ante comes back.
+        _refund(r, seat, out)
+        r.muck += r.hole[seat]
+        r.hole[seat] = []
+        r.up[seat] = []
+        _out_of_hand(r, seat, out)
+        return
+    # One hole card up: the third card is dealt down instead of up.
+    for k in range(r._next_card, len(r._plan)):
+        if r._plan[k] == ("up", seat):
+            r._plan[k] = ("hole", seat)
+            break
