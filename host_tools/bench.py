@@ -1,12 +1,19 @@
 """felt-bench: how fast the rules core is, next to PokerKit and treys, on CPython.
 
     felt-bench                  # or: python -m host_tools.bench
-    felt-bench --hands 300 --evals 100000 --reps 3
+    felt-bench --hands 300 --evals 100000 --reps 3 --game-hands 100 [--no-mp]
 
 (a) hands per second of the rules core (felt.poker.round) on random 6-handed
     fixed-limit hold 'em hands played to the showdown, (b) PokerKit's hands per second
     on the very same hands, (c) 7-card evaluations per second of felt.poker.evaluate
-    and of treys on the same 7-card sets, (d) the size of the evaluator's tables.
+    and of treys on the same 7-card sets, (d) the size of the evaluator's tables,
+(e) per game of felt.poker.variants: the core's hands per second on seeded hands in
+    which everyone checks or calls to the showdown (6 players, fixed limit), and
+    PokerKit's on the same hands where PokerKit has the game (FT, PO, FO/8, F7S,
+    F7S/8, F2L3D), against the goal of 20 times PokerKit,
+(f) inside MicroPython (the WebAssembly port, through node and
+    tests/mp/bench_showdown.mjs): the time and heap of the worst showdowns, 10-handed
+    Omaha high-low and 11-handed hold 'em, against the goal of 64 KB of heap.
 
 Everything random is drawn before timing: decks, the action each player takes, and
 every event each engine is fed (PokerKit gets its cards already parsed).  A timed loop
@@ -15,9 +22,13 @@ holds only the engine's own work.  Each figure is the best of a few repetitions
 """
 
 import argparse
+import collections
 import dataclasses
 import json
+import os
 import random
+import shutil
+import subprocess
 import sys
 import time
 
@@ -26,6 +37,7 @@ from felt.poker import evaluate as E
 from felt.poker.button import clockwise_from
 from felt.poker.round import Round
 from felt.poker.structure import FixedLimit
+from felt.poker import variants as V
 
 PLAYERS = 6
 STACK = 1000              # deep: nobody is all-in, so both engines play identical rules
@@ -137,6 +149,28 @@ def best_rate(run, items, reps):
     return best
 
 
+def quick_rate(run, items, reps):
+    """best_rate, except that the timing which reached MIN_TIMED counts as the first of
+    the `reps`: the per-game figures would otherwise spend a quarter of their time on
+    PokerKit batches that are thrown away."""
+    loops = 1
+    while True:
+        t = time.perf_counter()
+        for _ in range(loops):
+            run(items)
+        elapsed = time.perf_counter() - t
+        if elapsed >= MIN_TIMED:
+            break
+        loops *= 2
+    best = loops * len(items) / elapsed
+    for _ in range(reps - 1):
+        t = time.perf_counter()
+        for _ in range(loops):
+            run(items)
+        best = max(best, loops * len(items) / (time.perf_counter() - t))
+    return best
+
+
 def run_core(hands):
     for button, events, _ in hands:
         r = Round([STACK] * PLAYERS, button, STRUCTURE)
@@ -154,6 +188,292 @@ def pokerkit_runner(game):
     return run
 
 
+# ----- every game ----------------------------------------------------------------------------
+
+GAME_PLAYERS = 6
+BLIND_STRUCTURE = STRUCTURE                            # 2/4 fixed limit, blinds 1-2, cap 4
+STUD_STRUCTURE = FixedLimit(2, 4, (), 1, 4, bring_in=1)  # ante 1, bring-in 1, 2/4
+GOAL_VS_POKERKIT = 20       # the rules core at least 20 times PokerKit's hands per second
+MP_HEAP_GOAL = 64 * 1024    # the worst showdown within 64 KB of heap on the boards
+
+
+def game_structure(variant):
+    return STUD_STRUCTURE if variant.stud() else BLIND_STRUCTURE
+
+
+def game_players(variant):
+    return min(GAME_PLAYERS, variant.max_players)
+
+
+def _draw_count(variant, players):
+    """Cards each player draws at each draw: as many as the deck holds for everybody
+    on every draw without a reshuffle (PokerKit would reshuffle differently), at most 3."""
+    steps = variant.steps
+    draws = sum(1 for st in steps if st[0] == "draw")
+    if not draws:
+        return 0
+    dealt = sum(st[1] + st[2] for st in steps if st[0] == "deal") * players
+    burns = sum(1 for st in steps if st[0] == "burn")
+    board = sum(st[1] for st in steps if st[0] == "board")
+    return min(3, (C.DECK_SIZE - dealt - burns - board) // (players * draws))
+
+
+def make_game_hands(variant, count, seed):
+    """Felt's events for `count` hands of one game: a shuffled deck, a random button,
+    and a passive policy that takes every hand to the showdown: post the bring-in when
+    due, else check or call; each player discards (Pineapple) or draws the first cards
+    held.  Each hand also keeps what PokerKit needs: which seat each card went to."""
+    rng = random.Random("%s/%s" % (seed, variant.name))
+    n = game_players(variant)
+    structure = game_structure(variant)
+    k = _draw_count(variant, n)
+    hands = []
+    for _ in range(count):
+        button = rng.randrange(n)
+        deck = list(range(C.DECK_SIZE))
+        rng.shuffle(deck)
+        r = Round([STACK] * n, button, structure, variant)
+        r.start()
+        events = []
+        dealt = []          # (what, seat, code) per card event
+        next_card = 0
+        while not r.finished():
+            due = r.expecting()
+            if due is not None:
+                code = C.code(deck[next_card])
+                next_card += 1
+                event = ("card", code)
+                dealt.append((due[0], due[1], code))
+            else:
+                seat = r.to_act
+                legal = r.legal_actions(seat)
+                if "discard" in legal or "draw" in legal:
+                    kind = "discard" if "discard" in legal else "draw"
+                    want = variant.steps[r.step][1] if kind == "discard" else k
+                    event = (kind, seat, C.codes(r.hole[seat][:want]))
+                elif "bring_in" in legal:
+                    event = ("bring_in", seat)
+                else:
+                    event = ([a for a in legal if a in ("check", "call")][0], seat)
+            r.apply(event)
+            events.append(event)
+        hands.append({"button": button, "events": events, "dealt": dealt,
+                      "order": r.clockwise(), "stacks": list(r.stacks),
+                      "live": sum(1 for s in range(n) if r.live(s))})
+    return hands
+
+
+def _pk_automations():
+    from pokerkit import Automation
+    return (Automation.ANTE_POSTING, Automation.BET_COLLECTION,
+            Automation.BLIND_OR_STRADDLE_POSTING, Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+            Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+
+
+def _pk_capped(game, structure):
+    """Felt's cap on PokerKit's streets (see pokerkit_game): one raise fewer pre-flop
+    where the big blind is the opening bet."""
+    cap = structure.cap
+    first = cap - 1 if structure.blinds else cap
+    game.streets = tuple(dataclasses.replace(s, max_completion_betting_or_raising_count=c)
+                         for s, c in zip(game.streets, (first,) + (cap,) * 9))
+    return game
+
+
+def pokerkit_games():
+    """{Felt game: (PokerKit's code, a PokerKit game)} for the games PokerKit has.
+    PokerKit has no fixed-limit Omaha high, so Omaha runs as pot-limit Omaha (PO): with
+    every player checking or calling, the same hands give the same actions and chips."""
+    import pokerkit as pk
+    a = _pk_automations()
+    b, st = BLIND_STRUCTURE, STUD_STRUCTURE
+    return {
+        "holdem": ("FT", _pk_capped(pk.FixedLimitTexasHoldem(
+            a, True, b.ante, b.blinds, b.small_bet, b.big_bet), b)),
+        "omaha": ("PO", pk.PotLimitOmahaHoldem(a, True, b.ante, b.blinds, b.small_bet)),
+        "omaha-hilo8": ("FO/8", _pk_capped(pk.FixedLimitOmahaHoldemHighLowSplitEightOrBetter(
+            a, True, b.ante, b.blinds, b.small_bet, b.big_bet), b)),
+        "stud7": ("F7S", _pk_capped(pk.FixedLimitSevenCardStud(
+            a, True, st.ante, st.bring_in, st.small_bet, st.big_bet), st)),
+        "stud7-hilo8": ("F7S/8", _pk_capped(pk.FixedLimitSevenCardStudHighLowSplitEightOrBetter(
+            a, True, st.ante, st.bring_in, st.small_bet, st.big_bet), st)),
+        "triple-draw-27": ("F2L3D", _pk_capped(pk.FixedLimitDeuceToSevenLowballTripleDraw(
+            a, True, b.ante, b.blinds, b.small_bet, b.big_bet), b)),
+    }
+
+
+def pokerkit_game_script(game, hand):
+    """The hand as PokerKit operations, found by playing it once through PokerKit:
+    whatever PokerKit asks for next (a burn, a hole card for player i, board cards, a
+    discard, an action) is taken from what Felt dealt or did, in Felt's order.  Every
+    action checks that PokerKit has the same seat to act.  Returns (ops, PokerKit's
+    finishing stacks in Felt's seat order)."""
+    from pokerkit import Card
+    order = hand["order"]
+    index = {seat: i for i, seat in enumerate(order)}
+    n = len(order)
+    holes = [collections.deque() for _ in range(n)]
+    burns = collections.deque()
+    board = collections.deque()
+    for what, seat, code in hand["dealt"]:
+        if what in ("hole", "up"):
+            holes[index[seat]].append(code)
+        elif what == "burn":
+            burns.append(code)
+        else:
+            board.append(code)
+    discards = [collections.deque() for _ in range(n)]
+    actions = collections.deque()
+    for e in hand["events"]:
+        if e[0] in ("discard", "draw"):
+            discards[index[e[1]]].append(e[2])
+        elif e[0] != "card":
+            actions.append(e)
+
+    def cards(codes):
+        return tuple(Card.parse("".join(codes.split())))
+
+    state = game([STACK] * n, n)
+    ops = []
+    while state.status:
+        if state.can_burn_card() and burns:
+            op = ("burn_card", (cards(burns.popleft()),))
+        elif state.can_deal_hole():
+            i = state.hole_dealee_index
+            op = ("deal_hole", (cards(holes[i].popleft()), i))
+        elif state.can_deal_board():
+            k = state.street.board_dealing_count
+            op = ("deal_board", (cards("".join(board.popleft() for _ in range(k))),))
+        elif state.can_stand_pat_or_discard():
+            i = state.stand_patter_or_discarder_index
+            op = ("stand_pat_or_discard", (cards(discards[i].popleft()),))
+        elif state.actor_index is not None:
+            kind, seat = actions.popleft()[:2]
+            assert state.actor_index == index[seat], (kind, seat, state.actor_index)
+            op = ({"fold": "fold", "check": "check_or_call", "call": "check_or_call",
+                   "bring_in": "post_bring_in"}.get(kind, "complete_bet_or_raise_to"), ())
+        elif state.can_burn_card():
+            raise AssertionError("PokerKit burns more cards than Felt")
+        else:
+            raise AssertionError("PokerKit is stuck")
+        getattr(state, op[0])(*op[1])
+        ops.append(op)
+    assert not actions and not any(holes) and not board, "Felt did more than PokerKit"
+    stacks = [0] * n
+    for i, seat in enumerate(order):
+        stacks[seat] = state.stacks[i]
+    return ops, stacks
+
+
+def core_game_runner(variant):
+    n = game_players(variant)
+    structure = game_structure(variant)
+
+    def run(hands):
+        for h in hands:
+            r = Round([STACK] * n, h["button"], structure, variant)
+            r.start()
+            for e in h["events"]:
+                r.apply(e)
+    return run
+
+
+def pokerkit_game_runner(game, n):
+    def run(scripts):
+        for ops in scripts:
+            s = game([STACK] * n, n)
+            for name, args in ops:
+                getattr(s, name)(*args)
+    return run
+
+
+def bench_games(count, seed, reps):
+    """Per game: the hands, the core's and (where it has the game) PokerKit's hands/s."""
+    pk_games = pokerkit_games()
+    rows = []
+    for v in V.VARIANTS:
+        hands = make_game_hands(v, count, seed)
+        n = game_players(v)
+        actions = sum(1 for h in hands for e in h["events"] if e[0] != "card")
+        row = {"name": v.name, "players": n, "hands": hands,
+               "actions": actions / len(hands),
+               "showdown": sum(h["live"] for h in hands) / len(hands),
+               "draw": _draw_count(v, n),
+               "core": quick_rate(core_game_runner(v), hands, reps),
+               "pk_code": None, "pk": None, "pk_differ": 0}
+        if v.name in pk_games:
+            code, game = pk_games[v.name]
+            scripts = []
+            for h in hands:
+                ops, stacks = pokerkit_game_script(game, h)
+                scripts.append(ops)
+                if stacks != h["stacks"]:
+                    row["pk_differ"] += 1
+            row["pk_code"] = code
+            row["pk"] = quick_rate(pokerkit_game_runner(game, n), scripts, reps)
+        rows.append(row)
+    return rows
+
+
+def print_games(rows, count):
+    print("games: %d hands each, %d players or the game's most, fixed limit 2/4 (blinds "
+          "1-2; stud: ante 1, bring-in 1), everyone checks or calls to the showdown "
+          "(draws: the first cards held)" % (count, GAME_PLAYERS))
+    print("  %-16s %7s %5s %12s  %-6s %11s %8s  %s" % (
+        "game", "actions", "draw", "core hands/s", "PK", "PK hands/s", "core/PK",
+        "goal %dx PK" % GOAL_VS_POKERKIT))
+    for r in rows:
+        line = "  %-16s %7.1f %5s %12.0f" % (r["name"], r["actions"], r["draw"] or "",
+                                             r["core"])
+        if r["pk"]:
+            ratio = r["core"] / r["pk"]
+            line += "  %-6s %11.0f %7.1fx  %s" % (
+                r["pk_code"], r["pk"], ratio, "met" if ratio >= GOAL_VS_POKERKIT else "MISSED")
+            if r["pk_differ"]:
+                line += " (finishing stacks differ on %d hands)" % r["pk_differ"]
+        else:
+            line += "  %-6s" % "-"
+        print(line.rstrip())
+    missed = [r["name"] for r in rows if r["pk"] and r["core"] / r["pk"] < GOAL_VS_POKERKIT]
+    print("  goal %dx PokerKit: %s" % (GOAL_VS_POKERKIT, "missed by " + ", ".join(missed)
+                                        if missed else "met by every game PokerKit has"))
+
+
+def run_mp_showdowns(reps, batch, timeout=600):
+    """tests/mp/bench_showdown.mjs under node: (its JSON, None) or (None, why not)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    script = os.path.join(root, "tests", "mp", "bench_showdown.mjs")
+    node = shutil.which("node")
+    if node is None:
+        return None, "node not found"
+    if not os.path.exists(script):
+        return None, "%s not found (felt-bench runs from a checkout)" % script
+    try:
+        p = subprocess.run([node, script, "--reps", str(reps), "--batch", str(batch)],
+                           cwd=root, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "timed out after %d s" % timeout
+    lines = [line for line in p.stdout.splitlines() if line.startswith("{")]
+    if p.returncode or not lines:
+        return None, "node exited %d: %s" % (p.returncode, p.stderr.strip()[-2000:])
+    return json.loads(lines[-1]), None
+
+
+def print_mp(mp):
+    print("MicroPython %s (WebAssembly port, node), the worst showdowns, every player live "
+          "at the river; the step that settles the round:" % mp["micropython"])
+    print("  time: median of %d batches of %d, worst of %d deals; heap: bytes allocated "
+          "with the GC off, worst deal" % (mp["reps"], mp["batch"], mp["deals"]))
+    for key, c in mp["cases"].items():
+        print("  %-16s %6.2f ms median, %.2f ms slowest batch  [%s]" % (
+            key, c["ms"], c["max_ms"], c["slowest"]))
+        print("  %-16s %6d bytes of heap  [%s]" % ("", c["heap_bytes"], c["heaviest"]))
+    heap = mp["worst_heap_bytes"]
+    print("  worst: %.2f ms, %d bytes of heap; goal within %d KB: %s (%.0f%%)" % (
+        mp["worst_ms"], heap, MP_HEAP_GOAL // 1024,
+        "met" if heap <= MP_HEAP_GOAL else "MISSED", 100.0 * heap / MP_HEAP_GOAL))
+
+
 def table_bytes(module):
     """The evaluator's lookup tables: its module-level bytes objects."""
     tables = {k: len(v) for k, v in vars(module).items()
@@ -168,6 +488,13 @@ def main(argv=None):
                     help="distinct 7-card sets (default 50000)")
     ap.add_argument("--reps", type=int, default=3, help="timings per figure, best kept")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--game-hands", type=int, default=100,
+                    help="distinct hands per game (default 100)")
+    ap.add_argument("--mp-reps", type=int, default=5,
+                    help="timed batches per MicroPython showdown, median kept (default 5)")
+    ap.add_argument("--mp-batch", type=int, default=40,
+                    help="showdowns per timed batch in MicroPython (default 40)")
+    ap.add_argument("--no-mp", action="store_true", help="skip the MicroPython showdowns")
     args = ap.parse_args(argv)
 
     try:
@@ -226,6 +553,27 @@ def main(argv=None):
     print("evaluator tables: %d bytes (%s)" % (
         size, ", ".join("%s %d" % kv for kv in sorted(tables.items()))))
 
+    # (e): every game, and PokerKit on those it has.
+    rows = bench_games(args.game_hands, args.seed, args.reps)
+    print_games(rows, args.game_hands)
+    games = {}
+    for r in rows:
+        games[r["name"]] = {
+            "core_hands_per_s": round(r["core"], 1),
+            "pokerkit_hands_per_s": round(r["pk"], 1) if r["pk"] else None,
+            "ratio": round(r["core"] / r["pk"], 2) if r["pk"] else None}
+
+    # (f): the worst showdowns inside MicroPython.
+    mp = None
+    if args.no_mp:
+        print("MicroPython showdowns: skipped (--no-mp)")
+    else:
+        mp, why = run_mp_showdowns(args.mp_reps, args.mp_batch)
+        if mp is None:
+            print("MicroPython showdowns: not measured: %s" % why)
+        else:
+            print_mp(mp)
+
     print(json.dumps({
         "core_hands_per_s": round(core, 1),
         "pokerkit_hands_per_s": round(pk, 1),
@@ -238,6 +586,17 @@ def main(argv=None):
         "actions_per_hand": round(actions / len(hands), 2),
         "eval_sets": len(sets),
         "python": sys.version.split()[0],
+        "games": games,
+        "game_hands": args.game_hands,
+        "goal_core_vs_pokerkit": GOAL_VS_POKERKIT,
+        "mp_worst_showdown_ms": mp["worst_ms"] if mp else None,
+        "mp_worst_showdown_heap_bytes": mp["worst_heap_bytes"] if mp else None,
+        "mp_showdowns": {key: {"ms": c["ms"], "max_ms": c["max_ms"],
+                               "heap_bytes": c["heap_bytes"], "players": c["players"],
+                               "slowest": c["slowest"], "heaviest": c["heaviest"]}
+                         for key, c in mp["cases"].items()} if mp else None,
+        "mp_heap_goal_bytes": MP_HEAP_GOAL,
+        "micropython": mp["micropython"] if mp else None,
     }))
 
 
