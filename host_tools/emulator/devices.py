@@ -31,9 +31,11 @@ class Shoe:
 
     def __init__(self):
         self.deck = []
+        self.dealt = []
 
     def load(self, deck):
         self.deck = list(deck)
+        self.dealt = []
 
     def add(self, cards):
         """Cards shuffled back in go under what is left of the stub."""
@@ -42,7 +44,9 @@ class Shoe:
     def deal(self):
         if not self.deck:
             raise RuntimeError("the shoe is empty")
-        return self.deck.pop(0)
+        card = self.deck.pop(0)
+        self.dealt.append(card)
+        return card
 
 
 class LedStrip:

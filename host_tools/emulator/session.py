@@ -137,10 +137,22 @@ class Session:
             elif e == "reshuffle":
                 # 19:47-14.9(h), 13:69F-14.12B: these cards go back under the stub, shuffled.
                 self.shoe.add(self.shuffler.reshuffle(p["cards"].split()))
+            elif e == "waiting":
+                self._dealer_for(p["for"])
             elif e == "end":
                 self.ended = p
         elif kind not in ("log", "hello"):
             self.faults.append("unexpected %s frame" % kind)
+
+    def _dealer_for(self, what):
+        """The emulated dealer does what the table waits for."""
+        if what == "cut":
+            self._must(self.link.send("dealer", {"b": "cut_done"}), "cut")
+        elif what == "hand_shuffle":
+            # 13:47-20.38(p): the shuffler leaves the table before a hand shuffle.
+            self._must(self.link.send("shuf", {"present": False}), "shuffler removed")
+            self.shoe.load(self.shuffler.reshuffle(self.shoe.deck + self.shoe.dealt))
+            self._must(self.link.send("dealer", {"b": "hand_shuffle_done"}), "hand shuffle")
 
     def act(self, seat, action):
         """The player on turn takes an action: a seat button, or cards thrown away."""

@@ -14,6 +14,7 @@ from felt.poker.round import Round, BETTING, CHOOSING, DEALING
 from felt.poker.structure import ConfigError
 from felt.table import config as config_mod
 from felt.table import scenes
+from felt.table.decks import Decks
 from felt.table.journal import Journal
 
 FIRMWARE = "felt 0.1"
@@ -21,7 +22,14 @@ FIRMWARE = "felt 0.1"
 IDLE = "idle"            # between rounds: the dealer presses deal
 PLACING = "placing"      # dealing one card a seat to place the button (14.10(c)2ii)
 SHUFFLING = "shuffling"  # the shuffler was started; waiting for it to finish
+HAND_SHUFFLE = "hand_shuffle"   # the dealer shuffles by hand (20.38(o), (p))
+CUT = "cut"              # every shuffle is cut before the deal (20.38(f)1)
 PLAYING = "playing"
+
+# Dealer-panel buttons that report an irregularity of the round, with the event each
+# makes (felt.poker.irregular); "card" and "seat" name what they concern.
+PANEL_ROUND = ("misdeal", "exposed", "off_table", "ineligible", "dead_round",
+               "player_away", "foul")
 
 # Seat buttons: fold; check or call; bet or raise.  The forced and optional bets use
 # them too: call posts the bring-in, raise completes it or makes the straddle, fold
@@ -46,6 +54,11 @@ class Controller:
         self.minutes = 0         # table time, for time charges
         self._charged = 0        # time-charge assessments made
         self._placing = []       # (seat, card) dealt to place the button
+        self.decks = Decks()
+        self.shuffler_present = True
+        self.shoe_must_go = False   # 19:47-27.12(g): the failed shoe is removed first
+        self.last_card = None    # the code last read, for the dealer's panel
+        self.called_off = None   # how the last round ended when it was called off
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
         self.render()
 
@@ -104,15 +117,38 @@ class Controller:
         return None
 
     def _on_dealer(self, p):
-        if p["b"] != "deal":
-            return "dealer button %r is not available yet" % (p["b"],)
+        b = p["b"]
+        if b in PANEL_ROUND:
+            return self._panel_round(b, p)
+        if b == "cut_done":
+            if self.state != CUT:
+                return "no cut is due: the table is %s" % self.state
+            self._start_round()
+            return None
+        if b == "hand_shuffle_done":
+            if self.state != HAND_SHUFFLE:
+                return "no hand shuffle is due: the table is %s" % self.state
+            if self.shuffler_present:
+                return ("remove the shuffler before shuffling by hand (13:47-20.38(p))")
+            self._evt({"e": "shuffled", "how": "hand", "deck": self.decks.name()})
+            self._wait(CUT)
+            return None
+        if b == "shuffler_removed":
+            return self._shuffler_presence(False)
+        if b != "deal":
+            return "unknown dealer button %r" % (b,)
         if self.config is None:
             return "no table configuration: send cfg first"
         if self.state != IDLE:
             return "a round is already under way (%s)" % self.state
+        if self.shoe_must_go:
+            return "remove the failed dealing shoe first (19:47-27.12(g))"
+        if not self.decks.usable():
+            return "both decks are retired (13:47-20.38(h)): a technician registers one"
         seated = self._seated()
         if sum(seated) < 2:
             return "fewer than two players with chips"
+        self.called_off = None
         if self.config.variant.stud():
             self._start_shuffle()   # stud has no button: dealing starts left of the dealer
             return None
@@ -129,12 +165,106 @@ class Controller:
         return None
 
     def _on_shuf(self, p):
-        state = p["state"]
+        """The shuffler's status: its state, whether it is fitted, its deck check."""
+        if "present" in p:
+            reason = self._shuffler_presence(p["present"])
+            if reason:
+                return reason
+        state = p.get("state")
+        if state is None:
+            return None
         if state not in ("idle", "shuffling", "done", "jammed"):
             return "unknown shuffler state %r" % (state,)
-        if self.state == SHUFFLING and state == "done":
-            self._start_round()
+        if self.state != SHUFFLING:
+            return None
+        if state == "jammed":
+            # 13:47-20.38(o): jammed, stopped or a cycle not completed: shuffle by hand.
+            self._irregularity("shuffler_jam", "13:47-20.38(o)",
+                               "the shuffler failed: shuffle deck %s by hand" % self.decks.name())
+            self._wait(HAND_SHUFFLE)
+        elif state == "done":
+            bad = self._deck_check(p)
+            if bad:
+                self._retire_deck(bad)
+                if self.decks.usable():
+                    self._start_shuffle()
+                else:
+                    self.state = IDLE
+            else:
+                self._evt({"e": "shuffled", "how": "device", "deck": self.decks.name()})
+                self._wait(CUT)
         return None
+
+    def _deck_check(self, p):
+        """13:47-20.38(h): what the shuffler's card recognition found wrong, or None."""
+        missing, extra = p.get("missing", []), p.get("extra", [])
+        count = p.get("count", 52)
+        if missing or extra or count != 52:
+            return "deck check: %d cards%s%s" % (
+                count, ", missing " + " ".join(missing) if missing else "",
+                ", extra " + " ".join(extra) if extra else "")
+        return None
+
+    def _shuffler_presence(self, present):
+        if not isinstance(present, bool):
+            return "present must be true or false"
+        if present != self.shuffler_present:
+            self.shuffler_present = present
+            self._evt({"e": "shuffler", "present": present})
+        return None
+
+    def _on_shoe(self, p):
+        """The dealing shoe's status (19:47-27.12(f)-(g))."""
+        if "present" in p:
+            if not isinstance(p["present"], bool):
+                return "present must be true or false"
+            if not p["present"] and self.shoe_must_go:
+                self.shoe_must_go = False
+                self._evt({"e": "shoe", "present": False})
+        state = p.get("state", "ok")
+        if state == "ok":
+            return None
+        if state not in ("jam", "stop", "incomplete"):
+            return "unknown shoe state %r" % (state,)
+        if self.state != PLAYING:
+            return None
+        # A jam, a stop or a failure to deal all cards voids the round: every wager goes
+        # back, the cards are reshuffled with those dealt, and the shoe is removed.
+        self.shoe_must_go = True
+        self._apply(("void", "dealing shoe " + state))
+        return None
+
+    def _on_deck(self, p):
+        """A technician registers a checked deck anew (13:47-20.38(h))."""
+        reason = self.decks.register(p["register"])
+        if reason is None:
+            self._evt({"e": "deck", "registered": p["register"], "in_play": self.decks.name()})
+        return reason
+
+    def _panel_round(self, b, p):
+        """A dealer-panel report about the round under way (13:47-20.38)."""
+        if self.state != PLAYING:
+            return "no round under way for %s" % b
+        if b == "misdeal":
+            event = ("misdeal", p.get("why", "wrong_start"))
+        elif b == "dead_round":
+            event = ("dead", p.get("why", "missing card"))
+        elif b in ("player_away", "foul"):
+            if "seat" not in p:
+                return "say which seat"
+            event = ("away" if b == "player_away" else "foul", p["seat"])
+        else:
+            code = p.get("card", self.last_card)
+            if code is None:
+                return "no card read yet to report"
+            if b == "exposed" and self.round.variant.stud():
+                event = ("exposed", code)
+            else:
+                event = ("replace", code, b)
+        reason = self.round.why_not(event)
+        if reason is None:
+            self._apply(event)
+        return reason
 
     def _on_card(self, p):
         code = p["code"]
@@ -142,9 +272,24 @@ class Controller:
             return self._button_card(code)
         if self.state != PLAYING:
             return "no card is due: the table is %s" % self.state
-        reason = self.round.why_not(("card", code))
+        r = self.round
+        deck = p.get("deck")
+        if p.get("face_up"):
+            event = ("face_up", code)          # 13:47-20.38(i)
+        elif deck is not None and deck != self.decks.name() and r.expecting():
+            # A card of another deck: an extra card (13:47-20.38(h)).
+            event = ("dead", "foreign card %s from deck %s" % (code, deck))
+        else:
+            event = ("card", code)
+            reason = r.why_not(event)
+            if reason is not None and "already seen" in reason:
+                event = ("dead", "duplicate card %s" % code)   # an extra card, (h)
+            elif reason is not None:
+                return reason
+        reason = r.why_not(event)
         if reason is None:
-            self._apply(("card", code))
+            self.last_card = code
+            self._apply(event)
         return reason
 
     def _on_btn(self, p):
@@ -196,8 +341,28 @@ class Controller:
         return [s > 0 for s in self.stacks]
 
     def _start_shuffle(self):
+        """Every deal follows a completed shuffle, by the device or by hand, then the cut."""
+        if not self.shuffler_present:
+            self._wait(HAND_SHUFFLE)
+            return
         self.state = SHUFFLING
         self.hal.shuffler.start()
+
+    def _wait(self, state):
+        """The table waits for the dealer: a hand shuffle or the cut."""
+        self.state = state
+        self._evt({"e": "waiting", "for": state, "deck": self.decks.name()})
+
+    def _irregularity(self, kind, section, detail):
+        self._evt({"e": "irregularity", "kind": kind, "section": section, "detail": detail})
+
+    def _retire_deck(self, why):
+        sealed = self.decks.name()
+        other = self.decks.retire()
+        self._irregularity("deck_retired", "13:47-20.38(h)",
+                           "deck %s sealed and reported (%s); %s" % (
+                               sealed, why, "deck %s to the table" % other if other
+                               else "no deck left: a technician registers one"))
 
     def _want_button_card(self):
         seated = self._seated()
@@ -280,6 +445,15 @@ class Controller:
             elif k == "award":
                 self._evt({"e": "award", "pot": e[1], "seat": e[2], "amount": e[3],
                            "share": e[4]})
+            elif k == "refund":
+                self._evt({"e": "refund", "seat": e[1], "amount": e[2]})
+            elif k == "called_off":
+                self.called_off = e[1]
+                self._irregularity(e[1], e[3], e[2])
+            elif k == "dead_hand":
+                self._evt({"e": "dead_hand", "seat": e[1]})
+            elif k == "exposed":
+                self._evt({"e": "exposed", "seat": e[1], "card": C.code(e[2])})
             elif k == "end":
                 self._end_round()
 
@@ -288,12 +462,22 @@ class Controller:
         self.stacks = list(r.stacks)
         self._evt({"e": "end", "hand": self.hand, "button": self.button,
                    "stacks": list(self.stacks), "winners": list(r.winners),
-                   "board": C.codes(r.board), "rake": r.raked})
+                   "board": C.codes(r.board), "rake": r.raked,
+                   "called_off": r.called_off, "deck": self.decks.name()})
         self.state = IDLE
+        if r.called_off == "dead":
+            self._retire_deck("the round was called dead")
+        elif r.called_off is None:
+            self.decks.alternate()
+        if r.called_off is not None:
+            # The cards go back for a reshuffle and the round is dealt again: the
+            # button stays (13:47-20.38(f) for a misdeal; the same for a void or dead round).
+            self._time_charges()
+            return
         try:
             self.journal.write_phh(r)
-        except OSError as e:
-            self.hal.link.send("log", {"msg": "hand history not written: %s" % (e,)})
+        except Exception as e:  # noqa: BLE001 - a history never stops the table
+            self.hal.link.send("log", {"msg": "hand history not written: %r" % (e,)})
         if self.button >= 0:
             # 13:47-20.36(c)3: the button moves clockwise after each round.
             nxt = rotate(self.button, self._seated())
@@ -354,6 +538,14 @@ class Controller:
         return out
 
     def centre_status(self):
+        if self.shoe_must_go:
+            return scenes.SHOE_OUT
+        if self.state == HAND_SHUFFLE:
+            return scenes.HAND_SHUFFLE
+        if self.state == CUT:
+            return scenes.CUT
+        if self.state == IDLE and self.called_off:
+            return scenes.CALLED_OFF
         if self.state in (SHUFFLING,):
             return scenes.SHUFFLING
         if self.state == PLACING or (self.state == PLAYING and self.round.phase == DEALING):
@@ -375,7 +567,8 @@ class Controller:
                 "to_act": r.to_act if r is not None and self.state == PLAYING else -1,
                 "board": C.codes(r.board) if r is not None else "",
                 "pot": r.pot() if r is not None and self.state == PLAYING else 0,
-                "rake": self.rake_total,
+                "rake": self.rake_total, "decks": self.decks.as_dict(),
+                "shuffler_present": self.shuffler_present, "shoe_must_go": self.shoe_must_go,
                 "config": self.config.as_dict() if self.config else None}
 
 

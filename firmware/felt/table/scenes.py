@@ -18,13 +18,19 @@ ALL_IN = 4
 WINNER = 5
 SEAT_COLOURS = ((0, 0, 0), (24, 24, 24), (255, 150, 0), (40, 0, 0), (0, 0, 255), (0, 255, 0))
 SEAT_NAMES = ("empty", "waiting", "action", "folded", "all-in", "winner")
-# Centre statuses.
+# Centre statuses: what the table waits for, at a glance.
 IDLE = 0        # between rounds: press deal
 SHUFFLING = 1
 DEALING = 2     # waiting for a card from the shoe
 BETTING = 3
-CENTRE_COLOURS = ((0, 24, 0), (120, 0, 120), (0, 120, 120), (0, 0, 0))
-CENTRE_NAMES = ("idle", "shuffling", "dealing", "betting")
+HAND_SHUFFLE = 4  # the shuffler failed: remove it and shuffle by hand (20.38(o), (p))
+CUT = 5         # waiting for the cut
+CALLED_OFF = 6  # the last round was void, dead or a misdeal: money returned
+SHOE_OUT = 7    # the dealing shoe failed: remove it (19:47-27.12(g))
+CENTRE_COLOURS = ((0, 24, 0), (120, 0, 120), (0, 120, 120), (0, 0, 0),
+                  (255, 80, 0), (200, 200, 0), (255, 0, 0), (255, 0, 120))
+CENTRE_NAMES = ("idle", "shuffling", "dealing", "betting", "hand shuffle", "cut",
+                "called off", "remove the shoe")
 
 
 def render(pixels, leds, seats, button, centre):
@@ -51,6 +57,15 @@ def seat_status(frame, leds, seat):
     colour = tuple(frame[start + count - 1])
     for status in range(len(SEAT_COLOURS)):
         if SEAT_COLOURS[status] == colour:
+            return status
+    return -1
+
+
+def centre_status(frame, leds):
+    """The centre status a frame shows, or -1 if unknown."""
+    colour = tuple(frame[leds["centre"][0]])
+    for status in range(len(CENTRE_COLOURS)):
+        if CENTRE_COLOURS[status] == colour:
             return status
     return -1
 

@@ -413,6 +413,7 @@ def test_time_charge_per_player_includes_players_who_sat_the_round_out():
 def play_a_round_folding_to_the_big_blind(ctl):
     assert ctl.handle("dealer", {"b": "deal"}) is None
     assert ctl.handle("shuf", {"state": "done"}) is None
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None   # 20.38(f)1: the cut
     for code in "2c 3c 4c 2d 3d 4d".split():
         assert ctl.handle("card", {"code": code}) is None
     while ctl.state == PLAYING:
@@ -426,6 +427,7 @@ def test_time_charges_wait_until_the_round_is_over():
     ctl.handle("clock", {"minutes": 30})           # while shuffling: not yet
     assert events(hal, "time_charge") == []
     ctl.handle("shuf", {"state": "done"})
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None   # 20.38(f)1: the cut
     for code in "2c 3c 4c 2d 3d 4d".split():
         ctl.handle("card", {"code": code})
     assert ctl.state == PLAYING
@@ -498,6 +500,7 @@ def test_percentage_rake_through_the_controller_is_counted_and_conserved():
                                 rake={"method": "percent", "percent": 10}))
     assert ctl.handle("dealer", {"b": "deal"}) is None
     assert ctl.handle("shuf", {"state": "done"}) is None
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None   # 20.38(f)1: the cut
     for code in "2c 3c 4c 5c 2d 3d 4d 5d".split():
         assert ctl.handle("card", {"code": code}) is None
     for seat in (2, 3, 0):                         # button 3: blinds on seats 0 and 1

@@ -64,6 +64,7 @@ def events(hal, name):
 def dealt_round(ctl, hal):
     assert ctl.handle("dealer", {"b": "deal"}) is None
     assert ctl.handle("shuf", {"state": "done"}) is None
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None   # 20.38(f)1: the cut
     for code in "2c 3c 4c 5c 2d 3d 4d 5d".split():
         assert ctl.handle("card", {"code": code}) is None
 
@@ -74,6 +75,7 @@ def test_deal_starts_the_shuffler_and_the_round_waits_for_it():
     assert hal.shuffler.calls == [("start",)] and ctl.state == SHUFFLING
     assert ctl.centre_status() == scenes.SHUFFLING
     ctl.handle("shuf", {"state": "done"})
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None   # 20.38(f)1: the cut
     assert ctl.state == PLAYING and hal.card_reader.calls[0] == ("hole", 0)
 
 
@@ -109,6 +111,7 @@ def test_unknown_card_code_is_refused_and_changes_nothing():
     ctl, hal = table()
     ctl.handle("dealer", {"b": "deal"})
     ctl.handle("shuf", {"state": "done"})
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None   # 20.38(f)1: the cut
     before = ctl.snapshot()
     assert "unknown card code" in ctl.handle("card", {"code": "Xx"})
     assert ctl.snapshot() == before and ctl.journal.events == []

@@ -267,6 +267,7 @@ def test_the_controller_writes_each_round_s_history_through_the_journal():
     for hand in (1, 2):
         assert ctl.handle("dealer", {"b": "deal"}) is None
         assert ctl.handle("shuf", {"state": "done"}) is None
+        assert ctl.handle("dealer", {"b": "cut_done"}) is None   # 20.38(f)1: the cut
         for code in HOLES_4.split():
             assert ctl.handle("card", {"code": code}) is None
         while ctl.state == "playing":
