@@ -28,7 +28,8 @@ TRIES = const(3)  # resends after the first send before a sender gives up
 QUEUE = const(8)  # frames a Sender holds awaiting their turn
 
 # Kinds the receiver must answer with ack or nak; the sender resends them until it does.
-ACKED = ("btn", "dealer", "card", "shuf", "cfg", "need", "shuffle", "discard", "chip", "clock")
+ACKED = ("btn", "dealer", "card", "shuf", "cfg", "need", "shuffle", "discard", "chip", "clock",
+         "shoe", "deck")
 
 _MIN_BODY = const(16)  # "0 k {} *12345678" between '@' and '\n'
 
