@@ -287,6 +287,8 @@ class Round:
         if kind == "bet":
             if self.level > 0 and not self._completing():
                 return "a bet is already made: call or raise"
+            if self.level > 0 and self.stacks[seat] <= owe:
+                return "not enough chips to complete the bet: call all-in"
             return self._why_not_amount(event, seat)
         # raise
         if self.level == 0:

@@ -13,6 +13,7 @@ button, the button last (stud: from the dealer's left).  `_seats` maps them back
 """
 
 from felt.poker import cards as C
+from felt.poker import irregular
 from felt.poker import rake as rake_mod
 from felt.poker import structure as structure_mod
 from felt.poker import variants
@@ -157,6 +158,36 @@ class _Writer:
         else:
             self.pending.append((self.index[seat], code))
 
+    def take_back(self, code):
+        """A dealt hole card taken back (an irregularity replaced it): out of the
+        dealing not yet written, else out of the player's last dealing action."""
+        for i in range(len(self.pending)):
+            if self.pending[i][1] == code:
+                self.pending.pop(i)
+                return
+        for i in range(len(self.actions) - 1, -1, -1):
+            words = self.actions[i].split()
+            if words[:2] == ["d", "dh"] and code in _pairs(words[3]):
+                rest = "".join([c for c in _pairs(words[3]) if c != code])
+                if rest:
+                    self.actions[i] = "d dh %s %s" % (words[2], rest)
+                else:
+                    self.actions.pop(i)
+                return
+
+    def irregularity(self, e):
+        """A commentary line (a no-op for PHH readers): `# felt: misdeal no_shuffle`,
+        `# felt: replace 7c ineligible`, `# felt: foul p2` ..."""
+        kind = e[0]
+        if kind == "replace":
+            self.take_back(C.code(C.parse(e[1])))
+        args = list(e[1:])
+        if kind in ("foul", "away"):
+            args[0] = self.player(args[0])
+        elif kind in ("face_up", "replace", "exposed"):
+            args[0] = C.code(C.parse(args[0]))
+        return "# felt: " + " ".join([kind] + [str(a) for a in args])
+
     def decision(self, e):
         """The PHH line for a player's event, worked out before the round applies it."""
         r = self.r
@@ -197,10 +228,16 @@ def history(header, events, round=None):
     show_at = -1
     held = None
     straddled = False
+    irregular_events = False
     for e in events:
         e = tuple(e)
         if e[0] == "card":
             w.card(C.code(C.parse(e[1])))
+        elif e[0] in irregular.KINDS:
+            irregular_events = True
+            line = w.irregularity(e)
+            w.flush(w.pending)
+            w.actions.append(line)
         else:
             if e[0] != "draw":
                 w.flush(w.drawn, True)
@@ -218,7 +255,7 @@ def history(header, events, round=None):
             show_at = len(w.actions)
             held = [list(h) for h in r.hole]    # what each shows when PHH shows down
     w.flush_all()
-    if r.finished() and r.show_order:
+    if r.finished() and r.show_order and not r.called_off:
         if show_at < 0:
             show_at = len(w.actions)
             held = r.hole
@@ -272,7 +309,17 @@ def history(header, events, round=None):
     put("_button", header["button"])
     put("_seats", order)
     put("_felt_version", _version())
+    if r.called_off:
+        put("_called_off", r.called_off)
+    if irregular_events:
+        # PHH cannot say what an irregularity did (a replaced or exposed card, a foul, a
+        # misdeal): the journal's own events rebuild the round exactly.
+        put("_felt_events", [list(e) for e in events])
     return "\n".join(out) + "\n"
+
+
+def _pairs(cards):
+    return [cards[i:i + 2] for i in range(0, len(cards), 2)]
 
 
 def toml(v):

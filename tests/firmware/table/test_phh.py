@@ -14,6 +14,7 @@ REQUIRED = ("variant", "ante_trimming_status", "antes", "small_bet", "big_bet",
             "starting_stacks", "actions", "finishing_stacks")
 FELT = ("_felt_game", "_felt_structure", "_felt_rake", "_rake_method", "_rake", "_burns",
         "_dead", "_button", "_seats", "_felt_version")
+IRREGULAR = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul", "away")
 NO_RAKE = {"method": "none", "percent": 0, "levels": [], "maximum": 0, "hourly": 0,
            "every": 30, "per": "player"}
 
@@ -24,13 +25,16 @@ def header(stacks, button, structure, game="holdem", hand=1):
 
 
 def events(script):
-    """Events from a script such as "Ac Kc / call 2 / raise 1 8 / draw 0 As,Kd"."""
+    """Events from a script such as "Ac Kc / call 2 / raise 1 8 / draw 0 As,Kd /
+    replace Ad exposed"."""
     out = []
     for part in script.split("/"):
         words = part.split()
         if not words:
             continue
-        if words[0] in ("draw", "discard"):
+        if words[0] in IRREGULAR:
+            out.append(tuple([words[0]] + [int(w) if w.isdigit() else w for w in words[1:]]))
+        elif words[0] in ("draw", "discard"):
             out.append((words[0], int(words[1]),
                         " ".join(words[2].split(",")) if len(words) > 2 else ""))
         elif len(words) >= 2 and words[1].isdigit() and len(words[0]) > 2:
@@ -285,3 +289,34 @@ def test_no_phh_dir_writes_nothing():
     cfg = config_mod.from_dict({"seats": 2, "stacks": [10, 10]})
     j.begin(1, 1, [10, 10], cfg)
     assert j.write_phh() is None
+
+
+def test_a_replaced_card_is_left_out_and_the_irregularity_is_a_comment():
+    # 13:47-20.38(n): seat 0's second card is turned up while dealing and replaced.
+    text = written([100, 100, 100, 100], 3, FixedLimit(2, 4, (1, 2)),
+                   "Ac Kc Qc Jc Ad / replace Ad exposed / 2h Kd Qd Jd / fold 2 / fold 3"
+                   " / fold 0")
+    acts = actions(text)
+    assert acts[:5] == ["d dh p1 Ac", "d dh p2 Kc", "d dh p3 Qc", "d dh p4 Jc",
+                        "# felt: replace Ad exposed"]
+    assert acts[5:9] == ["d dh p1 2h", "d dh p2 Kd", "d dh p3 Qd", "d dh p4 Jd"]
+    f = fields(text)
+    assert f["_felt_events"].startswith("[['card', 'Ac'], ")
+    assert "['replace', 'Ad', 'exposed']" in f["_felt_events"]
+    assert "_called_off" not in f and f["finishing_stacks"] == "[99, 101, 100, 100]"
+
+
+def test_a_misdeal_ends_the_history_with_every_stack_back():
+    text = written([100, 100, 100, 100], 3, FixedLimit(2, 4, (1, 2)),
+                   "Ac Kc Qc / misdeal no_shuffle")
+    f = fields(text)
+    assert actions(text)[-1] == "# felt: misdeal no_shuffle"
+    assert f["_called_off"] == "'misdeal'" and f["finishing_stacks"] == "[100, 100, 100, 100]"
+
+
+def test_a_fouled_hand_names_the_player():
+    text = written([100, 100, 100, 100], 3, FixedLimit(2, 4, (1, 2)),
+                   HOLES_4 + " / call 2 / foul 3 / fold 0 / check 1 / 2s 3s 4s 5d / check 1"
+                   " / check 2 / 6d 7h / check 1 / check 2 / 8c 9d / check 1 / check 2")
+    assert "# felt: foul p4" in actions(text)
+    assert fields(text)["finishing_stacks"] == "[99, 103, 98, 100]"
