@@ -23,7 +23,8 @@ rebuilds the round they changed.
   ("foul", seat)           13:47-20.38(j)3: a protected hand fouled or collected by the
                            dealer: the player's money in the pot is refunded
   ("away", seat)           13:47-20.38(j)4: a player left with an unprotected hand: folded
-Effects:  ("refund", seat, amount), ("called_off", kind, why, section), ("dead_hand", seat)
+Effects:  ("refund", seat, amount), ("called_off", kind, why, section), ("dead_hand", seat),
+          ("irregularity", kind, section, detail)
 """
 
 from felt.poker import cards as C
@@ -67,15 +68,19 @@ def why_not(r, event):
             return "card %s was already seen this round" % C.code(card)
         return None
     seat = _dealt_to(r, card)
-    if seat < 0:
-        return "%s is not a card just dealt to a player" % C.code(card)
     if kind == "replace":
         why = event[2] if len(event) == 3 else None
         if why not in REPLACE_WHY:
             return "say why %s is replaced: %s" % (C.code(card), ", ".join(REPLACE_WHY))
+        if why == "off_table" and seat < 0 and card in r.board and card in r.just_dealt:
+            return None   # 20.38(m) covers a community card too
+        if seat < 0:
+            return "%s is not a card just dealt to a player" % C.code(card)
         if why == "exposed" and r.variant.stud():
             return "in stud an exposed hole card follows 13:47-20.38(l): report it as exposed"
         return None
+    if seat < 0:
+        return "%s is not a card just dealt to a player" % C.code(card)
     # exposed
     if not r.variant.stud():
         return "outside stud an exposed down card is replaced (13:47-20.38(n))"
@@ -99,20 +104,41 @@ def apply(r, event, out):
         if r.face_ups > 1:
             call_off(r, "misdeal", "face_up", out)   # 13:47-20.38(f)3
         else:
+            _notice(out, "face_up", "%s found face up in the deck: not used" % C.code(card))
             r._ask(out)
     elif kind == "replace":
         card = C.parse(event[1])
+        why = event[2]
         seat = _dealt_to(r, card)
+        if seat < 0:   # a community card off the table
+            r.board.remove(card)
+            r.muck.append(card)
+            r.just_dealt.remove(card)
+            out.append(("discarded", -1, [card]))
+            _notice(out, "off_table", "%s dealt off the table: not used" % C.code(card))
+            _owe(r, "board", -1, out)
+            return
         was_up = _take_back(r, seat, card, out)
+        _notice(out, why if why != "exposed" else "exposed_down",
+                "%s %s: discarded, seat %d gets the next card" % (
+                    C.code(card), {"ineligible": "dealt to a seat not in the round",
+                                   "off_table": "dealt off the table",
+                                   "exposed": "exposed while dealing"}[why], seat))
         _owe(r, "up" if was_up else "hole", seat, out)
     elif kind == "exposed":
         _exposed(r, C.parse(event[1]), out)
     elif kind == "foul":
         seat = event[1]
+        _notice(out, "foul", "seat %d's protected hand fouled: its money refunded" % seat)
         _refund(r, seat, out)
         _out_of_hand(r, seat, out)
     else:  # away
-        _out_of_hand(r, event[1], out)
+        seat = event[1]
+        _notice(out, "away", "seat %d left with an unprotected hand: folded" % seat)
+        if r.bring_in_due and seat == r.to_act:
+            # 13:47-20.38(k)2: the forced bet is still owed by the player who leaves.
+            r._act("bring_in", seat, None, out)
+        _out_of_hand(r, seat, out)
 
 
 def call_off(r, kind, why, out):
@@ -124,19 +150,31 @@ def call_off(r, kind, why, out):
     r.phase = COMPLETE
     r.to_act = -1
     r.called_off = kind
-    out.append(("called_off", kind, why, SECTIONS[kind]))
+    section = SECTIONS[kind]
+    if kind == "misdeal":
+        section += str(MISDEALS.index(why) + 1)   # (f)1 .. (f)4
+    out.append(("called_off", kind, why, section))
     out.append(("end",))
+
+
+def _notice(out, kind, detail):
+    """The rule applied, with its section, for the table's log and lights."""
+    out.append(("irregularity", kind, SECTIONS[kind], detail))
 
 
 def _refund(r, seat, out):
     """Give a player back what they put in; never more than the pot holds (a rake
-    already taken stays taken)."""
+    already taken stays taken).  A refunded bet is no longer owed by the others."""
     amount = min(r.total[seat], r.pot())
     if amount:
         r.total[seat] -= amount
         r.street_bet[seat] = max(0, r.street_bet[seat] - amount)
         r.stacks[seat] += amount
         out.append(("refund", seat, amount))
+        top = max(r.street_bet)
+        if top < r.level:
+            r.level = top
+            r.full = min(r.full, top)
 
 
 def _out_of_hand(r, seat, out):
@@ -210,12 +248,17 @@ def _exposed(r, card, out):
     out.append(("exposed", seat, card))
     if r.up[seat][0] and len(r.up[seat]) > 1 and r.up[seat][1]:
         # Both hole cards up: the hand is dead and the ante comes back.
+        _notice(out, "exposed", "seat %d's two hole cards exposed: the hand is dead and "
+                "the ante returned" % seat)
         _refund(r, seat, out)
         r.muck += r.hole[seat]
         r.hole[seat] = []
         r.up[seat] = []
+        r._plan = r._plan[:r._next_card] + [x for x in r._plan[r._next_card:] if x[1] != seat]
         _out_of_hand(r, seat, out)
         return
+    _notice(out, "exposed", "seat %d's hole card %s exposed: the third card is dealt "
+            "down" % (seat, C.code(card)))
     # One hole card up: the third card is dealt down instead of up.
     for k in range(r._next_card, len(r._plan)):
         if r._plan[k] == ("up", seat):

@@ -493,6 +493,7 @@ class Round:
             self.burns.append(card)
         else:
             self.board.append(card)
+            self.just_dealt.append(card)
         out.append(("dealt", what, seat, card))
         if self._next_card < len(self._plan):
             self._ask(out)
@@ -735,7 +736,9 @@ class Round:
     def _return_uncalled(self, out):
         top = max(self.total)
         at_top = [s for s in range(self.n) if self.total[s] == top]
-        if len(at_top) == 1:
+        if len(at_top) == 1 and self.live(at_top[0]):
+            # Only a player still in the hand takes back an uncalled bet: a folded
+            # player's chips stay in the pot (13:47-20.38(k)2).
             s = at_top[0]
             second = max([self.total[i] for i in range(self.n) if i != s])
             back = min(top - second, self.pot())   # a rake already taken stays taken

@@ -26,6 +26,8 @@ HAND_SHUFFLE = "hand_shuffle"   # the dealer shuffles by hand (20.38(o), (p))
 CUT = "cut"              # every shuffle is cut before the deal (20.38(f)1)
 PLAYING = "playing"
 
+QUERIES = ("hello", "state", "sign")
+
 # Dealer-panel buttons that report an irregularity of the round, with the event each
 # makes (felt.poker.irregular); "card" and "seat" name what they concern.
 PANEL_ROUND = ("misdeal", "exposed", "off_table", "ineligible", "dead_round",
@@ -59,6 +61,8 @@ class Controller:
         self.shoe_must_go = False   # 19:47-27.12(g): the failed shoe is removed first
         self.last_card = None    # the code last read, for the dealer's panel
         self.called_off = None   # how the last round ended when it was called off
+        self.notice = None       # the last irregularity in the round, lit until the next input
+        self._cycle = False      # the shuffler has reported shuffling since it was started
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
         self.render()
 
@@ -73,7 +77,9 @@ class Controller:
         except (KeyError, TypeError, ValueError) as e:
             reason = "bad %s message: %s" % (kind, e)
         if reason is None:
-            self.render()
+            if kind not in QUERIES:   # a question changes nothing: no new frame
+                self.render()
+                self.notice = None    # an irregularity is lit until the next input
         else:
             self._evt({"e": "refused", "what": kind, "why": reason})
         return reason
@@ -177,7 +183,10 @@ class Controller:
             return "unknown shuffler state %r" % (state,)
         if self.state != SHUFFLING:
             return None
-        if state == "jammed":
+        if state == "shuffling":
+            self._cycle = True
+            return None
+        if state == "jammed" or (state == "idle" and self._cycle):
             # 13:47-20.38(o): jammed, stopped or a cycle not completed: shuffle by hand.
             self._irregularity("shuffler_jam", "13:47-20.38(o)",
                                "the shuffler failed: shuffle deck %s by hand" % self.decks.name())
@@ -346,6 +355,7 @@ class Controller:
             self._wait(HAND_SHUFFLE)
             return
         self.state = SHUFFLING
+        self._cycle = False
         self.hal.shuffler.start()
 
     def _wait(self, state):
@@ -417,8 +427,7 @@ class Controller:
             elif k == "discarded":
                 self._evt({"e": "discarded", "seat": e[1], "cards": C.codes(e[2])})
             elif k == "rake":
-                self.rake_total += e[1]
-                self._evt({"e": "rake", "amount": e[1]})
+                self._evt({"e": "rake", "amount": e[1]})   # counted when the round ends
             elif k == "street":
                 self._evt({"e": "street", "name": e[1]})
             elif k == "to_act":
@@ -450,6 +459,9 @@ class Controller:
             elif k == "called_off":
                 self.called_off = e[1]
                 self._irregularity(e[1], e[3], e[2])
+            elif k == "irregularity":
+                self.notice = e[1]
+                self._irregularity(e[1], e[2], e[3])
             elif k == "dead_hand":
                 self._evt({"e": "dead_hand", "seat": e[1]})
             elif k == "exposed":
@@ -460,6 +472,7 @@ class Controller:
     def _end_round(self):
         r = self.round
         self.stacks = list(r.stacks)
+        self.rake_total += r.raked   # after a void, dead round or misdeal: nothing
         self._evt({"e": "end", "hand": self.hand, "button": self.button,
                    "stacks": list(self.stacks), "winners": list(r.winners),
                    "board": C.codes(r.board), "rake": r.raked,
@@ -540,6 +553,10 @@ class Controller:
     def centre_status(self):
         if self.shoe_must_go:
             return scenes.SHOE_OUT
+        if not self.decks.usable():
+            return scenes.NO_DECK
+        if self.notice is not None and self.state == PLAYING:
+            return scenes.NOTICE
         if self.state == HAND_SHUFFLE:
             return scenes.HAND_SHUFFLE
         if self.state == CUT:
@@ -562,12 +579,14 @@ class Controller:
 
     def snapshot(self):
         r = self.round
+        live = r is not None and self.state == PLAYING
         return {"state": self.state, "hand": self.hand, "button": self.button,
-                "stacks": list(self.stacks),
+                "stacks": list(r.stacks if live else self.stacks),
                 "to_act": r.to_act if r is not None and self.state == PLAYING else -1,
                 "board": C.codes(r.board) if r is not None else "",
                 "pot": r.pot() if r is not None and self.state == PLAYING else 0,
-                "rake": self.rake_total, "decks": self.decks.as_dict(),
+                "rake": self.rake_total + (r.raked if live else 0),
+                "decks": self.decks.as_dict(),
                 "shuffler_present": self.shuffler_present, "shoe_must_go": self.shoe_must_go,
                 "config": self.config.as_dict() if self.config else None}
 
