@@ -315,8 +315,8 @@ class Round:
         to = event[2]
         if not isinstance(to, int) or isinstance(to, bool):
             return "the amount must be a whole number of chips"
-        lo, hi = self.raise_bounds(seat)
-        if to == self.street_bet[seat] + self.stacks[seat] or lo <= to <= hi:
+        lo, hi = self.raise_bounds(seat)   # both capped at the seat's all-in
+        if lo <= to <= hi:
             return None
         return "%s to %d refused: the %s may go to %d..%d" % (
             event[0], to, self.structure.name(), lo, hi)
