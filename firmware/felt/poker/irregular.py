@@ -29,6 +29,8 @@ Effects:  ("refund", seat, amount), ("called_off", kind, why, section), ("dead_h
 
 from felt.poker import cards as C
 
+DEALING_PHASE = 0   # felt.poker.round.DEALING (the round imports this module)
+
 KINDS = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul", "away")
 SECTIONS = {"void": "19:47-27.12(f)", "dead": "13:47-20.38(h)", "misdeal": "13:47-20.38(f)",
             "face_up": "13:47-20.38(i)", "exposed": "13:47-20.38(l)",
@@ -44,7 +46,9 @@ def why_not(r, event):
     kind = event[0]
     if r.phase == COMPLETE:
         return "the round is over"
-    arg = event[1] if len(event) > 1 else None
+    if len(event) != (3 if kind == "replace" else 2):
+        return "malformed %s event %r" % (kind, event)
+    arg = event[1]
     if kind in ("void", "dead"):
         return None if isinstance(arg, str) else "say why the round is %s" % kind
     if kind == "misdeal":
@@ -55,7 +59,8 @@ def why_not(r, event):
                     "(13:47-20.38(f)%s)" % ("2" if arg == "wrong_start" else "4"))
         return None
     if kind in ("foul", "away"):
-        if not isinstance(arg, int) or not 0 <= arg < r.n or not r.live(arg):
+        if not isinstance(arg, int) or isinstance(arg, bool) or not 0 <= arg < r.n \
+                or not r.live(arg):
             return "seat %r has no hand in the round" % (arg,)
         return None
     card, reason = _card(arg)
@@ -85,8 +90,8 @@ def why_not(r, event):
     if not r.variant.stud():
         return "outside stud an exposed down card is replaced (13:47-20.38(n))"
     i = r.hole[seat].index(card)
-    if r.betround >= 0 or i > 1 or r.up[seat][i]:
-        return "13:47-20.38(l) covers the first two hole cards, while dealing"
+    if r.betround >= 0 or r.up[seat][i]:
+        return "13:47-20.38(l) covers the hole cards, while dealing"
     return None
 
 
@@ -185,6 +190,13 @@ def _out_of_hand(r, seat, out):
     if r._alive == 1:
         r._finish(out)
         return
+    if r._choice is not None and seat == r.to_act:
+        if r._choice == "straddle":
+            r._choose("decline", seat, None, out)   # the straddle is not made
+        else:
+            r._order.remove(seat)                 # no draw or discard for a dead hand
+            r._next_chooser(out)
+        return
     if seat == r.to_act:
         r._set_to_act(seat, out)
         if r.to_act < 0:
@@ -245,8 +257,9 @@ def _exposed(r, card, out):
     seat = _dealt_to(r, card)
     i = r.hole[seat].index(card)
     r.up[seat][i] = True
+    r.exposures[seat] += 1
     out.append(("exposed", seat, card))
-    if r.up[seat][0] and len(r.up[seat]) > 1 and r.up[seat][1]:
+    if r.exposures[seat] >= 2:
         # Both hole cards up: the hand is dead and the ante comes back.
         _notice(out, "exposed", "seat %d's two hole cards exposed: the hand is dead and "
                 "the ante returned" % seat)
@@ -256,6 +269,11 @@ def _exposed(r, card, out):
         r.up[seat] = []
         r._plan = r._plan[:r._next_card] + [x for x in r._plan[r._next_card:] if x[1] != seat]
         _out_of_hand(r, seat, out)
+        if r.phase == DEALING_PHASE and not r.finished():
+            if r._next_card >= len(r._plan):
+                r._deal_done(out)      # the dead seat was owed the deal's last card
+            else:
+                r._ask(out)            # the card asked for may have been the dead seat's
         return
     _notice(out, "exposed", "seat %d's hole card %s exposed: the third card is dealt "
             "down" % (seat, C.code(card)))

@@ -112,6 +112,7 @@ class Round:
         self.called_off = None      # "void", "dead" or "misdeal" (felt.poker.irregular)
         self._wagered = [False] * n  # who has voluntarily wagered (20.38(f)2 and 4)
         self._resume = None         # (phase, to_act) to go back to after a replaced card
+        self.exposures = [0] * n    # stud hole cards exposed while dealing (20.38(l))
 
     # ----- starting -------------------------------------------------------------------
 
@@ -498,6 +499,10 @@ class Round:
         if self._next_card < len(self._plan):
             self._ask(out)
             return
+        self._deal_done(out)
+
+    def _deal_done(self, out):
+        """The cards of a deal are all in: go on with the round."""
         self._plan = []
         self._next_card = 0
         if self._resume is not None:
@@ -505,7 +510,24 @@ class Round:
             self.phase, self.to_act = self._resume
             self._resume = None
             if self.to_act >= 0:
-                out.append(("to_act", self.to_act))
+                if self.phase == CHOOSING:
+                    # A draw or discard in progress: its seat goes on, if still in.
+                    if self.live(self.to_act):
+                        out.append(("to_act", self.to_act))
+                    else:
+                        if self.to_act in self._order:
+                            self._order.remove(self.to_act)
+                        self._next_chooser(out)
+                elif self.can_act(self.to_act):
+                    out.append(("to_act", self.to_act))
+                else:
+                    # The player to act left meanwhile: the next one acts.
+                    self._set_to_act(self.to_act, out)
+                    if self.to_act < 0:
+                        self._return_uncalled(out)
+                        self._take_rake(out)
+                        self.step += 1
+                        self._advance(out)
             return
         if self._choice == "draw" and self.phase == DEALING:
             self.phase = CHOOSING
@@ -761,6 +783,9 @@ class Round:
             eligible = [s for s in range(self.n) if self.live(s) and self.total[s] >= level]
             pots.append((amount, eligible))
             prev = level
+        if not pots:
+            # No live player has chips in: the whole pot is the main pot.
+            return [(sum(self.total), [s for s in range(self.n) if self.live(s)])]
         # Chips folded above every live player's level belong to the last pot.
         extra = sum([max(0, t - prev) for t in self.total])
         if extra:
