@@ -1,6 +1,7 @@
 """felt-emulator: run the emulated table, headless or in the terminal view.
 
     felt-emulator --hands 200 --players 9 --seed 7     # headless, scripted players
+    felt-emulator --hands 1000 --seed 5 --faults random # with devices and dealer failing
     felt-emulator --players 6                           # the interactive view
 """
 
@@ -8,7 +9,6 @@ import argparse
 import sys
 
 from felt.poker import variants
-from host_tools.emulator.link import LinkError
 from host_tools.emulator.session import DEFAULT_BOARD, RAKES, Session, round_line, table_config
 
 
@@ -32,6 +32,9 @@ def parse_args(argv):
     ap.add_argument("--journal", help="append the firmware's journal to this file")
     ap.add_argument("--phh", metavar="DIR",
                     help="write each round's Poker Hand History to DIR/hand-<n>.phh")
+    ap.add_argument("--faults", choices=("random",),
+                    help="inject faults (jams, face-up, extra and missing cards, misdeals, "
+                         "exposed cards...) at random moments, seeded by --seed")
     ap.add_argument("--trace", help="write every frame on the link to this file")
     ap.add_argument("--interactive", action="store_true",
                     help="the terminal view (the default when --hands is not given)")
@@ -50,7 +53,8 @@ def headless(args, out=sys.stdout):
     config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
                           args.button, args.straddle)
     session = Session(players=args.players, seed=args.seed, board=args.board,
-                      journal=args.journal, config=config, phh=args.phh)
+                      journal=args.journal, config=config, phh=args.phh, inject=args.faults)
+    faulty = args.faults is not None
     played = 0
     if args.trace:
         trace = open(args.trace, "w")
@@ -64,13 +68,15 @@ def headless(args, out=sys.stdout):
                 break
             end = session.play_round()
             played += 1
-            print(round_line(end, session.events), file=out)
+            _notes(session, out)
+            line = round_line(end, session.events)
+            print(line + (" deck=%s" % end["deck"] if faulty else ""), file=out)
             if args.rake == "time":
                 session.pass_time()
         state = session.state()
         rake = state["rake"]
         end_chips = sum(state["stacks"]) + rake
-    except LinkError as e:
+    except RuntimeError as e:     # a LinkError, or the emulated shoe out of cards
         session.faults.append(str(e))
         end_chips = -1
         rake = 0
@@ -80,14 +86,32 @@ def headless(args, out=sys.stdout):
             print(err, file=sys.stderr)
     finally:
         session.close()
-    faults = len(session.faults) + session.link.decoder.errors + session.link.sender.failed
+    _notes(session, out)
+    errors = len(session.faults) + session.link.decoder.errors + session.link.sender.failed
     for f in session.faults:
-        print("fault: %s" % f, file=out)
-    # Rake is house money: counted in chips_end, and shown when the table takes one.
-    print("summary: hands=%d chips_start=%d chips_end=%d faults=%d%s"
-          % (played, start, end_chips, faults,
-             " rake=%d" % rake if args.rake != "none" else ""), file=out)
-    return 0 if faults == 0 and start == end_chips else 1
+        print("error: %s" % f, file=out)
+    if start != end_chips:
+        print("error: chips at the start %d, at the end %d (stacks and rake)"
+              % (start, end_chips), file=out)
+    rake_part = " rake=%d" % rake if args.rake != "none" else ""
+    if faulty:
+        counts = session.fault_counts()
+        print("fault kinds: " + " ".join("%s=%d" % kc for kc in counts.items()), file=out)
+        # faults= counts the injected faults; errors= what went wrong unexpectedly.
+        print("summary: hands=%d chips_start=%d chips_end=%d faults=%d errors=%d%s"
+              % (played, start, end_chips, sum(counts.values()), errors, rake_part), file=out)
+    else:
+        # Rake is house money: counted in chips_end, and shown when the table takes one.
+        print("summary: hands=%d chips_start=%d chips_end=%d faults=%d%s"
+              % (played, start, end_chips, errors, rake_part), file=out)
+    return 0 if errors == 0 and start == end_chips else 1
+
+
+def _notes(session, out):
+    """The injected faults' lines and the technician's, as they happened."""
+    for line in session.notes:
+        print(line, file=out)
+    session.notes.clear()
 
 
 def main(argv=None):

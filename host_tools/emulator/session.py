@@ -1,7 +1,9 @@
 """A session at the emulated table: configure it, then play rounds through the firmware.
 
 The emulator answers only what the firmware asks (a shuffle, a card, an action), so a
-seed fixes every run: the same seed prints the same output.
+seed fixes every run: the same seed prints the same output.  With `inject` the devices
+and the dealer's panel also fail now and then (host_tools.emulator.faults), from a seeded
+stream of their own: a session without faults sends exactly what it always did.
 """
 
 import json
@@ -9,6 +11,7 @@ from pathlib import Path
 
 from felt.poker import variants
 from host_tools.emulator.devices import LedStrip, Shoe, Shuffler, seeded
+from host_tools.emulator.faults import KINDS as FAULT_KINDS, Faults
 from host_tools.emulator.link import REPO, FirmwareProcess
 from host_tools.emulator.players import BUTTON_FOR, RandomPlayer
 
@@ -47,7 +50,9 @@ def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="
 
 class Session:
     def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
-                 button="dealer_right", journal=None, config=None, phh=None):
+                 button="dealer_right", journal=None, config=None, phh=None, inject=None):
+        """`inject`: None (no faults), "manual" (faults only when armed or injected, e.g.
+        from the terminal view's keys) or "random" (also at random moments)."""
         self.board_path = Path(board)
         self.board = json.loads(self.board_path.read_text())
         self.players = players
@@ -57,7 +62,12 @@ class Session:
         self.shoe = Shoe()
         self.strip = LedStrip(self.board["leds"])
         self.bots = [RandomPlayer(seeded(seed, "seat%d" % s)) for s in range(players)]
-        self.faults = []
+        self.faults = []          # problems: refusals and anything unexpected
+        self.notes = []           # lines about injected faults and the technician's work
+        self.injected = []        # (kind, hand, what the firmware did) per injected fault
+        if inject not in (None, "manual", "random"):
+            raise ValueError("inject must be None, 'manual' or 'random'")
+        self.fx = Faults(self, seeded(seed, "faults"), inject == "random") if inject else None
         self.events = []          # every evt of the current round
         self.hole = [[] for _ in range(players)]   # each seat's cards, as dealt
         self.minutes = 0
@@ -100,11 +110,32 @@ class Session:
 
     def deal(self):
         """The dealer presses deal: a new round starts once the shuffler is done."""
+        if self.fx is not None:
+            # What followed the last round's end (a deck retired), then the technician.
+            for kind, p in self.link.drain(0):
+                self.take(kind, p)
+            self.fx.before_deal()
         self.events = []
         self.hole = [[] for _ in range(self.players)]
         self.turn = None
         self.ended = None
         self._must(self.link.send("dealer", {"b": "deal"}), "deal")
+
+    # ----- faults -------------------------------------------------------------------------
+
+    def arm_fault(self, kind, seat=None):
+        """A fault for its next moment: a shuffle (shuffler_jam, missing_card) or a card
+        (shoe_jam, face_up, foreign_card, duplicate_card).  Needs `inject`."""
+        self.fx.arm(kind, seat)
+
+    def inject_fault(self, kind, seat=None):
+        """A fault now: the dealer's panel (misdeal, exposed, off_table, ineligible,
+        player_away and foul of `seat`) or the shoe (shoe_jam); the others are armed."""
+        self.fx.inject_now(kind, seat)
+
+    def fault_counts(self):
+        """{kind: injected count} for every fault kind."""
+        return {k: self.fx.counts[k] if self.fx else 0 for k in FAULT_KINDS}
 
     def take(self, kind, p):
         """Play the devices' part for one frame from the firmware.
@@ -117,21 +148,28 @@ class Session:
                 self.turn, self._pending_turn = self._pending_turn, None
         elif kind == "shuffle":
             self.shoe.load(self.shuffler.shuffle())
+            if self.fx is not None and self.fx.on_shuffle():
+                return
             self._must(self.link.send("shuf", {"state": "shuffling"}), "shuffler")
             self._must(self.link.send("shuf", {"state": "done"}), "shuffler")
         elif kind == "need":
-            self._must(self.link.send("card", {"code": self.shoe.deal()}), "card")
+            if self.fx is None:
+                self._must(self.link.send("card", {"code": self.shoe.deal()}), "card")
+            elif not self.fx.on_need(p):
+                self._must(self.link.send("card", self.fx.card(self.shoe.deal())), "card")
         elif kind == "evt":
             self.events.append(p)
             e = p["e"]
+            explained = self.fx is not None and self.fx.on_event(p)
             if e == "refused":
-                self.faults.append("refused %s: %s" % (p["what"], p["why"]))
+                if not explained:
+                    self.faults.append("refused %s: %s" % (p["what"], p["why"]))
             elif e == "to_act":
                 self._pending_turn = (p["seat"], p["legal"])
                 self.bounds = (p["min"], p["max"]) if "min" in p else None
             elif e == "dealt" and p["what"] in ("hole", "up") and p["seat"] >= 0:
                 self.hole[p["seat"]].append(p["card"])
-            elif e == "discarded":
+            elif e == "discarded" and p["seat"] >= 0:   # seat -1: a card found face up
                 for c in p["cards"].split():
                     self.hole[p["seat"]].remove(c)
             elif e == "reshuffle":
@@ -184,6 +222,9 @@ class Session:
             self.take(*self.link.recv())
             if self.turn is not None:
                 seat, legal = self.turn
+                if self.fx is not None and self.fx.on_turn(seat, legal):
+                    self.turn = None    # a fault took the turn; the firmware asks again
+                    continue
                 self.act(seat, choose(seat, legal))
         return self.ended
 
@@ -202,4 +243,7 @@ def round_line(end, events):
     line = "hand %d: button=%s winners=%s board=%s" % (
         end["hand"], end["button"] if end["button"] >= 0 else "none", winners,
         end["board"].replace(" ", "") or "-")
-    return line + (" rake=%d" % end["rake"] if end.get("rake") else "")
+    line += " rake=%d" % end["rake"] if end.get("rake") else ""
+    if end.get("called_off"):
+        line += " called_off=%s" % end["called_off"]
+    return line

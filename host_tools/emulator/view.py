@@ -4,6 +4,11 @@ Every seat with its stack, the status its LEDs show, its hole cards and last act
 the board, the pot, the LED strip in the colours the firmware wrote, and a log of the
 round's events.  Any seat's buttons can be pressed: the firmware refuses a press out of
 turn and the log says why.
+
+Faults can be injected from the keyboard (FAULT_KEYS): the devices' at their next moment
+(a shuffle, a card from the shoe), the dealer's panel now; the log shows the firmware's
+irregularity events with their sections, and one line per fault saying what was done.
+Pressing fold for the seat that must post the bring-in shows the forced bet's refusal.
 """
 
 from rich.table import Table
@@ -21,6 +26,21 @@ SEAT_KEYS = "0123456789a"           # a selects seat 10
 STATUS_STYLE = {"empty": "dim", "waiting": "", "action": "bold orange1", "folded": "dim red",
                 "all-in": "bold blue", "winner": "bold green"}
 PUT_IN = ("post", "action")         # events whose amount goes into the pot
+# Keys that inject a fault (host_tools.emulator.faults), with the footer's label.  The
+# device faults wait for their moment; "seat" faults concern the selected seat.
+FAULT_KEYS = (("J", "shuffler_jam", "jam", "the shuffler jams at the next shuffle"),
+              ("K", "missing_card", "missing", "a card missing at the next deck check"),
+              ("S", "shoe_jam", "shoe", "the shoe jams (now, or at the next card)"),
+              ("U", "face_up", "face-up", "the next card is face up in the deck"),
+              ("X", "foreign_card", "extra", "the next card is from the other deck"),
+              ("P", "duplicate_card", "dup", "the next card is a second copy"),
+              ("M", "misdeal", "misdeal", "misdeal: wrong start, then skipped seat"),
+              ("E", "exposed", "exposed", "a card just dealt was exposed"),
+              ("O", "off_table", "off-table", "a card just dealt went off the table"),
+              ("I", "ineligible", "inelig", "a card just dealt went to an ineligible seat"),
+              ("W", "player_away", "away", "the selected seat's player left"),
+              ("F", "foul", "foul", "the selected seat's hand was fouled"))
+SEAT_FAULTS = ("player_away", "foul")
 
 
 def card_text(code):
@@ -71,6 +91,33 @@ def event_line(e):
             e["hand"], ",".join(map(str, e["winners"])), " ".join(map(str, e["stacks"])))
     if k == "refused":
         return None if e["what"] == "btn" else "%s refused: %s" % (e["what"], e["why"])
+    if k == "irregularity":
+        return "irregularity %s: %s (%s)" % (e["kind"], e["detail"], e["section"])
+    if k == "refund":
+        return "seat %d gets %d back" % (e["seat"], e["amount"])
+    if k == "dead_hand":
+        return "seat %d's hand is dead" % e["seat"]
+    if k == "exposed":
+        return "seat %d's %s exposed" % (e["seat"], e["card"])
+    if k == "discarded":
+        if e["seat"] < 0:
+            return "%s to the discards" % e["cards"]
+        return "seat %d discards %s" % (e["seat"], e["cards"])
+    if k == "waiting":
+        return "waiting for the %s (deck %s)" % (e["for"].replace("_", " "), e["deck"])
+    if k == "shuffled":
+        return "deck %s shuffled (%s)" % (e["deck"], "by hand" if e["how"] == "hand"
+                                          else "shuffler")
+    if k == "shuffler":
+        return "shuffler %s" % ("refitted" if e["present"] else "removed from the table")
+    if k == "shoe":
+        return "dealing shoe %s" % ("fitted" if e["present"] else "removed from the table")
+    if k == "deck":
+        return "deck %s registered; deck %s in play" % (e["registered"], e["in_play"])
+    if k == "reshuffle":
+        return "reshuffled into the stub: %s" % e["cards"]
+    if k == "rake":
+        return "rake %d" % e["amount"]
     return repr(e)
 
 
@@ -90,10 +137,11 @@ class FeltView(App):
         Binding("0", "select(0)", "seat", key_display="0-9,a"),
         *[Binding(k, "select(%d)" % i, "seat", show=False) for i, k in enumerate(SEAT_KEYS) if i],
         Binding("f", "press('fold')", "fold"),
-        Binding("c", "press('call')", "check/call"),
-        Binding("r", "press('raise')", "bet/raise"),
-        Binding("b", "bot", "bot plays turn"),
-        Binding("B", "autoplay", "autoplay"),
+        Binding("c", "press('call')", "call"),
+        Binding("r", "press('raise')", "raise"),
+        Binding("b", "bot", "bot"),
+        Binding("B", "autoplay", "auto"),
+        *[Binding(key, "fault('%s')" % kind, label) for key, kind, label, _ in FAULT_KEYS],
         Binding("q", "quit", "quit"),
     ]
 
@@ -113,10 +161,12 @@ class FeltView(App):
         yield Static(id="table")
         yield Static(id="leds")
         yield RichLog(id="log", wrap=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self):
         self.log_line("%d players; press d to deal" % self.session.players, "dim")
+        self.log_line("faults: " + "; ".join("%s %s" % (key, what)
+                                            for key, _, _, what in FAULT_KEYS), "dim")
         self.set_interval(self.pump_s, self.pump)
         self.set_interval(self.bot_s, self.bot_tick)
         self.refresh_table()
@@ -163,7 +213,14 @@ class FeltView(App):
         for f in self.session.faults[faults:]:
             if "refused" not in f:      # refusals come as events and are logged as such
                 self.log_line("fault: %s" % f, "bold red")
+        self.show_notes()
         self.refresh_table()
+
+    def show_notes(self):
+        """The injected faults' lines and the technician's work."""
+        for line in self.session.notes:
+            self.log_line(line, "bold magenta")
+        self.session.notes.clear()
 
     def press(self, seat, button):
         why = self.guarded(self.session.press, seat, button)
@@ -199,6 +256,14 @@ class FeltView(App):
         if self.session.turn:
             seat, legal = self.session.turn
             self.press(seat, BUTTON_FOR[self.session.bots[seat].choose(legal)])
+
+    def action_fault(self, kind):
+        seat = self.selected
+        if kind in SEAT_FAULTS and seat >= self.session.players:
+            return
+        self.guarded(self.session.inject_fault, kind, seat)
+        self.show_notes()
+        self.refresh_table()
 
     def action_autoplay(self):
         self.autoplay = not self.autoplay
@@ -271,10 +336,13 @@ class FeltView(App):
         self.query_one("#leds", Static).update(self.led_text())
         centre = self.centre_name()
         hand = [e["hand"] for e in s.events if e["e"] == "hand"]
+        decks = s.fx.decks if s.fx is not None else None
         self.query_one("#status", Static).update(Text(
-            " hand %s · table %s · selected seat %d · autoplay %s%s" % (
+            " hand %s · table %s · selected seat %d · autoplay %s%s%s" % (
                 hand[-1] if hand else "-", centre, self.selected,
                 "ON" if self.autoplay else "off",
+                " · deck %s in play%s" % (decks.in_play, ", %s retired" % "+".join(
+                    decks.retired) if decks.retired else "") if decks else "",
                 " · LINK DOWN" if self.dead else "")))
 
     def led_text(self):
@@ -306,7 +374,7 @@ def run_view(args) -> int:
     config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
                           args.button, args.straddle)
     session = Session(players=args.players, seed=args.seed, board=args.board,
-                      journal=args.journal, config=config)
+                      journal=args.journal, config=config, inject=args.faults or "manual")
     app = FeltView(session)
     try:
         session.open()

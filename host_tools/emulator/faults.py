@@ -1,0 +1,633 @@
+"""Faults injected into the emulated table: its devices' failures and the dealer's reports.
+
+The firmware decides what each irregularity does (felt.poker.irregular, 13:47-20.38,
+19:47-27.12); the emulator only makes it happen, at a moment the rules allow, and checks
+that the firmware answered as those rules say.  A session with faults:
+
+  - labels every card with the deck it comes from, and keeps the two decks (A, B) in
+    step with the firmware's events; a retired deck is replaced by the technician only
+    after a round has been dealt with the other one;
+  - lets the technician refit a shuffler the dealer removed after a jam (20.38(p));
+  - injects the faults of KINDS: armed for their next moment (the terminal view's keys),
+    injected now (the dealer's panel), or, in "random" mode, at random decision points
+    with their own seeded RNG, so a fault-free run draws nothing from it.
+
+Every injected fault leaves a line in `session.notes`:
+    fault: <kind> at hand N: <what the firmware did> (<section>)
+built from what the firmware reported (irregularity, refund, discarded, exposed and
+dead_hand events).  In random mode anything the firmware did that no injected fault
+explains, and any answer other than the rules' (a refusal, a missing irregularity), is
+a problem in `session.faults`.
+"""
+
+from collections import Counter
+
+from felt.poker import variants
+from felt.poker.irregular import SECTIONS
+from host_tools.emulator.devices import CODES, Decks
+
+KINDS = ("shuffler_jam", "missing_card", "shoe_jam", "face_up", "foreign_card",
+         "duplicate_card", "misdeal", "ineligible", "off_table", "exposed", "foul",
+         "player_away", "forced_bet")
+ARMED_AT = {"shuffler_jam": "shuffle", "missing_card": "shuffle", "shoe_jam": "need",
+            "face_up": "need", "foreign_card": "need", "duplicate_card": "need"}
+# Chance of a fault at each decision point: a shuffle, a card asked for, a player's turn.
+RATES = {"shuffle": 0.04, "need": 0.005, "turn": 0.006}
+SECOND_FACE_UP = 0.12   # after one face-up card, the chance of another at each card
+# Kinds whose moment is short (a bring-in, a stud hand's first cards) get a chance of
+# their own there.
+BOOST = {"forced_bet": 0.15, "stud_forced_bet": 0.05, "stud_exposed": 0.003}
+BOTH_EXPOSED = 0.4      # stud: both hole cards turned up rather than one
+CHOICES = ("discard", "draw", "straddle", "decline")
+WAGERS = ("call", "bet", "raise")
+# Events only an irregularity produces: in random mode each must come from a fault.
+IRREGULAR_EVENTS = ("irregularity", "refund", "dead_hand", "exposed")
+
+
+class RoundTracker:
+    """What the emulator knows of the round under way, from the firmware's events: enough
+    to pick a fault the rules allow now.  It errs on the side of fewer candidates (the
+    cards "just dealt" are forgotten at the first burn or street)."""
+
+    def __init__(self, stud):
+        self.stud = stud
+        self.hand = 0
+        self.playing = False
+        self.reset([])
+
+    def reset(self, stacks):
+        self.dealt_in = [s > 0 for s in stacks]
+        self.folded = set()
+        self.seen = set()        # cards the round has seen (felt.poker.round: seen)
+        self.just = []           # (code, seat): hole and up cards of the deal under way
+        self.cards = [[] for _ in stacks]   # per seat: [code, up, exposed] as dealt
+        self.wagered = set()     # seats that have voluntarily wagered (20.38(f)2, 4)
+        self.street = False      # a later betting round has begun
+        self.betting = False     # a player has been asked to act
+        self.burned = False      # a burn or board card was asked for
+        self.option = -1         # the last blind or straddle: the seat with the option
+        self.face_ups = 0
+        self.replacing = None    # the card a replace report takes back
+
+    def live(self, seat):
+        return 0 <= seat < len(self.dealt_in) and self.dealt_in[seat] \
+            and seat not in self.folded
+
+    def on_need(self, what):
+        if what in ("burn", "board"):
+            self.burned = True
+            self.just = []
+
+    def on_event(self, p):
+        e = p["e"]
+        if e == "hand":
+            self.hand = p["hand"]
+            self.playing = True
+            self.reset(p["stacks"])
+            return
+        if e == "end":
+            self.playing = False
+            return
+        if not self.playing:
+            return
+        seat = p.get("seat", -1)
+        if e == "dealt":
+            code = p["card"]
+            self.seen.add(code)
+            if p["what"] in ("hole", "up") and seat >= 0:
+                self.cards[seat].append([code, p["what"] == "up", False])
+                if self.live(seat):
+                    self.just.append((code, seat))
+        elif e == "discarded":
+            cards = p["cards"].split()
+            if seat < 0:
+                self.seen.update(cards)            # found face up: seen, not used
+                return
+            if cards == [self.replacing]:
+                self.just = [j for j in self.just if j[0] != self.replacing]
+            else:
+                self.just = []                     # a discard or draw: someone acted
+            self.replacing = None
+            self.cards[seat] = [c for c in self.cards[seat] if c[0] not in cards]
+        elif e == "reshuffle":
+            self.seen.difference_update(p["cards"].split())
+        elif e == "action":
+            self.just = []
+            if p["a"] in WAGERS:
+                self.wagered.add(seat)
+            elif p["a"] == "fold":
+                self.folded.add(seat)
+        elif e == "post":
+            if p["kind"] == "straddle":
+                self.just = []
+            if p["kind"] in ("blind", "straddle"):
+                self.option = seat
+        elif e == "to_act":
+            self.betting = True
+        elif e == "street":
+            self.street = True
+            self.just = []
+        elif e == "dead_hand":
+            self.folded.add(seat)
+        elif e == "exposed":
+            for c in self.cards[seat]:
+                if c[0] == p["card"]:
+                    c[1] = c[2] = True
+            # Not reported again as off the table or ineligible (see the firmware note in
+            # the report: its replacement would be dealt face up).
+            self.just = [j for j in self.just if j[0] != p["card"]]
+
+    # ----- what the rules allow now ------------------------------------------------------
+
+    def replaceable(self, seat=None):
+        """Cards of the deal under way, held by live players (20.38(g), (m), (n))."""
+        return [(c, s) for c, s in self.just if self.live(s) and (seat is None or s == seat)]
+
+    def misdeal_ok(self):
+        """20.38(f)2 and 4: before two players have voluntarily wagered; and early."""
+        return len(self.wagered) < 2 and not self.street
+
+    def exposable(self, seat=None):
+        """Stud, 20.38(l): (seat, [hole cards down], third card not yet dealt) while the
+        first cards are dealt."""
+        if not self.stud or self.betting or self.street or self.burned:
+            return []
+        just = set(c for c, _ in self.just)
+        out = []
+        for s in range(len(self.cards)):
+            if not self.live(s) or (seat is not None and s != seat):
+                continue
+            down = [c[0] for c in self.cards[s][:2] if not c[1] and c[0] in just]
+            if down:
+                out.append((s, down, len(self.cards[s]) < 3))
+        return out
+
+    def holding(self):
+        return [s for s in range(len(self.cards)) if self.live(s) and self.cards[s]]
+
+
+class Faults:
+    """The faults of one session; `random` injects them by chance, else only when asked."""
+
+    def __init__(self, session, rng, random=False):
+        self.s = session
+        self.rng = rng
+        self.random = random
+        self.strict = random
+        self.counts = Counter()
+        self.armed = {}
+        variant = variants.get(session.config["game"]) if "game" in session.config \
+            else variants.get("holdem")
+        self.stud = variant.stud()
+        first = variant.steps[0]
+        self.first_deal = first[1] + first[2] if first[0] == "deal" else 0
+        self.track = RoundTracker(self.stud)
+        self.decks = Decks()
+        self.shuffler_out = False   # removed by the dealer (20.38(p)) until refitted
+        self.refit_in = 0           # deals to go before the technician refits it
+        self.shuffling = False      # between the deal button and the round's first card
+        self.explained = set()      # ids of events an injected fault accounts for
+        self.down_due = set()       # stud seats whose third card must come down (20.38(l))
+        self.misdeals = 0
+        self.start_chips = sum(session.config["stacks"])
+
+    # ----- the session's hooks -----------------------------------------------------------
+
+    def card(self, code):
+        """The card message for a card the shoe deals: labelled with its deck."""
+        return {"code": code, "deck": self.decks.in_play}
+
+    def before_deal(self):
+        """Between rounds: the technician's work, then (random mode) the table checked."""
+        s = self.s
+        if self.shuffler_out:
+            if self.refit_in > 0:
+                self.refit_in -= 1
+            elif self._technician("shuf", {"present": True}, "shuffler refitted",
+                                  lambda e: e["e"] == "shuffler" and e["present"]):
+                self.shuffler_out = False
+        if not self.decks.usable() and not self.decks.due():
+            self.decks.ready[self.decks.retired[0]] = True   # both sealed: one must come back
+        for name in self.decks.due():
+            self._register(name)
+        if self.strict:
+            st = s.state()
+            want = {"decks": self.decks.as_dict(), "shuffler_present": not self.shuffler_out,
+                    "shoe_must_go": False}
+            got = {k: st[k] for k in want}
+            if got != want:
+                self._problem("before hand %d the firmware has %s, the emulator %s"
+                              % (self.track.hand + 1, got, want))
+                self._resync(st)
+            chips = sum(st["stacks"]) + st["rake"]
+            if chips != self.start_chips:
+                self._problem("after hand %d: %d chips at the table and the house, %d at the start"
+                              % (self.track.hand, chips, self.start_chips))
+                self.start_chips = chips     # report each loss once
+        self.shuffling = True
+
+    def on_need(self, p):
+        """A card is asked for.  True when a fault answered it (or made it moot)."""
+        self.track.on_need(p["what"])
+        if p["what"] == "button" or not self.track.playing:
+            return False
+        kind = self._pick("need", self._need_kinds())
+        if kind is None:
+            return False
+        ok, new = self._inject(kind, "need")
+        if kind in ("face_up", "foreign_card", "duplicate_card") and ok:
+            return True
+        return _superseded(new)
+
+    def on_shuffle(self):
+        """The shuffler was started.  True when a fault took the shuffle over."""
+        kinds = ["shuffler_jam"]
+        if self.decks.other() not in self.decks.retired or not self.random:
+            kinds.append("missing_card")
+        kind = self._pick("shuffle", kinds)
+        if kind is None:
+            return False
+        self._inject(kind, "shuffle")
+        return True
+
+    def on_turn(self, seat, legal):
+        """A player is to act.  True when a fault took the turn away (the firmware then
+        asks again, for this player or the next)."""
+        if not self.random or any(a in CHOICES for a in legal):
+            return False
+        kind = self._pick("turn", self._turn_kinds(seat, legal))
+        if kind is None:
+            return False
+        ok, new = self._inject(kind, "turn", seat=seat)
+        if kind == "forced_bet" or not ok:
+            return False
+        return any(k == "need" or (k == "evt" and q["e"] in ("to_act", "end")) for k, q in new)
+
+    def on_event(self, p):
+        """Follow the round, the decks and the devices.  True when an injected fault
+        explains the event."""
+        t = self.track
+        t.on_event(p)
+        e = p["e"]
+        explained = id(p) in self.explained
+        if explained:
+            self.explained.discard(id(p))
+        if e == "hand":
+            self.shuffling = False
+            self.down_due = set()
+            self.decks.dealt()
+        elif e == "to_act":
+            self.down_due = set()        # the first deal is over
+        elif e == "dealt" and p["seat"] in self.down_due:
+            self.down_due.discard(p["seat"])
+            if p["what"] != "hole" and self.strict:
+                self._problem("hand %d: seat %d's third card was dealt %s after a hole card "
+                              "was exposed (13:47-20.38(l))" % (t.hand, p["seat"], p["what"]))
+        elif e == "end":
+            if self.strict and p.get("deck") != self.decks.in_play:
+                self._problem("hand %d was dealt with deck %s; the emulator's deck in play is %s"
+                              % (p["hand"], p.get("deck"), self.decks.in_play))
+            if p.get("called_off") is None:
+                self.decks.alternate()
+        elif e == "irregularity" and p["kind"] == "deck_retired":
+            self.decks.retire()
+            if self.shuffling and not self.decks.usable():
+                self._redeal()
+        elif e in ("waiting", "shuffled") and self.strict and p["deck"] != self.decks.in_play:
+            self._problem("the firmware shuffles deck %s; the emulator's deck in play is %s"
+                          % (p["deck"], self.decks.in_play))
+        elif e == "shuffler":
+            self.shuffler_out = not p["present"]
+            if self.shuffler_out:
+                self.refit_in = self.rng.randint(0, 2) if self.random else 0
+        if self.strict and not explained and (e in IRREGULAR_EVENTS or (
+                e == "discarded" and p["seat"] < 0)):
+            self._problem("hand %d: unexpected %s event %s" % (self.track.hand, e, p))
+        return explained
+
+    # ----- choosing ----------------------------------------------------------------------
+
+    def arm(self, kind, seat=None):
+        self.armed[kind] = seat
+
+    def _pick(self, where, possible):
+        for kind in possible:
+            if kind in self.armed and ARMED_AT.get(kind) == where:
+                del self.armed[kind]
+                return kind
+        if not self.random:
+            return None
+        if "face_up" in possible and self.track.face_ups == 1 \
+                and self.rng.random() < SECOND_FACE_UP:
+            return "face_up"
+        for kind in possible:
+            boost = BOOST.get("stud_" + kind) if self.stud else None
+            boost = boost or BOOST.get(kind)
+            if boost and self.rng.random() < boost:
+                return kind
+        if self.rng.random() >= RATES[where] or not possible:
+            return None
+        # Kinds seen least so far are likelier, so every kind comes up in a long run.
+        weights = [1.0 / (1 + self.counts[k]) for k in possible]
+        return self.rng.choices(possible, weights)[0]
+
+    def _need_kinds(self):
+        t = self.track
+        kinds = ["shoe_jam", "foreign_card"]
+        if self.s.shoe.deck:
+            kinds.append("face_up")
+        if t.seen:
+            kinds.append("duplicate_card")
+        if t.misdeal_ok():
+            kinds.append("misdeal")
+        if t.replaceable():
+            kinds += ["ineligible", "off_table"] + ([] if self.stud else ["exposed"])
+        if t.exposable():
+            kinds.append("exposed")
+        if t.holding():
+            kinds += ["foul", "player_away"]
+        return kinds
+
+    def _turn_kinds(self, seat, legal):
+        t = self.track
+        kinds = []
+        if "bring_in" in legal or (not self.stud and seat == t.option and not t.street
+                                   and "check" in legal and "fold" not in legal):
+            kinds.append("forced_bet")
+        if t.misdeal_ok():
+            kinds.append("misdeal")
+        if t.replaceable():
+            kinds += ["ineligible", "off_table"] + ([] if self.stud else ["exposed"])
+        return kinds + ["foul", "player_away"]
+
+    # ----- injecting ---------------------------------------------------------------------
+
+    def inject_now(self, kind, seat=None):
+        """The dealer's panel (or the shoe) reports a fault now; the note says what
+        happened, or why the firmware refused it."""
+        at = ARMED_AT.get(kind)
+        if at == "shuffle" or (at == "need" and (kind != "shoe_jam" or not self.track.playing)):
+            self.arm(kind, seat)
+            self.s.notes.append("armed: %s at the next %s" % (
+                kind, "shuffle" if ARMED_AT[kind] == "shuffle" else "card"))
+            return
+        self._inject(kind, "now", seat=seat)
+
+    def _inject(self, kind, where, seat=None):
+        """Make the fault happen; returns (accepted, frames it produced).
+
+        The note says what the firmware reported: its irregularity events (rule, detail,
+        section) and the refunds, itemised; `rule` is the text used when it reports no
+        irregularity for the fault."""
+        t = self.track
+        hand = t.hand if t.playing else t.hand + 1
+        rng = self.rng
+        refusal_ok = None        # a refusal that is the expected outcome
+        checks = []              # (test an event must pass, what it stands for)
+        lead = prefix = suffix = ""  # lead: always; prefix: with `rule` only
+        if kind == "shuffler_jam":
+            how = rng.choice(("jammed", "stopped shuffling", "did not complete its cycle"))
+            self._send("shuf", {"state": "shuffling"})
+            why, new = self._send("shuf", {"state": "jammed"})
+            checks.append(_irregular("shuffler_jam"))
+            lead = "the shuffler %s: " % how
+            rule = "shuffle by hand (13:47-20.38(o))"
+        elif kind == "missing_card":
+            card = rng.choice(sorted(self.s.shoe.deck))
+            self.s.shoe.deck.remove(card)        # taken out of the deck
+            self._send("shuf", {"state": "shuffling"})
+            why, new = self._send("shuf", {"state": "done", "count": 51, "missing": [card]})
+            checks.append(_irregular("deck_retired"))
+            prefix = "%s missing at the deck check: " % card
+            rule = "deck retired (13:47-20.38(h))"
+        elif kind == "shoe_jam":
+            how = rng.choice(("jam", "stop", "incomplete"))
+            why, new = self._send("shoe", {"state": how})
+            checks.append(_irregular("void"))
+            if why is None:
+                # 19:47-27.12(g): the dealer takes the failed shoe off the table.
+                _, more = self._send("shoe", {"present": False})
+                new = new + more
+                checks.append((lambda e: e["e"] == "shoe" and not e["present"],
+                               "the shoe removed"))
+            prefix = "the dealing shoe reports %s: " % how
+            rule = "round void (19:47-27.12(f))"
+            suffix = "; the shoe removed (19:47-27.12(g))"
+        elif kind == "face_up":
+            card = self.s.shoe.deal()
+            why, new = self._send("card", dict(self.card(card), face_up=True))
+            if why is None:
+                t.face_ups += 1
+            checks.append((lambda e: e["e"] == "discarded" and e["seat"] < 0
+                           and e["cards"] == card, "%s to the discards" % card))
+            if t.face_ups >= 2:
+                checks.append(_irregular("misdeal"))
+                lead = "%s, a second card face up in the deck: " % card
+                rule = "misdeal (13:47-20.38(f)3)"
+            else:
+                prefix = "%s face up in the deck: " % card
+                rule = "not used, to the discards (%s)" % SECTIONS["face_up"]
+        elif kind in ("foreign_card", "duplicate_card"):
+            if kind == "foreign_card":
+                card, deck = rng.choice(CODES), self.decks.other()
+                prefix = "%s of deck %s in the shoe: " % (card, deck)
+            else:
+                card, deck = rng.choice(sorted(t.seen)), self.decks.in_play
+                prefix = "a second %s in the shoe: " % card
+            why, new = self._send("card", {"code": card, "deck": deck})
+            checks += [_irregular("dead"), _irregular("deck_retired")]
+            rule = "round dead, deck retired (13:47-20.38(h))"
+        elif kind == "misdeal":
+            how = ("wrong_start", "skipped_seat")[self.misdeals % 2] if not self.random \
+                else rng.choice(("wrong_start", "skipped_seat"))
+            self.misdeals += 1
+            why, new = self._send("dealer", {"b": "misdeal", "why": how})
+            checks.append(_irregular("misdeal"))
+            prefix = "the dealer reports %s: " % how.replace("_", " ")
+            rule = "misdeal (13:47-20.38(f))"
+        elif kind in ("ineligible", "off_table") or (kind == "exposed" and not self.stud):
+            cands = t.replaceable(seat) or t.replaceable()
+            if not cands:
+                return self._none(kind, hand, "no card of the deal under way to report")
+            card, holder = rng.choice(cands) if self.random else cands[-1]
+            t.replacing = card
+            why, new = self._send("dealer", {"b": kind, "card": card})
+            if why is not None:
+                t.replacing = None
+            checks.append((lambda e: e["e"] == "discarded" and e["seat"] == holder
+                           and e["cards"] == card, "%s taken back" % card))
+            prefix = "seat %d's %s %s: " % (holder, card, {
+                "ineligible": "dealt to an ineligible seat", "off_table": "dealt off the table",
+                "exposed": "turned face up while dealing"}[kind])
+            rule = "discarded, replaced by the next card (%s)" % SECTIONS[
+                "exposed_down" if kind == "exposed" else kind]
+        elif kind == "exposed":
+            cands = t.exposable(seat) or t.exposable()
+            if not cands:
+                return self._none(kind, hand, "no hole card being dealt to expose (13:47-20.38(l))")
+            if self.random:
+                fresh = [c for c in cands if c[2]] or cands
+                holder, down, _ = rng.choice(fresh)
+                both = len(down) == 2 and rng.random() < BOTH_EXPOSED
+            else:
+                holder, down, _ = cands[0]
+                both = False
+            cards = down if both else [rng.choice(down) if self.random else down[0]]
+            # The card that comes down instead of up: the seat's up card of the first deal.
+            third = len(t.cards[holder]) < self.first_deal
+            why, new = None, []
+            for c in cards:
+                why, more = self._send("dealer", {"b": "exposed", "card": c})
+                new += more
+                if why is not None:
+                    break
+            for c in cards:
+                checks.append((lambda e, c=c: e["e"] == "exposed" and e["card"] == c,
+                               "%s exposed" % c))
+            if both:
+                checks.append((lambda e: e["e"] == "dead_hand" and e["seat"] == holder,
+                               "seat %d's hand dead" % holder))
+                prefix = "seat %d's hole cards %s both turned up: " % (holder, " ".join(cards))
+                rule = "hand dead, ante back (%s)" % SECTIONS["exposed"]
+            else:
+                if third and why is None:
+                    self.down_due.add(holder)
+                prefix = "seat %d's hole card %s turned up: " % (holder, cards[0])
+                rule = "third card dealt down (%s)" % SECTIONS["exposed"]
+                if not third:
+                    suffix = " (its third card was already dealt)"
+        elif kind in ("foul", "player_away"):
+            if seat is None:
+                held = t.holding()
+                if not held:
+                    return self._none(kind, hand, "no player holds cards")
+                seat = rng.choice(held)
+            why, new = self._send("dealer", {"b": kind, "seat": seat})
+            checks.append((lambda e: e["e"] == "dead_hand" and e["seat"] == seat,
+                           "seat %d's hand dead" % seat))
+            if kind == "foul":
+                prefix = "seat %d's protected hand fouled: " % seat
+                rule = "out of the round, its money refunded (%s)" % SECTIONS["foul"]
+            else:
+                prefix = "seat %d left the table: " % seat
+                rule = "unprotected hand collected, folded (%s)" % SECTIONS["away"]
+        elif kind == "forced_bet":
+            why, new = self._send("btn", {"seat": seat, "b": "fold"})
+            refusal_ok = "bring-in" if self.stud else "check instead of folding"
+            prefix = "seat %d (%s) tries to fold: " % (seat, "bring-in" if self.stud
+                                                        else "big blind, nothing to call")
+            rule = "refused: %s (13:47-20.38(k)2)" % why
+        else:
+            raise ValueError("unknown fault %r (faults: %s)" % (kind, ", ".join(KINDS)))
+
+        evts = [q for k, q in new if k == "evt"]
+        if refusal_ok is not None:
+            if why is None or refusal_ok not in why:
+                return self._failed(kind, hand, "fold %s" % (
+                    "accepted" if why is None else "refused for another reason: %s" % why), new)
+            line = prefix + rule
+        elif why is not None:
+            return self._failed(kind, hand, "refused: %s" % why, new)
+        else:
+            missing = [w for test, w in checks if not any(test(e) for e in evts)]
+            if missing:
+                return self._failed(kind, hand, "the firmware did not report %s (events: %s)"
+                                    % (", ".join(missing), evts), new)
+            line = lead + _reported(evts, prefix + rule) + suffix
+        self.counts[kind] += 1
+        self.s.injected.append((kind, hand, line))
+        self.s.notes.append("fault: %s at hand %d: %s" % (kind, hand, line))
+        return True, new
+
+    def _send(self, what, payload):
+        """Send for a fault; the events it causes are the fault's.  (why, frames)"""
+        inbox = self.s.link.inbox
+        n0 = len(inbox)
+        why = self.s.link.send(what, payload)
+        new = list(inbox)[n0:]
+        for k, q in new:
+            if k == "evt":
+                self.explained.add(id(q))
+        return why, new
+
+    def _failed(self, kind, hand, why, new):
+        line = "%s at hand %d: %s" % (kind, hand, why)
+        if self.strict:
+            self._problem(line)
+        else:
+            self.s.notes.append("fault: " + line)
+        return False, new
+
+    def _none(self, kind, hand, why):
+        self.s.notes.append("fault: %s at hand %d: not injected: %s" % (kind, hand, why))
+        return False, []
+
+    def _problem(self, what):
+        self.s.faults.append(what)
+
+    # ----- the technician ----------------------------------------------------------------
+
+    def _technician(self, what, payload, note, expect):
+        why, new = self._send(what, payload)
+        if why is not None or not any(expect(q) for k, q in new if k == "evt"):
+            self._problem("technician: %s %s: %s" % (what, payload, why or "no event"))
+            return False
+        self.s.notes.append("technician: %s" % note)
+        return True
+
+    def _register(self, name):
+        """A checked deck is registered in place of the retired one (13:47-20.38(h))."""
+        before = self.decks.in_play
+        self.decks.register(name)
+        self._technician("deck", {"register": name},
+                         "deck %s registered in place of the sealed one; deck %s in play"
+                         % (name, self.decks.in_play),
+                         lambda e: e["e"] == "deck" and e["registered"] == name
+                         and e["in_play"] == self.decks.in_play)
+        return before
+
+    def _redeal(self):
+        """Both decks were found short before the deal: one comes back, deal again."""
+        self.decks.ready[self.decks.retired[0]] = True
+        self._register(self.decks.retired[0])
+        why = self.s.link.send("dealer", {"b": "deal"})
+        if why is not None:
+            self._problem("deal after registering a deck refused: %s" % why)
+
+    def _resync(self, st):
+        d = st["decks"]
+        self.decks.in_play = d["in_play"]
+        self.decks.retired = list(d["retired"])
+        self.shuffler_out = not st["shuffler_present"]
+
+
+def _superseded(frames):
+    """The card asked for is no longer wanted: asked again (a new need), the deal is over
+    (a player is to act) or the round is."""
+    return any(k == "need" or (k == "evt" and q["e"] in ("to_act", "end")) for k, q in frames)
+
+
+def _irregular(kind):
+    return (lambda e: e["e"] == "irregularity" and e["kind"] == kind, "irregularity %s" % kind)
+
+
+CALLED_OFF = {"void": "round void", "dead": "round dead", "misdeal": "misdeal"}
+
+
+def _reported(evts, rule):
+    """The rule applied as the firmware reported it: each irregularity with its section,
+    the refunds itemised per player, and who won if the fault ended the round."""
+    parts = []
+    for e in evts:
+        if e["e"] == "irregularity":
+            name = CALLED_OFF.get(e["kind"])
+            parts.append("%s%s (%s)" % (name + ": " if name else "", e["detail"], e["section"]))
+    text = "; ".join(parts or [rule])
+    back = [(e["seat"], e["amount"]) for e in evts if e["e"] == "refund"]
+    if back:
+        text += "; refunds: " + ", ".join("seat %d +%d" % b for b in back)
+    won = [e for e in evts if e["e"] == "award"]
+    if won:
+        text += "; round over: " + ", ".join("seat %d wins %d" % (e["seat"], e["amount"])
+                                              for e in won)
+    return text

@@ -1,0 +1,155 @@
+"""Fault injection in the emulator (host_tools.emulator.faults) against the real firmware.
+
+Random faults in headless runs: the run ends cleanly, chips are conserved and most fault
+kinds come up; the same seed gives the same output; without faults the output is what
+the fault-free path gives.  Then the decks' rule seen from the emulator, and the view's
+fault keys.
+"""
+
+import asyncio
+import io
+import re
+import subprocess
+import sys
+
+import pytest
+
+from host_tools.emulator import cli, faults
+from host_tools.emulator.session import Session, table_config
+from host_tools.emulator.view import FeltView
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "host_tools.emulator.cli", *args],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+
+
+def fault_kinds(stdout):
+    line = [s for s in stdout.splitlines() if s.startswith("fault kinds: ")][-1]
+    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line)}
+
+
+@pytest.fixture(scope="module")
+def holdem_run():
+    return run_cli("--game", "holdem", "--hands", "150", "--players", "6", "--seed", "5",
+                   "--faults", "random")
+
+
+@pytest.mark.parametrize("game", ["holdem", "stud7"])
+def test_random_faults_run_clean_conserve_chips_and_cover_the_kinds(game, holdem_run):
+    r = holdem_run if game == "holdem" else run_cli(
+        "--game", game, "--hands", "150", "--players", "6", "--seed", "5", "--faults", "random")
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    lines = r.stdout.strip().splitlines()
+    summary = lines[-1]
+    m = re.fullmatch(r"summary: hands=150 chips_start=(\d+) chips_end=(\d+) faults=(\d+) "
+                     r"errors=0", summary)
+    assert m, summary
+    assert m.group(1) == m.group(2) == "6000"
+    kinds = fault_kinds(r.stdout)
+    assert set(kinds) == set(faults.KINDS)
+    assert sum(kinds.values()) == int(m.group(3)) >= 25
+    assert sum(1 for n in kinds.values() if n) >= 9, kinds
+    assert not [s for s in lines if s.startswith("error:")]
+    # One line per injected fault, with the rule's section as the firmware reported it.
+    notes = [s for s in lines if s.startswith("fault: ")]
+    assert len(notes) == int(m.group(3))
+    for s in notes:
+        assert re.match(r"fault: (\w+) at hand \d+: .*\((13:47|19:47)-[\d.]+\([a-z]\)", s), s
+    # Rounds called off are visible, and each round says which deck it was dealt with.
+    hands = [s for s in lines if s.startswith("hand ")]
+    assert len(hands) == 150 and all(re.search(r" deck=[AB]$", s) for s in hands)
+    assert any("called_off=" in s for s in hands)
+
+
+def test_the_same_seed_gives_the_same_faults(holdem_run):
+    again = run_cli("--game", "holdem", "--hands", "150", "--players", "6", "--seed", "5",
+                    "--faults", "random")
+    assert again.stdout == holdem_run.stdout
+    other = run_cli("--game", "holdem", "--hands", "40", "--players", "6", "--seed", "6",
+                    "--faults", "random")
+    assert other.stdout != holdem_run.stdout
+
+
+def headless(argv):
+    out = io.StringIO()
+    code = cli.headless(cli.parse_args(argv), out)
+    return code, out.getvalue()
+
+
+def test_without_faults_the_output_is_the_fault_free_paths(monkeypatch):
+    argv = ["--hands", "40", "--players", "9", "--seed", "7"]
+    code, plain = headless(argv)
+    assert code == 0
+    lines = plain.strip().splitlines()
+    assert lines[-1] == "summary: hands=40 chips_start=9000 chips_end=9000 faults=0"
+    assert all(s.startswith("hand ") for s in lines[:-1]) and len(lines) == 41
+    # The fault machinery with nothing to inject (deck labels on every card, the table
+    # checked between rounds) plays exactly the same rounds: its RNG is a stream of its own.
+    monkeypatch.setattr(faults, "RATES", {k: 0 for k in faults.RATES})
+    monkeypatch.setattr(faults, "BOOST", {})
+    code, quiet = headless(argv + ["--faults", "random"])
+    assert code == 0
+    rounds = [re.sub(r" deck=[AB]$", "", s) for s in quiet.splitlines() if s.startswith("hand ")]
+    assert rounds == lines[:-1]
+    assert quiet.strip().splitlines()[-1] == \
+        "summary: hands=40 chips_start=9000 chips_end=9000 faults=0 errors=0"
+
+
+def test_a_retired_deck_is_not_dealt_again_until_the_technician_registers_it():
+    with Session(players=4, seed=3, stack=200, config=table_config(players=4, stack=200),
+                 inject="manual") as s:
+        assert s.play_round()["deck"] == "A"
+        s.arm_fault("foreign_card")        # a card of deck A while B is in play: an extra card
+        end = s.play_round()
+        assert end["deck"] == "B" and end["called_off"] == "dead"
+        assert sum(end["stacks"]) == 800
+        assert any("13:47-20.38(h)" in n for n in s.notes)
+        assert s.state()["decks"] == {"in_play": "A", "retired": ["B"]}
+        # The round after is dealt with the other deck, and B stays sealed meanwhile.
+        end = s.play_round()
+        assert end["deck"] == "A" and end["called_off"] is None
+        assert s.state()["decks"] == {"in_play": "A", "retired": ["B"]}
+        assert not [n for n in s.notes if n.startswith("technician")]
+        # Only now the technician registers a checked deck B; the decks alternate again.
+        assert s.play_round()["deck"] == "A"
+        assert "technician: deck B registered" in " ".join(s.notes)
+        assert s.state()["decks"] == {"in_play": "B", "retired": []}
+        assert s.play_round()["deck"] == "B"
+        assert s.faults == []
+
+
+from test_view import log_text, wait_for  # noqa: E402 - the view tests' helpers
+
+
+def test_view_keys_inject_faults_and_the_log_shows_the_rules():
+    session = Session(players=4, seed=3, stack=200, config=table_config(players=4, stack=200),
+                      inject="manual")
+    app = FeltView(session)
+    try:
+        session.open()
+
+        async def drive():
+            async with app.run_test(size=(200, 50)) as pilot:
+                await pilot.press("J")           # the shuffler jams at the next shuffle
+                await pilot.press("d")
+                await wait_for(pilot, lambda: session.turn is not None)
+                log = log_text(app)
+                assert "fault: shuffler_jam" in log and "13:47-20.38(o)" in log
+                assert "shuffled (by hand)" in log
+                await pilot.press("E")           # a hole card turned up while dealing
+                await wait_for(pilot, lambda: "fault: exposed" in log_text(app))
+                assert "13:47-20.38(n)" in log_text(app)
+                await wait_for(pilot, lambda: session.turn is not None)
+                await pilot.press("M")           # misdeal before two voluntary wagers
+                await wait_for(pilot, lambda: session.ended is not None)
+                assert session.ended["called_off"] == "misdeal"
+                log = log_text(app)
+                assert "fault: misdeal" in log and "irregularity misdeal" in log
+                assert sum(session.ended["stacks"]) == 800
+                await pilot.press("q")
+                await wait_for(pilot, lambda: not app.is_running)
+
+        asyncio.run(drive())
+    finally:
+        app.close_session()
