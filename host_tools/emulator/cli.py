@@ -97,9 +97,11 @@ def headless(args, out=sys.stdout):
     if faulty:
         counts = session.fault_counts()
         print("fault kinds: " + " ".join("%s=%d" % kc for kc in counts.items()), file=out)
-        # faults= counts the injected faults; errors= what went wrong unexpectedly.
-        print("summary: hands=%d chips_start=%d chips_end=%d faults=%d errors=%d%s"
-              % (played, start, end_chips, sum(counts.values()), errors, rake_part), file=out)
+        # faults= counts the injected faults; what went wrong unexpectedly is counted
+        # on its own line (and each printed as `error:`), and fails the run.
+        print("errors: %d" % errors, file=out)
+        print("summary: hands=%d chips_start=%d chips_end=%d faults=%d%s"
+              % (played, start, end_chips, sum(counts.values()), rake_part), file=out)
     else:
         # Rake is house money: counted in chips_end, and shown when the table takes one.
         print("summary: hands=%d chips_start=%d chips_end=%d faults=%d%s"
