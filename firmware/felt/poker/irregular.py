@@ -123,8 +123,7 @@ def apply(r, event, out):
             _notice(out, "off_table", "%s dealt off the table: not used" % C.code(card))
             _owe(r, "board", -1, out)
             return
-        # A hole card turned up by accident was dealt down: its replacement comes down.
-        was_up = _take_back(r, seat, card, out) and card not in r.exposed_cards
+        was_up = _take_back(r, seat, card, out)
         _notice(out, why if why != "exposed" else "exposed_down",
                 "%s %s: discarded, seat %d gets the next card" % (
                     C.code(card), {"ineligible": "dealt to a seat not in the round",
@@ -259,7 +258,6 @@ def _exposed(r, card, out):
     i = r.hole[seat].index(card)
     r.up[seat][i] = True
     r.exposures[seat] += 1
-    r.exposed_cards.append(card)
     out.append(("exposed", seat, card))
     if r.exposures[seat] >= 2:
         # Both hole cards up: the hand is dead and the ante comes back.

@@ -113,7 +113,6 @@ class Round:
         self._wagered = [False] * n  # who has voluntarily wagered (20.38(f)2 and 4)
         self._resume = None         # (phase, to_act) to go back to after a replaced card
         self.exposures = [0] * n    # stud hole cards exposed while dealing (20.38(l))
-        self.exposed_cards = []
 
     # ----- starting -------------------------------------------------------------------
 

@@ -329,16 +329,3 @@ def test_a_forced_bet_is_still_owed_after_throwing_the_cards_away_20_38_k2():
     assert r.stacks == [100, 99, 101]
     assert [e for e in of_kind(out, "return") if e[1] == 1] == []
 
-
-def test_an_exposed_stud_hole_card_replaced_comes_down_20_38_l_and_g():
-    # 13:47-20.38(l) then (g): the replacement of a hole card dealt down comes down too.
-    from felt.poker.round import Round
-    from felt.poker.structure import Structure
-    from felt.poker.variants import get
-    r = Round([100] * 3, 2, Structure("fixed", 2, 4, (), 1, 4, 1), get("stud7"))
-    r.start()
-    for c in "As Ks Qs".split():
-        r.apply(("card", c))
-    r.apply(("exposed", "As"))
-    out = r.apply(("replace", "As", "ineligible"))
-    assert ("need", "hole", 0) in out
