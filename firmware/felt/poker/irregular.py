@@ -200,10 +200,7 @@ def _out_of_hand(r, seat, out):
     if seat == r.to_act:
         r._set_to_act(seat, out)
         if r.to_act < 0:
-            r._return_uncalled(out)
-            r._take_rake(out)
-            r.step += 1
-            r._advance(out)
+            r._end_betting_round(out)
     elif r._choice is not None and seat in r._order:
         r._order.remove(seat)
 

@@ -524,10 +524,7 @@ class Round:
                     # The player to act left meanwhile: the next one acts.
                     self._set_to_act(self.to_act, out)
                     if self.to_act < 0:
-                        self._return_uncalled(out)
-                        self._take_rake(out)
-                        self.step += 1
-                        self._advance(out)
+                        self._end_betting_round(out)
             return
         if self._choice == "draw" and self.phase == DEALING:
             self.phase = CHOOSING
@@ -668,12 +665,15 @@ class Round:
             return
         self._set_to_act(seat, out)
         if self.to_act < 0:
-            # Whatever nobody could call goes back now: it is no part of the pot that
-            # the rake is taken from (13:47-20.37(b)).
-            self._return_uncalled(out)
-            self._take_rake(out)
-            self.step += 1
-            self._advance(out)
+            self._end_betting_round(out)
+
+    def _end_betting_round(self, out):
+        """Nobody is left to act: whatever nobody could call goes back now (it is no
+        part of the pot the rake is taken from, 13:47-20.37(b)), then the rake, then on."""
+        self._return_uncalled(out)
+        self._take_rake(out)
+        self.step += 1
+        self._advance(out)
 
     # ----- discards, draws and the straddle -------------------------------------------------
 
