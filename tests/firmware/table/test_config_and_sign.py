@@ -14,48 +14,10 @@ from felt.table.config import from_dict, sign
 from felt.table.controller import Controller, IDLE, PLAYING, SHUFFLING
 from felt.table.journal import Journal
 
-LEDS = {"count": 14, "seats": [[0, 3], [3, 3], [6, 3], [9, 3]], "centre": [12, 2]}
-BOARD = {"name": "test", "leds": LEDS}
+from table_fakes import BOARD, LEDS, FakeHal
+
 CFG = {"seats": 4, "stacks": [100, 100, 0, 100], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "button": "dealer_right"}
-
-
-class FakeLink:
-    def __init__(self):
-        self.sent = []
-
-    def send(self, kind, payload):
-        self.sent.append((kind, payload))
-
-
-class FakePixels:
-    def __init__(self, n):
-        self.px = [(0, 0, 0)] * n
-
-    def __setitem__(self, i, rgb):
-        self.px[i] = rgb
-
-    def write(self):
-        pass
-
-
-class FakeDevice:
-    def __init__(self):
-        self.calls = []
-
-    def want(self, kind, seat=-1):
-        self.calls.append((kind, seat))
-
-    def start(self):
-        self.calls.append(("start",))
-
-
-class FakeHal:
-    def __init__(self):
-        self.link = FakeLink()
-        self.pixels = FakePixels(LEDS["count"])
-        self.card_reader = FakeDevice()
-        self.shuffler = FakeDevice()
 
 
 def with_(base, **changes):

@@ -1,0 +1,44 @@
+"""Stand-ins for the HAL that the controller tests drive (firmware tests: both runtimes)."""
+
+# A four-seat board: three LEDs a seat and two in the centre.
+LEDS = {"count": 14, "seats": [[0, 3], [3, 3], [6, 3], [9, 3]], "centre": [12, 2]}
+BOARD = {"name": "test", "leds": LEDS}
+
+
+class FakeLink:
+    def __init__(self):
+        self.sent = []
+
+    def send(self, kind, payload):
+        self.sent.append((kind, payload))
+
+
+class FakePixels:
+    def __init__(self, n):
+        self.px = [(0, 0, 0)] * n
+        self.writes = 0
+
+    def __setitem__(self, i, rgb):
+        self.px[i] = rgb
+
+    def write(self):
+        self.writes += 1
+
+
+class FakeDevice:
+    def __init__(self):
+        self.calls = []
+
+    def want(self, kind, seat=-1):
+        self.calls.append((kind, seat))
+
+    def start(self):
+        self.calls.append(("start",))
+
+
+class FakeHal:
+    def __init__(self):
+        self.link = FakeLink()
+        self.pixels = FakePixels(LEDS["count"])
+        self.card_reader = FakeDevice()
+        self.shuffler = FakeDevice()
