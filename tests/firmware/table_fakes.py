@@ -42,3 +42,18 @@ class FakeHal:
         self.pixels = FakePixels(LEDS["count"])
         self.card_reader = FakeDevice()
         self.shuffler = FakeDevice()
+
+
+def configured(cfg):
+    """A controller on the fake HAL, configured with `cfg`; (controller, hal)."""
+    from felt.table.controller import Controller
+    from felt.table.journal import Journal
+    hal = FakeHal()
+    ctl = Controller(hal, BOARD, Journal())
+    assert ctl.handle("cfg", cfg) is None
+    return ctl, hal
+
+
+def events(hal, name):
+    """The payloads of the `evt` frames named `name` the controller sent."""
+    return [p for k, p in hal.link.sent if k == "evt" and p["e"] == name]

@@ -14,7 +14,7 @@ from felt.table.config import from_dict, sign
 from felt.table.controller import Controller, IDLE, PLAYING, SHUFFLING
 from felt.table.journal import Journal
 
-from table_fakes import BOARD, LEDS, FakeHal
+from table_fakes import BOARD, FakeHal, configured, events
 
 CFG = {"seats": 4, "stacks": [100, 100, 0, 100], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "button": "dealer_right"}
@@ -50,14 +50,7 @@ def table_for(game, players, seats=None, **more):
 
 
 def controller(cfg=None):
-    hal = FakeHal()
-    ctl = Controller(hal, BOARD, Journal())
-    assert ctl.handle("cfg", cfg or CFG) is None
-    return ctl, hal
-
-
-def events(hal, name):
-    return [p for k, p in hal.link.sent if k == "evt" and p["e"] == name]
+    return configured(cfg or CFG)
 
 
 def time_cfg(hourly, every=30, per="player", stacks=None):

@@ -1,25 +1,18 @@
 """The controller: inputs in the protocol's vocabulary, refusals that change nothing,
 the journal written before acting, and LED scenes drawn from state."""
 
-from felt.table.controller import Controller, IDLE, PLAYING, SHUFFLING
+from felt.table.controller import IDLE, PLAYING, SHUFFLING
 from felt.table import scenes
-from felt.table.journal import Journal, rebuild
+from felt.table.journal import rebuild
 
-from table_fakes import BOARD, LEDS, FakeHal
+from table_fakes import LEDS, configured, events
 
 CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
 
 
 def table(cfg=None):
-    hal = FakeHal()
-    ctl = Controller(hal, BOARD, Journal())
-    assert ctl.handle("cfg", cfg or CFG) is None
-    return ctl, hal
-
-
-def events(hal, name):
-    return [p for k, p in hal.link.sent if k == "evt" and p["e"] == name]
+    return configured(cfg or CFG)
 
 
 def dealt_round(ctl, hal):
