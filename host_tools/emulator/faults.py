@@ -36,7 +36,7 @@ RATES = {"shuffle": 0.04, "need": 0.005, "turn": 0.006}
 SECOND_FACE_UP = 0.12   # after one face-up card, the chance of another at each card
 # Kinds whose moment is short (a bring-in, a stud hand's first cards) get a chance of
 # their own there.
-BOOST = {"forced_bet": 0.15, "stud_forced_bet": 0.05, "stud_exposed": 0.003}
+BOOST = {"stud_forced_bet": 0.05, "stud_exposed": 0.003}
 BOTH_EXPOSED = 0.4      # stud: both hole cards turned up rather than one
 CHOICES = ("discard", "draw", "straddle", "decline")
 WAGERS = ("call", "bet", "raise")
@@ -66,6 +66,7 @@ class RoundTracker:
         self.betting = False     # a player has been asked to act
         self.burned = False      # a burn or board card was asked for
         self.option = -1         # the last blind or straddle: the seat with the option
+        self.blinds = {}         # seat -> its blind this round (a forced bet, 20.38(k)2)
         self.face_ups = 0
         self.replacing = None    # the card a replace report takes back
 
@@ -122,6 +123,8 @@ class RoundTracker:
                 self.just = []
             if p["kind"] in ("blind", "straddle"):
                 self.option = seat
+            if p["kind"] == "blind":
+                self.blinds[seat] = p["amount"]
         elif e == "to_act":
             self.betting = True
         elif e == "street":
@@ -133,9 +136,6 @@ class RoundTracker:
             for c in self.cards[seat]:
                 if c[0] == p["card"]:
                     c[1] = c[2] = True
-            # Not reported again as off the table or ineligible (see the firmware note in
-            # the report: its replacement would be dealt face up).
-            self.just = [j for j in self.just if j[0] != p["card"]]
 
     # ----- what the rules allow now ------------------------------------------------------
 
@@ -259,14 +259,19 @@ class Faults:
         if kind is None:
             return False
         ok, new = self._inject(kind, "turn", seat=seat)
-        if kind == "forced_bet" or not ok:
-            return False
+        if kind == "forced_bet" and self.stud or not ok:
+            return False      # the bring-in refused its fold: the same turn goes on
         return any(k == "need" or (k == "evt" and q["e"] in ("to_act", "end")) for k, q in new)
 
     def on_event(self, p):
         """Follow the round, the decks and the devices.  True when an injected fault
         explains the event."""
         t = self.track
+        if p["e"] == "discarded" and p["seat"] in self.down_due and [
+                c for c in t.cards[p["seat"]] if c[2] and c[0] == p["cards"]]:
+            # The exposed card is replaced: the exposure goes with it, the third card
+            # comes up again (13:47-20.38(l) no longer applies).
+            self.down_due.discard(p["seat"])
         t.on_event(p)
         e = p["e"]
         explained = id(p) in self.explained
@@ -351,8 +356,7 @@ class Faults:
     def _turn_kinds(self, seat, legal):
         t = self.track
         kinds = []
-        if "bring_in" in legal or (not self.stud and seat == t.option and not t.street
-                                   and "check" in legal and "fold" not in legal):
+        if "bring_in" in legal or (seat in t.blinds and not t.street and "fold" in legal):
             kinds.append("forced_bet")
         if t.misdeal_ok():
             kinds.append("misdeal")
@@ -383,6 +387,7 @@ class Faults:
         hand = t.hand if t.playing else t.hand + 1
         rng = self.rng
         refusal_ok = None        # a refusal that is the expected outcome
+        forbid = None            # (test no event may pass, what it stands for)
         checks = []              # (test an event must pass, what it stands for)
         lead = prefix = suffix = ""  # lead: always; prefix: with `rule` only
         if kind == "shuffler_jam":
@@ -511,12 +516,25 @@ class Faults:
             else:
                 prefix = "seat %d left the table: " % seat
                 rule = "unprotected hand collected, folded (%s)" % SECTIONS["away"]
-        elif kind == "forced_bet":
+        elif kind == "forced_bet" and (seat is None or not self.stud and seat not in t.blinds):
+            return self._none(kind, hand, "no player who owes or posted a forced bet is to act")
+        elif kind == "forced_bet" and self.stud:
+            # The bring-in is owed: throwing the cards away does not cancel it.
             why, new = self._send("btn", {"seat": seat, "b": "fold"})
-            refusal_ok = "bring-in" if self.stud else "check instead of folding"
-            prefix = "seat %d (%s) tries to fold: " % (seat, "bring-in" if self.stud
-                                                        else "big blind, nothing to call")
+            refusal_ok = "bring-in"
+            prefix = "seat %d (bring-in due) tries to fold: " % seat
             rule = "refused: %s (13:47-20.38(k)2)" % why
+        elif kind == "forced_bet":
+            # Hold 'em's forced bets are posted before the deal: a blind who throws the
+            # cards away has paid it, and it stays in the pot (nothing refunded).
+            why, new = self._send("btn", {"seat": seat, "b": "fold"})
+            checks.append((lambda e: e["e"] == "action" and e["seat"] == seat
+                           and e["a"] == "fold", "seat %d folded" % seat))
+            forbid = (lambda e: e["e"] == "refund" and e["seat"] == seat,
+                      "a refund of the blind")
+            prefix = "seat %d throws its cards away after posting a blind of %d: " % (
+                seat, t.blinds[seat])
+            rule = "folded, the blind stays in the pot (13:47-20.38(k)2)"
         else:
             raise ValueError("unknown fault %r (faults: %s)" % (kind, ", ".join(KINDS)))
 
@@ -530,6 +548,8 @@ class Faults:
             return self._failed(kind, hand, "refused: %s" % why, new)
         else:
             missing = [w for test, w in checks if not any(test(e) for e in evts)]
+            if forbid is not None and any(forbid[0](e) for e in evts):
+                return self._failed(kind, hand, "the firmware made %s" % forbid[1], new)
             if missing:
                 return self._failed(kind, hand, "the firmware did not report %s (events: %s)"
                                     % (", ".join(missing), evts), new)

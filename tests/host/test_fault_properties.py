@@ -417,9 +417,20 @@ def apply_fault(r, w, shoe, event):
         assert card in r.muck or card in reshuffled
         assert card not in r.hole[seat] and card not in r.just_dealt
         assert len(r.hole[seat]) == holding - 1
-        assert r.expecting() == ("up" if was_up else "hole", seat), r.expecting()
-        if r.betround < 0:
+        if card in w.exposed.get(seat, ()):
+            # 20.38(l) then (g)/(m): the exposure leaves with the card.  Its replacement
+            # comes down, unless the up card it brought down is already dealt (the seat's
+            # last card of the first deal): then it shows in its place.
+            w.exposed[seat].remove(card)
+            if w.late_exposures.get(seat, 0):
+                w.late_exposures[seat] -= 1
+                was_up = False
+            else:
+                was_up = holding == r.variant.steps[0][1] + r.variant.steps[0][2]
+            event_stat("stud: exposed card replaced, %s" % ("up" if was_up else "down"))
+        elif r.betround < 0:
             w.replaced.add(seat)
+        assert r.expecting() == ("up" if was_up else "hole", seat), r.expecting()
     elif kind == "exposed":
         # 20.38(l): the cards dealt down in the first deal that are now exposed.
         assert card in w.first_deal.get(seat, ()), "only a card dealt down is exposed"

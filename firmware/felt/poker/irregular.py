@@ -19,7 +19,9 @@ rebuilds the round they changed.
                            hold 'em down card turned up while dealing)
   ("exposed", code)        stud, 13:47-20.38(l): a hole card turned up while dealing; the
                            third card then comes down; both hole cards up kills the
-                           hand and returns the ante
+                           hand and returns the ante.  Ruling: with one hole card
+                           (five-card stud, Mambo) its up card comes down; an exposed
+                           card later replaced takes the exposure with it
   ("foul", seat)           13:47-20.38(j)3: a protected hand fouled or collected by the
                            dealer: the player's money in the pot is refunded
   ("away", seat)           13:47-20.38(j)4: a player left with an unprotected hand: folded
@@ -124,6 +126,8 @@ def apply(r, event, out):
             _owe(r, "board", -1, out)
             return
         was_up = _take_back(r, seat, card, out)
+        if card in r.exposed[seat]:
+            was_up = _unexpose(r, seat, card)
         _notice(out, why if why != "exposed" else "exposed_down",
                 "%s %s: discarded, seat %d gets the next card" % (
                     C.code(card), {"ineligible": "dealt to a seat not in the round",
@@ -254,9 +258,9 @@ def _exposed(r, card, out):
     seat = _dealt_to(r, card)
     i = r.hole[seat].index(card)
     r.up[seat][i] = True
-    r.exposures[seat] += 1
+    r.exposed[seat].append(card)
     out.append(("exposed", seat, card))
-    if r.exposures[seat] >= 2:
+    if len(r.exposed[seat]) >= 2:
         # Both hole cards up: the hand is dead and the ante comes back.
         _notice(out, "exposed", "seat %d's two hole cards exposed: the hand is dead and "
                 "the ante returned" % seat)
@@ -278,4 +282,24 @@ def _exposed(r, card, out):
     for k in range(r._next_card, len(r._plan)):
         if r._plan[k] == ("up", seat):
             r._plan[k] = ("hole", seat)
+            r.brought_down[seat] = True
             break
+
+
+def _unexpose(r, seat, card):
+    """An exposed stud hole card is replaced (20.38(g), (m)): the exposure goes with it.
+    True if its replacement must come up: the up card it brought down is already dealt,
+    so the hand keeps one up card."""
+    r.exposed[seat].remove(card)
+    if not r.brought_down[seat]:
+        return False       # exposed after the up card came: a down card replaces it
+    r.brought_down[seat] = False
+    # The card brought down is the seat's last hole card of the plan (a replacement is
+    # always asked for before it); while it is still due it goes back to being up.
+    k = len(r._plan) - 1
+    while k >= 0 and r._plan[k] != ("hole", seat):
+        k -= 1
+    if k >= r._next_card:
+        r._plan[k] = ("up", seat)
+        return False
+    return True

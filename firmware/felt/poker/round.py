@@ -112,7 +112,8 @@ class Round:
         self.called_off = None      # "void", "dead" or "misdeal" (felt.poker.irregular)
         self._wagered = [False] * n  # who has voluntarily wagered (20.38(f)2 and 4)
         self._resume = None         # (phase, to_act) to go back to after a replaced card
-        self.exposures = [0] * n    # stud hole cards exposed while dealing (20.38(l))
+        self.exposed = [[] for _ in range(n)]  # stud hole cards exposed while dealing (20.38(l))
+        self.brought_down = [False] * n  # an up card turned into a down card for one
 
     # ----- starting -------------------------------------------------------------------
 
@@ -509,7 +510,13 @@ class Round:
             # A replaced card is dealt: back to where the round was (20.38(g), (m), (n)).
             self.phase, self.to_act = self._resume
             self._resume = None
-            if self.to_act >= 0:
+            if self.phase == BETTING:
+                # Nobody has acted on the deal yet (a card is replaced only until then):
+                # the betting opens again by what shows now, a stud up card may be new.
+                if not self._start_betting(self.variant.steps[self.step][1], out):
+                    self.to_act = -1            # everyone left to bet has gone meanwhile
+                    self._end_betting_round(out)
+            elif self.to_act >= 0:
                 if self.phase == CHOOSING:
                     # A draw or discard in progress: its seat goes on, if still in.
                     if self.live(self.to_act):
@@ -606,6 +613,9 @@ class Round:
         self.to_act = -1
 
     def voluntary_wagers(self):
+        """Players who called, bet or raised: 20.38(f)2 and 4.  A straddle does not count
+        (ruling): it is put in blind, before the deal, so no player has yet acted on a
+        card when a wrong start or a skipped seat is found."""
         return sum([1 for w in self._wagered if w])
 
     def _act(self, kind, seat, to, out):

@@ -94,6 +94,18 @@ def test_a_misdeal_for_a_wrong_start_only_before_two_players_voluntarily_wager_2
     assert r.to_act == 1 and not r.finished()
 
 
+def test_a_straddle_is_no_voluntary_wager_for_a_misdeal_20_38_f2():
+    # Ruling on 20.38(f)2 and 4: the straddle goes in blind before the deal, so with one
+    # call after it only one player has voluntarily wagered: still a misdeal.
+    from variant_helpers import blinds_limit
+    r, _ = new_game("holdem", [100] * 4, 0, blinds_limit(straddle=True))
+    r.apply(("straddle", 3))
+    deal(r, "As Ks Qs Js Ah Kh Qh Jh")
+    act(r, "call 0")
+    out = r.apply(("misdeal", "wrong_start"))
+    assert refunds(out) == [(0, 4), (1, 1), (2, 2), (3, 4)] and r.stacks == [100] * 4
+
+
 def test_a_misdeal_for_a_skipped_seat_only_before_two_players_voluntarily_wager_20_38_f4():
     # 20.38(f)4: failing to deal to an eligible seated player, detected before two or
     # more players voluntarily wager.  Stud: the antes and the bring-in are forced, the
@@ -256,6 +268,57 @@ def test_stud_both_hole_cards_exposed_the_hand_is_dead_and_the_ante_returned_20_
     assert [e[1] for e in dealt(out)] == [1, 2, 1, 2]
     assert r.phase == BETTING and r.to_act == 1     # 4c brings it in
     assert chips(r) == 300 and r.pot() == 2
+
+
+def test_stud_exposed_hole_card_replaced_takes_the_exposure_with_it_20_38_l_g_m():
+    # 20.38(l) then (g)/(m): the exposed hole card leaves the hand; its replacement comes
+    # down as the hole card it replaces, and the third card goes back to being up.
+    r, _ = new_game("stud7", [100] * 3, 0)
+    deal(r, "2c 2d 2h")
+    r.apply(("exposed", "2c"))
+    out = r.apply(("replace", "2c", "off_table"))
+    assert ("discarded", 0, cards("2c")) in out and r.expecting() == ("hole", 0)
+    out = deal(r, "5s 3c 3d 3h 9s 4c Kh")
+    assert dealt(out)[0] == ("hole", 0, "5s")
+    assert dealt(out)[-3:] == [("up", 0, "9s"), ("up", 1, "4c"), ("up", 2, "Kh")]
+    assert [sum([1 for u in r.up[s] if u]) for s in range(3)] == [1, 1, 1]
+    assert r.phase == BETTING and r.to_act == 1          # 4c brings it in
+    # A second exposure is again the first: the hand lives.
+    r, _ = new_game("stud7", [100] * 3, 0)
+    deal(r, "2c 2d 2h")
+    r.apply(("exposed", "2c"))
+    r.apply(("replace", "2c", "ineligible"))
+    deal(r, "5s 3c")
+    assert of_kind(r.apply(("exposed", "3c")), "dead_hand") == []
+
+
+def test_stud_exposed_card_replaced_after_its_down_third_card_comes_up_20_38_l_m():
+    # The third card already came down for the exposed card (20.38(l)): the exposed
+    # card's replacement shows in its place, so the hand keeps one up card to bet by.
+    r, _ = new_game("stud7", [100] * 3, 0)
+    deal(r, "2c 2d 2h 3c 3d 3h")
+    r.apply(("exposed", "2c"))
+    deal(r, "9s 4c Kh")
+    assert r.up[0] == [True, False, False]
+    out = r.apply(("replace", "2c", "off_table"))
+    assert r.expecting() == ("up", 0)
+    out = deal(r, "Qd")
+    assert dealt(out) == [("up", 0, "Qd")] and r.up[0] == [False, False, True]
+    assert r.phase == BETTING and r.to_act == 1 and chips(r) == 300
+
+
+def test_one_hole_card_games_exposed_brings_the_up_card_down_20_38_l():
+    # Five-card stud and Mambo stud deal one hole card then one up (ruling: 20.38(l)
+    # read for one hole card): exposed, the up card comes down, the hand lives.
+    for game in ("stud5", "mambo-stud"):
+        r, _ = new_game(game, [100] * 3, 0)
+        deal(r, "2c")
+        out = r.apply(("exposed", "2c"))
+        assert of_kind(out, "dead_hand") == [] and r.live(0)
+        out = deal(r, "2d 2h 9s 4c Kh")
+        assert dealt(out)[2] == ("hole", 0, "9s"), game
+        assert r.up[0] == [True, False] and r.showing(0) == cards("2c")
+        assert r.phase == BETTING and chips(r) == 300, game
 
 
 # ----- players' hands --------------------------------------------------------------------------
