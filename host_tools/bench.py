@@ -130,29 +130,10 @@ def pokerkit_script(events):
 # ----- timing --------------------------------------------------------------------------------
 
 def best_rate(run, items, reps):
-    """Items per second, best of `reps` timings; a timing repeats the batch as often
-    as needed to last MIN_TIMED, so fast engines are not timed on a few milliseconds."""
-    loops = 1
-    while True:
-        t = time.perf_counter()
-        for _ in range(loops):
-            run(items)
-        if time.perf_counter() - t >= MIN_TIMED:
-            break
-        loops *= 2
-    best = 0.0
-    for _ in range(reps):
-        t = time.perf_counter()
-        for _ in range(loops):
-            run(items)
-        best = max(best, loops * len(items) / (time.perf_counter() - t))
-    return best
-
-
-def quick_rate(run, items, reps):
-    """best_rate, except that the timing which reached MIN_TIMED counts as the first of
-    the `reps`: the per-game figures would otherwise spend a quarter of their time on
-    PokerKit batches that are thrown away."""
+    """Items per second, best of `reps` timings.  A timing repeats the batch as often as
+    needed to last MIN_TIMED, so fast engines are not timed on a few milliseconds; the
+    timing that found that count is the first of the `reps` (a slower warm-up only
+    loses the max)."""
     loops = 1
     while True:
         t = time.perf_counter()
@@ -399,7 +380,7 @@ def bench_games(count, seed, reps):
                "actions": actions / len(hands),
                "showdown": sum(h["live"] for h in hands) / len(hands),
                "draw": _draw_count(v, n),
-               "core": quick_rate(core_game_runner(v), hands, reps),
+               "core": best_rate(core_game_runner(v), hands, reps),
                "pk_code": None, "pk": None, "pk_differ": 0}
         if v.name in pk_games:
             code, game = pk_games[v.name]
@@ -410,7 +391,7 @@ def bench_games(count, seed, reps):
                 if stacks != h["stacks"]:
                     row["pk_differ"] += 1
             row["pk_code"] = code
-            row["pk"] = quick_rate(pokerkit_game_runner(game, n), scripts, reps)
+            row["pk"] = best_rate(pokerkit_game_runner(game, n), scripts, reps)
         rows.append(row)
     return rows
 

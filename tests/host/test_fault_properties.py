@@ -35,6 +35,7 @@ from felt.poker.rake import Rake
 from felt.poker.round import BETTING, CHOOSING, DEALING, Refused, Round
 from felt.poker.structure import KINDS, Structure
 from felt.poker.variants import VARIANTS
+from poker_strategies import structures
 
 # Tuned so the file runs in about half a minute while it passes.
 SETTINGS = settings(max_examples=25, deadline=None, report_multiple_bugs=False,
@@ -57,25 +58,6 @@ ALL_FAULTS = CALL_OFFS + ("face_up", "replace", "exposed", "foul", "away")
 
 # ----- random tables --------------------------------------------------------------------
 
-@st.composite
-def structures(draw, variant, kind):
-    small = draw(st.integers(2 if variant.bring_in else 1, 6), label="small_bet")
-    big = draw(st.integers(small, 3 * small), label="big_bet") if kind in ("fixed", "spread") \
-        else 0
-    ante = draw(st.integers(0, 2), label="ante")
-    if variant.stud():
-        blinds, straddle = (), False
-        bring_in = draw(st.integers(1, small - 1), label="bring_in") if variant.bring_in else 0
-    else:
-        bring_in = 0
-        top = small if kind == "fixed" else 2 * small
-        blinds = draw(st.lists(st.integers(1, top), max_size=3), label="blinds")
-        straddle = bool(blinds) and variant.hand in ("holdem", "omaha") \
-            and draw(st.booleans(), label="straddle")
-    cap = draw(st.sampled_from([0, 2, 4]), label="cap")
-    return Structure(kind, small, big, blinds, ante, cap, bring_in, True, straddle)
-
-
 # A rake that can take most of a small pot: what a fouled hand gets back is then what the
 # pot holds (20.38(j)3 and irregular.py: a rake already taken stays taken).
 HEAVY_RAKE = st.integers(2, 30).map(lambda a: Rake("incremental", levels=[(1, a)]))
@@ -90,7 +72,8 @@ def tables(draw, variant, kind, heavy=False):
     for s in order[:players]:
         stacks[s] = draw(st.one_of(st.integers(1, 12), st.integers(40, 300)), label="stack")
     button = draw(st.sampled_from([s for s in range(seats) if stacks[s]]), label="button")
-    structure = draw(structures(variant, kind), label="structure")
+    structure = draw(structures(variant, kind, small_max=6, ante_max=2, caps=(0, 2, 4),
+                                      check_raise=True), label="structure")
     rake = draw(HEAVY_RAKE if heavy and draw(st.booleans(), label="heavy rake") else st.one_of(
         st.none(),
         st.integers(1, 10).map(lambda p: Rake("percent", p)),

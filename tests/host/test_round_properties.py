@@ -23,6 +23,7 @@ from felt.poker.round import ACTIONS, BETTING, CHOICES, CHOOSING, Refused, Round
 from felt.poker.structure import KINDS, FixedLimit, Structure
 from felt.poker.variants import VARIANTS, get
 from felt.table import config
+from poker_strategies import structures
 
 # Tuned so the whole file runs in about half a minute when it passes (a round with
 # refused events tried between its steps costs ~30-50 ms, one without ~5 ms).
@@ -35,34 +36,6 @@ UNKNOWN_CODES = ["Zz", "1x", "10h", "Ax", "Xs", "A", "", "Asd", " s", None, 42]
 
 
 # ----- random tables ------------------------------------------------------------------------
-
-@st.composite
-def structures(draw, variant, kind):
-    """A Structure of `kind` that Structure and the table configuration accept for
-    `variant` (config.py: no blinds in stud, the bring-in only in stud, the straddle
-    only in hold 'em and Omaha)."""
-    # A game opened by the bring-in needs one (config.py), below the small bet.
-    small = draw(st.integers(2 if variant.bring_in else 1, 10), label="small_bet")
-    if kind in ("fixed", "spread"):
-        big = draw(st.integers(small, 3 * small), label="big_bet")
-    else:
-        big = 0
-    ante = draw(st.integers(0, 3), label="ante")
-    if variant.stud():
-        blinds, straddle = (), False
-        bring_in = draw(st.integers(1, small - 1), label="bring_in") if variant.bring_in else 0
-    else:
-        bring_in = 0
-        # Fixed limit: the largest blind is at most the small bet (structure.py).
-        # More blinds than players is allowed: the round drops the first ones.
-        top = small if kind == "fixed" else 2 * small
-        blinds = draw(st.lists(st.integers(1, top), max_size=3), label="blinds")
-        straddle = bool(blinds) and variant.hand in ("holdem", "omaha") \
-            and draw(st.booleans(), label="straddle")
-    cap = draw(st.sampled_from([0, 2, 3, 4, 5]), label="cap")
-    check_raise = draw(st.booleans(), label="check_raise")
-    return Structure(kind, small, big, blinds, ante, cap, bring_in, check_raise, straddle)
-
 
 @st.composite
 def rakes(draw):

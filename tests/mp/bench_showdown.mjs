@@ -10,13 +10,8 @@
 // bench_showdown.py, which does the measuring (see its docstring).  Anything the VM
 // prints goes to stderr, so stdout holds only the JSON line.
 
-import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
-import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
+import { root, startVM } from "./vm.mjs";
 
 const args = process.argv.slice(2);
 function option(name, fallback) {
@@ -26,31 +21,13 @@ function option(name, fallback) {
 const reps = option("--reps", 5);
 const batch = option("--batch", 40);
 
-const mp = await loadMicroPython({
-  stdout: (line) => process.stderr.write(line + "\n"),
-  stderr: (line) => process.stderr.write(line + "\n"),
+const mp = await startVM({
   // Room enough for the replays; the figures are bytes allocated, not this size.
   heapsize: 8 * 1024 * 1024,
+  out: process.stderr,
+  trees: { "/fw": path.join(root, "firmware") },
+  files: { "/mp/bench_showdown.py": path.join(root, "tests/mp/bench_showdown.py") },
+  syspath: ["/fw", "/mp"],
 });
-
-function copyTree(from, to) {
-  mp.FS.mkdir(to);
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    if (entry.name === "__pycache__" || entry.name.startsWith(".")) continue;
-    const src = path.join(from, entry.name);
-    if (entry.isDirectory()) copyTree(src, `${to}/${entry.name}`);
-    else mp.FS.writeFile(`${to}/${entry.name}`, fs.readFileSync(src));
-  }
-}
-
-copyTree(path.join(root, "firmware"), "/fw");
-mp.FS.mkdir("/mp");
-mp.FS.writeFile("/mp/bench_showdown.py", fs.readFileSync(path.join(here, "bench_showdown.py")));
-
-mp.runPython(`
-import os, sys
-os.chdir("/")
-sys.path[:0] = ["/fw", "/mp"]
-`);
 const line = mp.pyimport("bench_showdown").main(reps, batch);
 process.stdout.write(line + "\n");

@@ -11,48 +11,25 @@
 // path such as "hardware/boards/x.json" opens in the VM as it does under pytest.
 // Prints `micropython: N passed, M failed`; exits 1 if M > 0 or N == 0.
 
-import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { root, startVM } from "./vm.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
-
+const here = path.join(root, "tests/mp");
 const args = process.argv.slice(2);
 let testsDir = path.join(root, "tests/firmware");
 const at = args.indexOf("--tests");
 if (at >= 0) testsDir = path.resolve(args.splice(at, 2)[1]);
 const filter = args.join(" ");
 
-const mp = await loadMicroPython({
-  stdout: (line) => process.stdout.write(line + "\n"),
-  stderr: (line) => process.stderr.write(line + "\n"),
+const trees = { "/fw": path.join(root, "firmware"), "/tests": testsDir };
+if (fs.existsSync(path.join(root, "hardware"))) trees["/hardware"] = path.join(root, "hardware");
+const mp = await startVM({
   heapsize: 32 * 1024 * 1024, // generous: this checks the language, not the boards' RAM
+  out: process.stdout,
+  trees,
+  files: { "/mp/runner.py": path.join(here, "runner.py") },
+  syspath: ["/tests", "/fw", "/mp"],
 });
-
-// Copy a host folder into the VM's in-memory file system.
-function copyTree(from, to) {
-  mp.FS.mkdir(to);
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    if (entry.name === "__pycache__" || entry.name.startsWith(".")) continue;
-    const src = path.join(from, entry.name);
-    if (entry.isDirectory()) copyTree(src, `${to}/${entry.name}`);
-    else mp.FS.writeFile(`${to}/${entry.name}`, fs.readFileSync(src));
-  }
-}
-
-copyTree(path.join(root, "firmware"), "/fw");
-copyTree(testsDir, "/tests");
-if (fs.existsSync(path.join(root, "hardware"))) copyTree(path.join(root, "hardware"), "/hardware");
-mp.FS.mkdir("/mp");
-mp.FS.writeFile("/mp/runner.py", fs.readFileSync(path.join(here, "runner.py")));
-
-mp.runPython(`
-import os, sys
-os.chdir("/")
-sys.path[:0] = ["/tests", "/fw"]
-sys.path.append("/mp")
-`);
 const code = mp.pyimport("runner").main(filter);
 process.exit(code);
