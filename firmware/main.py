@@ -3,7 +3,7 @@
 On a board, boot runs this file: the board definition is /board.json and the backend
 follows the runtime (MicroPython or CircuitPython).  On CPython the emulator starts
 `python firmware/main.py --port PTY --board FILE [--journal FILE] [--phh DIR]` and the
-table runs over the link.
+table runs over the link.  At boot the table resumes from its journal, if it has one.
 """
 
 import os
@@ -78,8 +78,10 @@ def main(argv):
             os.mkdir(phh)
         except OSError:
             pass                 # already there
-    journal = Journal(_arg(argv, "--journal"), phh)
     port = _arg(argv, "--port")
+    # On a board the journal is the board's (a power cut resumes from it); over the
+    # link it is kept only when asked for.
+    journal = Journal(_arg(argv, "--journal", None if port else board["journal"]), phh)
     if port is not None:
         from felt.hal import link
         hal = link.open(board, link.SerialTransport(port))

@@ -27,7 +27,7 @@ EXPANDER_PINS = 16  # pins per expander, in the input numbering used below
 _TOP = ("name", "comment", "runtime", "mcu", "seats", "debounce_ms", "poll_ms",
         "watchdog_ms", "i2c", "expanders", "seat_buttons", "dealer_buttons",
         "card_reader", "shuffler", "leds", "link")
-_OPTIONAL_TOP = ("comment",)
+_OPTIONAL_TOP = ("comment", "journal")
 _WATCHDOG_MAX = {"rp2040": 8388}  # the RP2040's watchdog counts to 8.3 s at most
 _GPIO_COUNT = {"rp2040": 30}
 
@@ -132,6 +132,12 @@ def validate(data, name=None):
         c.fail("card_reader and link both on UART %d" % data["link"]["uart"])
     _shuffler(c, data, pins)
     _leds(c, data, pins)
+    # The journal a power cut resumes from (felt.table.journal).  CircuitPython's flash
+    # is read-only to code unless boot.py remounts it, so there it is asked for by name.
+    data.setdefault("journal", "/journal.jsonl" if data["runtime"] == "micropython" else None)
+    if data["journal"] is not None and (not isinstance(data["journal"], str)
+                                        or not data["journal"].startswith("/")):
+        c.fail("journal must be an absolute path on the board, or null for none")
     return data
 
 

@@ -29,7 +29,8 @@ def parse_args(argv):
     ap.add_argument("--button", choices=("dealer_right", "high_card"), default="dealer_right",
                     help="where the button starts (19:47-14.10(c)2)")
     ap.add_argument("--board", default=str(DEFAULT_BOARD), help="board definition (JSON)")
-    ap.add_argument("--journal", help="append the firmware's journal to this file")
+    ap.add_argument("--journal", help="keep the firmware's journal in this file (emptied first: a new "
+                         "table; with --faults a temporary one serves for power cuts)")
     ap.add_argument("--phh", metavar="DIR",
                     help="write each round's Poker Hand History to DIR/hand-<n>.phh")
     ap.add_argument("--faults", choices=("random",),
@@ -87,7 +88,8 @@ def headless(args, out=sys.stdout):
     finally:
         session.close()
     _notes(session, out)
-    errors = len(session.faults) + session.link.decoder.errors + session.link.sender.failed
+    errors = len(session.faults) + session.link.decoder.errors + session.link.sender.failed \
+        + session.link_errors
     for f in session.faults:
         print("error: %s" % f, file=out)
     if start != end_chips:

@@ -12,6 +12,9 @@ that the firmware answered as those rules say.  A session with faults:
     injected now (the dealer's panel), or, in "random" mode, at random decision points
     with their own seeded RNG, so a fault-free run draws nothing from it.
 
+A power cut kills the firmware and boots it again on its journal: the table must come
+back as it was (the `state` before and after agree) and play goes on.
+
 Every injected fault leaves a line in `session.notes`:
     fault: <kind> at hand N: <what the firmware did> (<section>)
 built from what the firmware reported (irregularity, refund, discarded, exposed and
@@ -28,7 +31,7 @@ from host_tools.emulator.devices import CODES, Decks
 
 KINDS = ("shuffler_jam", "missing_card", "shoe_jam", "face_up", "foreign_card",
          "duplicate_card", "misdeal", "ineligible", "off_table", "exposed", "foul",
-         "player_away", "forced_bet")
+         "player_away", "forced_bet", "power_cut")
 ARMED_AT = {"shuffler_jam": "shuffle", "missing_card": "shuffle", "shoe_jam": "need",
             "face_up": "need", "foreign_card": "need", "duplicate_card": "need"}
 # Chance of a fault at each decision point: a shuffle, a card asked for, a player's turn.
@@ -338,7 +341,7 @@ class Faults:
 
     def _need_kinds(self):
         t = self.track
-        kinds = ["shoe_jam", "foreign_card"]
+        kinds = ["shoe_jam", "foreign_card", "power_cut"]
         if self.s.shoe.deck:
             kinds.append("face_up")
         if t.seen:
@@ -362,7 +365,7 @@ class Faults:
             kinds.append("misdeal")
         if t.replaceable():
             kinds += ["ineligible", "off_table"] + ([] if self.stud else ["exposed"])
-        return kinds + ["foul", "player_away"]
+        return kinds + ["foul", "player_away", "power_cut"]
 
     # ----- injecting ---------------------------------------------------------------------
 
@@ -516,6 +519,28 @@ class Faults:
             else:
                 prefix = "seat %d left the table: " % seat
                 rule = "unprotected hand collected, folded (%s)" % SECTIONS["away"]
+        elif kind == "power_cut":
+            before = self.s.state()
+            new = self.s.power_cut()
+            after = self.s.state()
+            why = None
+            changed = [k for k in RESUMED if before[k] != after[k]]
+            if changed:
+                return self._failed(kind, hand, "the table came back with another %s: %s, "
+                                    "not %s" % (", ".join(changed),
+                                                [after[k] for k in changed],
+                                                [before[k] for k in changed]), new)
+            for k, q in new:
+                if k == "evt":
+                    self.explained.add(id(q))
+            resumed = [q for k, q in new if k == "evt" and q["e"] == "resumed"]
+            checks.append((lambda e: e["e"] == "resumed", "the table resumed"))
+            lead = "the power failed and came back: "
+            rule = "the table resumed %s from its journal (%d events replayed; no rule " \
+                "covers a power cut: the round goes on)" % (
+                    "hand %d" % after["hand"] if after["state"] == "playing" else
+                    "between rounds", resumed[0]["events"] if resumed else 0)
+            prefix, lead = lead, ""
         elif kind == "forced_bet" and (seat is None or not self.stud and seat not in t.blinds):
             return self._none(kind, hand, "no player who owes or posted a forced bet is to act")
         elif kind == "forced_bet" and self.stud:
@@ -619,6 +644,11 @@ class Faults:
         self.decks.in_play = d["in_play"]
         self.decks.retired = list(d["retired"])
         self.shuffler_out = not st["shuffler_present"]
+
+
+# What a power cut must not change (the firmware's `state` answer).
+RESUMED = ("state", "hand", "button", "stacks", "to_act", "board", "pot", "rake", "decks",
+           "shoe_must_go", "config")
 
 
 def _superseded(frames):

@@ -134,22 +134,38 @@ class FirmwareProcess:
     """The firmware under CPython, its serial port the slave end of a fresh pty."""
 
     def __init__(self, board_path, journal=None, python=sys.executable, phh=None):
+        self.journal = journal
+        self.cmd = [python, str(FIRMWARE_MAIN), "--board", str(board_path)]
+        if journal:
+            self.cmd += ["--journal", str(journal)]
+        if phh:
+            self.cmd += ["--phh", str(phh)]
+        self._boot()
+
+    def _boot(self):
         master, slave = pty.openpty()
         tty_name = os.ttyname(slave)
         import tty
         tty.setraw(slave)  # a serial line: no echo, no line discipline
-        cmd = [python, str(FIRMWARE_MAIN), "--port", tty_name, "--board", str(board_path)]
-        if journal:
-            cmd += ["--journal", str(journal)]
-        if phh:
-            cmd += ["--phh", str(phh)]
         env = dict(os.environ)
         env["PYTHONPATH"] = str(REPO / "firmware") + os.pathsep + env.get("PYTHONPATH", "")
-        self.proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(self.cmd + ["--port", tty_name], env=env,
+                                     stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.slave = slave  # held open so the master never reads EIO before the child opens it
         self.master = master
         self.link = HostLink(master)
+
+    def power_cut(self):
+        """The board loses power at once (killed: nothing more is written) and boots
+        again, with the same journal, on a fresh port; returns the new link."""
+        trace = self.link.trace
+        self.proc.kill()
+        self.proc.wait()
+        self.proc.stderr.close()
+        self._close_fds()
+        self._boot()
+        self.link.trace = trace
+        return self.link
 
     def close(self):
         if self.proc.poll() is None:
@@ -158,6 +174,9 @@ class FirmwareProcess:
                 self.proc.wait(5)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+        self._close_fds()
+
+    def _close_fds(self):
         for fd in (self.master, self.slave):
             try:
                 os.close(fd)

@@ -7,6 +7,8 @@ stream of their own: a session without faults sends exactly what it always did.
 """
 
 import json
+import os
+import tempfile
 from pathlib import Path
 
 from felt.poker import variants
@@ -75,11 +77,22 @@ class Session:
         self.bounds = None        # (min, max) of a bet or raise, when not fixed limit
         self._pending_turn = None
         self.ended = None         # the end event of the last round
+        # A new table: its journal starts empty (the firmware resumes from whatever it
+        # finds there).  Faults include power cuts, so they always have one.
+        self._own_journal = journal is None and inject is not None
+        if self._own_journal:
+            fd, journal = tempfile.mkstemp(prefix="felt-journal-", suffix=".jsonl")
+            os.close(fd)
+        if journal is not None:
+            open(journal, "w").close()
         self.fw = FirmwareProcess(self.board_path, journal, phh=phh)
+        self.link_errors = 0      # bad frames and failed sends on links before a power cut
         self.link = self.fw.link
 
     def close(self):
         self.fw.close()
+        if self._own_journal:
+            os.remove(self.fw.journal)
 
     def __enter__(self):
         self.open()
@@ -101,6 +114,21 @@ class Session:
 
     def state(self):
         return self.link.request("state", {}, "state")
+
+    def power_cut(self):
+        """The table's power fails and comes back: the firmware boots and resumes from
+        its journal.  Returns the frames it sent up to its first LED frame (its hello,
+        `resumed`, what it asks for); they stay queued for play to go on."""
+        if not self.fw.journal:
+            raise ValueError("a power cut needs the firmware's journal (--journal)")
+        old = self.link
+        self.link_errors += old.decoder.errors + old.sender.failed
+        self.link = self.fw.power_cut()
+        frames = []
+        while not frames or frames[-1][0] != "px":
+            frames.append(self.link.recv())
+        self.link.inbox.extendleft(reversed(frames))
+        return frames
 
     def _must(self, refusal, what):
         if refusal is not None:

@@ -39,7 +39,8 @@ FAULT_KEYS = (("J", "shuffler_jam", "jam", "the shuffler jams at the next shuffl
               ("O", "off_table", "off-table", "a card just dealt went off the table"),
               ("I", "ineligible", "inelig", "a card just dealt went to an ineligible seat"),
               ("W", "player_away", "away", "the selected seat's player left"),
-              ("F", "foul", "foul", "the selected seat's hand was fouled"))
+              ("F", "foul", "foul", "the selected seat's hand was fouled"),
+              ("Z", "power_cut", "power", "the power fails and comes back (the journal)"))
 SEAT_FAULTS = ("player_away", "foul")
 
 

@@ -1,5 +1,7 @@
 """Stand-ins for the HAL that the controller tests drive (firmware tests: both runtimes)."""
 
+import os
+
 # A four-seat board: three LEDs a seat and two in the centre.
 LEDS = {"count": 14, "seats": [[0, 3], [3, 3], [6, 3], [9, 3]], "centre": [12, 2]}
 BOARD = {"name": "test", "leds": LEDS}
@@ -57,3 +59,17 @@ def configured(cfg):
 def events(hal, name):
     """The payloads of the `evt` frames named `name` the controller sent."""
     return [p for k, p in hal.link.sent if k == "evt" and p["e"] == name]
+
+
+def scratch_dir(name):
+    """A fresh folder to write in: a temporary one on CPython, /<name> in the VM."""
+    try:
+        import tempfile
+        return tempfile.mkdtemp()
+    except ImportError:
+        path = "/" + name
+        try:
+            os.mkdir(path)
+        except OSError:
+            pass
+        return path

@@ -56,6 +56,10 @@ def test_random_faults_run_clean_conserve_chips_and_cover_the_kinds(game, holdem
     notes = [s for s in lines if s.startswith("fault: ")]
     assert len(notes) == int(m.group(3))
     for s in notes:
+        if s.startswith("fault: power_cut "):
+            # No rule covers a power cut: the table comes back from its journal.
+            assert re.search(r": the table resumed (hand \d+|between rounds) from its journal", s)
+            continue
         assert re.match(r"fault: (\w+) at hand \d+: .*\((13:47|19:47)-[\d.]+\([a-z]\)", s), s
     # Rounds called off are visible, and each round says which deck it was dealt with.
     hands = [s for s in lines if s.startswith("hand ")]
@@ -117,6 +121,35 @@ def test_a_retired_deck_is_not_dealt_again_until_the_technician_registers_it():
         assert "technician: deck B registered" in " ".join(s.notes)
         assert s.state()["decks"] == {"in_play": "B", "retired": []}
         assert s.play_round()["deck"] == "B"
+        assert s.faults == []
+
+
+def test_a_power_cut_brings_the_table_back_from_its_journal_and_play_goes_on():
+    with Session(players=4, seed=3, stack=200, config=table_config(players=4, stack=200),
+                 inject="manual") as s:
+        s.play_round()
+        s.deal()
+        while s.turn is None:                 # the hole cards are dealt, a player is to act
+            s.take(*s.link.recv())
+        before, pid = s.state(), s.fw.proc.pid
+        s.inject_fault("power_cut")
+        assert s.fw.proc.pid != pid and s.fw.proc.poll() is None   # a new firmware process
+        after = s.state()
+        assert {k: after[k] for k in faults.RESUMED} == {k: before[k] for k in faults.RESUMED}
+        assert after["state"] == "playing" and after["hand"] == 2
+        assert s.notes[-1].startswith("fault: power_cut at hand 2: the power failed and "
+                                      "came back: the table resumed hand 2 from its journal")
+        s.turn = None
+        while s.ended is None:                 # the same round, played to its end
+            s.take(*s.link.recv())
+            if s.turn is not None:
+                seat, legal = s.turn
+                s.act(seat, s.bots[seat].choose(legal))
+        assert s.ended["hand"] == 2 and sum(s.ended["stacks"]) == 800
+        # Between rounds too: the next round is dealt as if nothing happened.
+        s.inject_fault("power_cut")
+        assert "between rounds" in s.notes[-1]
+        assert s.play_round()["hand"] == 3
         assert s.faults == []
 
 

@@ -3,8 +3,10 @@
 Every input, from whichever device or the link, arrives as one message of the
 protocol's vocabulary through `handle(kind, payload)`, which returns None when the
 input was accepted or the reason it was refused; a refused input changes nothing.
-Accepted round events go to the journal before the round acts on them.  After every
-accepted input the LEDs are redrawn from state.
+Accepted round events go to the journal before the round acts on them, and the table's
+lasting state whenever it changes between rounds; at boot the table resumes from the
+journal (after a power cut, mid-round if need be).  After every accepted input the LEDs
+are redrawn from state.
 """
 
 from felt.poker import cards as C
@@ -63,7 +65,9 @@ class Controller:
         self.called_off = None   # how the last round ended when it was called off
         self.notice = None       # the last irregularity in the round, lit until the next input
         self._cycle = False      # the shuffler has reported shuffling since it was started
+        self._saved = None       # the lasting state last written to the journal
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
+        self._resume()
         self.render()
 
     # ----- the one entry point ---------------------------------------------------------
@@ -78,6 +82,8 @@ class Controller:
             reason = "bad %s message: %s" % (kind, e)
         if reason is None:
             if kind not in QUERIES:   # a question changes nothing: no new frame
+                if self.state != PLAYING:
+                    self._save()
                 self.render()
                 self.notice = None    # an irregularity is lit until the next input
         else:
@@ -403,6 +409,7 @@ class Controller:
         cfg = self.config
         button = self.button if self.button >= 0 else len(self.stacks) - 1
         self.round = Round(self.stacks, button, cfg.structure, cfg.variant, cfg.rake)
+        self._save()
         self.journal.begin(self.hand, button, self.stacks, cfg)
         self.state = PLAYING
         self._evt({"e": "hand", "hand": self.hand, "button": self.button,
@@ -431,11 +438,7 @@ class Controller:
             elif k == "street":
                 self._evt({"e": "street", "name": e[1]})
             elif k == "to_act":
-                r = self.round
-                d = {"e": "to_act", "seat": e[1], "legal": r.legal_actions(e[1])}
-                if r.phase == BETTING and self.config.structure.kind != "fixed":
-                    d["min"], d["max"] = r.raise_bounds(e[1])
-                self._evt(d)
+                self._to_act(e[1])
             elif k == "action":
                 self._evt({"e": "action", "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]})
             elif k == "return":
@@ -525,7 +528,76 @@ class Controller:
                 self.rake_total += c
             self._evt({"e": "time_charge", "charges": charges})
 
+    # ----- power cuts ---------------------------------------------------------------------
+
+    def lasting(self):
+        """What the table keeps across a power cut: all but the round under way and the
+        shuffle or cut it waited for (a new shuffle and cut follow a restart)."""
+        return {"config": self.config.as_dict() if self.config else None,
+                "stacks": list(self.stacks), "button": self.button, "hand": self.hand,
+                "decks": self.decks.as_dict(), "rake_total": self.rake_total,
+                "minutes": self.minutes, "charged": self._charged,
+                "shuffler_present": self.shuffler_present,
+                "shoe_must_go": self.shoe_must_go, "called_off": self.called_off}
+
+    def _save(self):
+        state = self.lasting()
+        if state != self._saved:
+            self.journal.table(state)
+            self._saved = state
+
+    def _resume(self):
+        """Boot: carry on from the journal, the round under way included (its events
+        replayed through the rules core).  A journal that cannot be read is reported
+        and left as it is; the table then starts unconfigured."""
+        try:
+            saved = self.journal.recover()
+            if saved is None:
+                return
+            table, header, events, under_way = saved
+            missing = [k for k in self.lasting() if k not in table]
+            if missing:
+                raise ValueError("the table entry lacks %s" % ", ".join(sorted(missing)))
+            cfg = table["config"]
+            cfg = config_mod.from_dict(cfg, len(self.leds["seats"])) if cfg else None
+            decks = Decks()
+            decks.restore(table["decks"])
+            r = self.journal.replay() if header is not None else None
+        except Exception as e:  # noqa: BLE001 - a bad journal never stops the table
+            self.hal.link.send("log", {"msg": "journal not resumed: %r" % (e,)})
+            return
+        self.config, self.decks, self.round = cfg, decks, r
+        self.stacks = list(table["stacks"])
+        self.button, self.hand = table["button"], table["hand"]
+        self.rake_total, self.minutes = table["rake_total"], table["minutes"]
+        self._charged = table["charged"]
+        self.shuffler_present = table["shuffler_present"]
+        self.shoe_must_go, self.called_off = table["shoe_must_go"], table["called_off"]
+        self._saved = table
+        if under_way:
+            self.hand = header["hand"]
+            self.state = PLAYING
+        self._evt({"e": "resumed", "hand": self.hand, "state": self.state,
+                   "events": len(events) if under_way else 0})
+        if not under_way:
+            return                # the last round, if any, stays lit with its winners
+        if r.finished():
+            self._end_round()     # the power went after the round's last event
+            self._save()
+        elif r.expecting() is not None:
+            what, seat = r.expecting()
+            self.hal.card_reader.want(what, seat)
+        elif r.to_act >= 0:
+            self._to_act(r.to_act)
+
     # ----- output --------------------------------------------------------------------------
+
+    def _to_act(self, seat):
+        r = self.round
+        d = {"e": "to_act", "seat": seat, "legal": r.legal_actions(seat)}
+        if r.phase == BETTING and self.config.structure.kind != "fixed":
+            d["min"], d["max"] = r.raise_bounds(seat)
+        self._evt(d)
 
     def _evt(self, payload):
         self.hal.link.send("evt", payload)

@@ -48,3 +48,8 @@ class Decks:
     def as_dict(self):
         return {"in_play": self.name(),
                 "retired": [NAMES[i] for i in range(2) if self.retired[i]]}
+
+    def restore(self, d):
+        """As as_dict() gave it (the journal, after a restart)."""
+        self.in_play = NAMES.index(d["in_play"])
+        self.retired = [name in d["retired"] for name in NAMES]

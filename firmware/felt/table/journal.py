@@ -3,20 +3,27 @@
 One mechanism for three features: rebuild a round after a power cut, recall a past
 round, export a hand history.  A round is its header (hand number, button, stacks,
 structure) plus its events; replaying them through the pure rules core rebuilds it.
-On the board the journal appends one JSON line per entry to a file on flash.  With a
+Between rounds, and as each begins, the table's lasting state (its configuration,
+stacks, button, decks...) is written as a `table` entry: a restart resumes from the last
+one and the round begun after it, if any.  The journal appends one JSON line per entry
+to a file (on a board, on flash).  Past `limit` bytes the file is moved to `<path>.1`
+(replacing the one before) as the next table entry is written, between rounds or as
+one begins, so the file always holds the round under way whole and flash never fills.  With a
 `phh_dir`, each finished round is also written there as a Poker Hand History,
 `hand-<n>.phh` (felt.table.phh, docs/phh.md).
 """
 
 import json
+import os
 
 from felt.poker import rake, structure, variants
 from felt.poker.round import Round
 
 
 class Journal:
-    def __init__(self, path=None, phh_dir=None):
+    def __init__(self, path=None, phh_dir=None, limit=64 * 1024):
         self.path = path
+        self.limit = limit
         self.phh_dir = phh_dir
         self.header = None
         self.events = []
@@ -27,6 +34,39 @@ class Journal:
                        "rake": config.rake.as_dict()}
         self.events = []
         self._write({"round": self.header})
+
+    def table(self, state):
+        """The table's lasting state, as felt.table.controller saves it."""
+        if self.path is not None and _size(self.path) > self.limit:
+            try:
+                os.remove(self.path + ".1")
+            except OSError:
+                pass
+            os.rename(self.path, self.path + ".1")
+        self._write({"table": state})
+
+    def recover(self):
+        """(table, header, events, under_way) to resume from after a restart, or None:
+        the last table entry, and the last round (header None if there was none),
+        under_way when it began after that entry.  The journal carries on from there."""
+        if self.path is None:
+            return None
+        try:
+            entries = _entries(self.path)
+        except OSError:
+            return None          # no journal yet: a new table
+        table = None
+        under_way = False
+        for entry in entries:
+            if "table" in entry:
+                table, under_way = entry["table"], False
+            elif "round" in entry:
+                self.header, self.events, under_way = entry["round"], [], True
+            elif "event" in entry and self.header is not None:
+                self.events.append(tuple(entry["event"]))
+        if table is None:
+            return None
+        return table, self.header, self.events, under_way
 
     def append(self, event):
         self.events.append(event)
@@ -68,11 +108,32 @@ def rebuild(header, events):
 def load(path):
     """[(header, events)] for every round in a journal file, oldest first."""
     rounds = []
+    for entry in _entries(path):
+        if "round" in entry:
+            rounds.append((entry["round"], []))
+        elif "event" in entry and rounds:
+            rounds[-1][1].append(tuple(entry["event"]))
+    return rounds
+
+
+def _size(path):
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return 0
+
+
+def _entries(path):
+    """The journal's entries.  A last line cut short by a power cut is left out: it was
+    being written before its event was acted on, so the table never acted on it."""
+    out = []
+    torn = 0
     with open(path) as f:
         for line in f:
-            entry = json.loads(line)
-            if "round" in entry:
-                rounds.append((entry["round"], []))
-            elif rounds:
-                rounds[-1][1].append(tuple(entry["event"]))
-    return rounds
+            if torn:
+                raise ValueError("journal %s: line %d is corrupt" % (path, torn))
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                torn = len(out) + 1
+    return out

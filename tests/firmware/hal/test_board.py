@@ -232,3 +232,16 @@ def test_max_line_defaults_to_16():
     d = _copy(_pico())
     del d["card_reader"]["max_line"]
     assert B.validate(d)["card_reader"]["max_line"] == 16
+
+
+def test_journal_defaults_to_flash_on_micropython_and_to_none_on_circuitpython():
+    # The journal a power cut resumes from (felt.table.journal); CircuitPython's flash
+    # is read-only to code unless boot.py remounts it.
+    assert _pico()["journal"] == "/journal.jsonl"
+    assert B.load(_boards_dir() + "/feather-rp2040-cp.json")["journal"] is None
+    d = _copy(_pico())
+    d["journal"] = None
+    assert B.validate(d)["journal"] is None
+    for bad in ("journal.jsonl", 7):
+        d["journal"] = bad
+        assert "journal must be an absolute path" in _refusal(d)

@@ -474,3 +474,23 @@ def test_percentage_rake_through_the_controller_is_counted_and_conserved():
     ctl.handle("clock", {"minutes": 120})          # no time charges with this rake
     assert ctl.rake_total == 1 and events(hal, "time_charge") == []
     assert config_mod.sign(ctl.config) == sign(ctl.config)
+
+
+def test_a_configuration_survives_its_own_dict_for_the_journal():
+    # The journal keeps the table's configuration as as_dict() gives it; a restart
+    # reads it back with from_dict (felt.table.controller, power cuts).
+    rakes = ({"method": "percent", "percent": 5, "maximum": 6},
+             {"method": "incremental", "levels": [[20, 1], [60, 2]], "maximum": 3},
+             {"method": "time", "hourly": 6, "every": 30, "per": "table"})
+    for game in variants.NAMES:
+        for kind in ("fixed", "spread", "pot", "no"):
+            for rake in rakes:
+                d = table_for(game, 3, structure=kind, rake=rake, min_wager=2, max_wager=20,
+                              regime="casino")
+                if kind != "fixed":
+                    d["cap"] = 0
+                try:
+                    once = from_dict(d).as_dict()
+                except ConfigError:
+                    continue            # not a setting this game allows
+                assert from_dict(once).as_dict() == once, (game, kind, rake)

@@ -1,14 +1,13 @@
 """Poker Hand History export (felt.table.phh): the fields PHH requires, Felt's own `_`
 fields, and the action lines, from scripted rounds.  Runs on CPython and MicroPython."""
 
-import os
-
 from felt.poker import variants
 from felt.poker.structure import FixedLimit, Structure
 from felt.table import config as config_mod
 from felt.table import phh
 from felt.table.controller import Controller
 from felt.table.journal import Journal
+from table_fakes import scratch_dir
 
 REQUIRED = ("variant", "ante_trimming_status", "antes", "small_bet", "big_bet",
             "starting_stacks", "actions", "finishing_stacks")
@@ -216,19 +215,6 @@ def test_toml_values():
     assert phh.toml("it's") == '"it\'s"'
 
 
-def _tmpdir(name):
-    try:
-        import tempfile
-        return tempfile.mkdtemp()
-    except ImportError:
-        path = "/" + name
-        try:
-            os.mkdir(path)
-        except OSError:
-            pass
-        return path
-
-
 class _Link:
     def __init__(self):
         self.sent = []
@@ -262,7 +248,7 @@ class _Hal:
 
 
 def test_the_controller_writes_each_round_s_history_through_the_journal():
-    d = _tmpdir("phh-test")
+    d = scratch_dir("phh-test")
     leds = {"count": 14, "seats": [[0, 3], [3, 3], [6, 3], [9, 3]], "centre": [12, 2]}
     hal = _Hal()
     ctl = Controller(hal, {"name": "test", "leds": leds}, Journal(phh_dir=d))

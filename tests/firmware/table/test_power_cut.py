@@ -1,0 +1,169 @@
+"""A power cut: the controller resumes from its journal at boot (felt.table.journal,
+Controller._resume), mid-round or between rounds, and a journal it cannot read is
+reported and left alone.  Runs on CPython and MicroPython."""
+
+from felt.table.controller import IDLE, PLAYING
+from felt.table.journal import Journal
+
+from table_fakes import BOARD, FakeHal, events, scratch_dir
+
+CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
+       "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
+HOLES = "2c 3c 4c 5c 2d 3d 4d 5d"
+
+
+def journal_path(name):
+    path = scratch_dir(name) + "/journal.jsonl"
+    try:
+        import os
+        os.remove(path)
+    except OSError:
+        pass
+    return path
+
+
+def boot(path):
+    """The board powered up with the journal at `path`; (controller, hal)."""
+    from felt.table.controller import Controller
+    hal = FakeHal()
+    return Controller(hal, BOARD, Journal(path)), hal
+
+
+def start_round(ctl):
+    assert ctl.handle("dealer", {"b": "deal"}) is None
+    assert ctl.handle("shuf", {"state": "done"}) is None
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None
+
+
+def three_cards_dealt(path):
+    """A table journaling to `path`, its first round three hole cards in."""
+    ctl, _ = boot(path)
+    assert ctl.handle("cfg", CFG) is None
+    start_round(ctl)
+    for code in HOLES.split()[:3]:
+        assert ctl.handle("card", {"code": code}) is None
+
+
+def fold_a_round(ctl):
+    """A round dealt and folded to the big blind (seat 1): stacks 99, 101, 100, 100."""
+    start_round(ctl)
+    for code in HOLES.split():
+        assert ctl.handle("card", {"code": code}) is None
+    while ctl.state == PLAYING:
+        assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "fold"}) is None
+
+
+def lines(path):
+    with open(path) as f:
+        return f.read().split("\n")[:-1]
+
+
+def write(path, text_lines):
+    with open(path, "w") as f:
+        f.write("\n".join(text_lines) + "\n")
+
+
+def test_a_power_cut_mid_round_resumes_the_round_where_it_was():
+    path = journal_path("cut-mid-round")
+    ctl, _ = boot(path)
+    assert ctl.handle("cfg", CFG) is None
+    start_round(ctl)
+    for code in HOLES.split():
+        assert ctl.handle("card", {"code": code}) is None
+    assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "raise"}) is None
+    before = ctl.snapshot()
+    ctl2, hal2 = boot(path)                     # the power comes back
+    assert ctl2.snapshot() == before and ctl2.state == PLAYING
+    assert events(hal2, "resumed") == [{"e": "resumed", "hand": 1, "state": PLAYING,
+                                        "events": 9}]
+    # The player on turn is asked again, and play goes on to the end.
+    assert events(hal2, "to_act")[-1]["seat"] == before["to_act"]
+    assert ctl2.handle("btn", {"seat": 0, "b": "call"}) is not None   # out of turn
+    while ctl2.state == PLAYING:
+        r = ctl2.round
+        if r.expecting() is not None:
+            assert ctl2.handle("card", {"code": "AKQJT98765"[len(r.board)] + "h"}) is None
+        else:
+            assert ctl2.handle("btn", {"seat": r.to_act, "b": "call"}) is None
+    assert sum(ctl2.stacks) == 400 and events(hal2, "end")[0]["hand"] == 1
+
+
+def test_a_power_cut_while_a_card_is_due_asks_for_it_again():
+    path = journal_path("cut-card-due")
+    three_cards_dealt(path)
+    ctl2, hal2 = boot(path)
+    assert hal2.card_reader.calls == [("hole", 3)]     # the button's first card, as before
+    assert "already seen" in ctl2.round.why_not(("card", "2c"))   # dealt before the cut
+    assert ctl2.handle("card", {"code": "5c"}) is None
+
+
+def test_between_rounds_the_table_keeps_stacks_button_decks_and_configuration():
+    path = journal_path("cut-between")
+    ctl, _ = boot(path)
+    ctl.handle("cfg", CFG)
+    fold_a_round(ctl)
+    # 13:47-20.38(h): a deck retired stays retired across the cut.
+    ctl.handle("dealer", {"b": "deal"})
+    ctl.handle("shuf", {"state": "done", "count": 51, "missing": ["As"]})
+    before = ctl.lasting()
+    ctl2, hal2 = boot(path)
+    assert ctl2.lasting() == before and ctl2.state == IDLE
+    assert ctl2.decks.as_dict() == {"in_play": "A", "retired": ["B"]}
+    assert ctl2.stacks == [99, 101, 100, 100] and ctl2.button == 0
+    assert events(hal2, "resumed") == [{"e": "resumed", "hand": 1, "state": IDLE, "events": 0}]
+    # The shuffle it waited for is not trusted: the dealer deals again, shuffle and cut.
+    assert ctl2.handle("dealer", {"b": "deal"}) is None and hal2.shuffler.calls == [("start",)]
+
+
+def test_a_power_cut_after_the_last_event_of_a_round_ends_it_on_resuming():
+    path = journal_path("cut-at-end")
+    ctl, _ = boot(path)
+    ctl.handle("cfg", CFG)
+    fold_a_round(ctl)
+    after = ctl.lasting()
+    kept = lines(path)
+    assert kept[-1].startswith('{"table"')
+    write(path, kept[:-1])                     # the cut came before the table was saved
+    ctl2, hal2 = boot(path)
+    assert ctl2.lasting() == after and ctl2.state == IDLE
+    assert events(hal2, "end")[0]["stacks"] == [99, 101, 100, 100]
+
+
+def test_a_line_cut_short_by_the_power_cut_is_dropped():
+    # The event was being written before the table acted on it: it never happened.
+    path = journal_path("cut-torn")
+    three_cards_dealt(path)
+    write(path, lines(path) + ['{"event": ["card", "5'])
+    ctl2, hal2 = boot(path)
+    assert ctl2.state == PLAYING and hal2.card_reader.calls == [("hole", 3)]
+    assert len(ctl2.round.just_dealt) == 3
+
+
+def test_a_journal_that_cannot_be_read_is_reported_and_left_alone():
+    path = journal_path("cut-corrupt")
+    ctl, _ = boot(path)
+    ctl.handle("cfg", CFG)
+    start_round(ctl)
+    text = lines(path)
+    write(path, text[:1] + ["garbage"] + text[1:])
+    ctl2, hal2 = boot(path)
+    logs = [p["msg"] for k, p in hal2.link.sent if k == "log"]
+    assert len(logs) == 1 and "journal not resumed" in logs[0] and "corrupt" in logs[0]
+    assert ctl2.config is None and ctl2.state == IDLE and events(hal2, "resumed") == []
+    assert lines(path) == text[:1] + ["garbage"] + text[1:]
+
+
+def test_a_long_journal_moves_aside_between_rounds_and_still_resumes():
+    import os
+    from felt.table.controller import Controller
+    path = journal_path("cut-rotate")
+    hal = FakeHal()
+    ctl = Controller(hal, BOARD, Journal(path, limit=600))
+    ctl.handle("cfg", CFG)
+    for _ in range(3):
+        fold_a_round(ctl)
+    assert os.stat(path + ".1")[6] > 600 and lines(path)[0].startswith('{"table"')
+    start_round(ctl)
+    before = ctl.snapshot()
+    ctl2, _ = boot(path)
+    assert ctl2.snapshot() == before and ctl2.hand == 4
