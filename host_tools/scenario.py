@@ -28,7 +28,7 @@ from host_tools.emulator.session import Session, table_config
 # Keys of "table" that go to the emulator's table_config(); any other key is a cfg
 # setting of docs/protocol.md that overrides what table_config() made.
 TABLE_ARGS = ("game", "players", "stack", "structure", "rake", "button", "straddle")
-STEP_KINDS = ("send", "cards", "play", "act", "expect")
+STEP_KINDS = ("send", "cards", "play", "act", "power", "expect")
 PLAY_GOALS = ("until_turn", "until_need", "until_end")
 POLICIES = ("random", "passive")
 EXPECT_KEYS = ("evt", "frame", "times", "last", "in", "nak", "stacks", "chips", "refunds",
@@ -87,7 +87,7 @@ def _step_shape(st):
         return "a step has exactly one of %s" % ", ".join(STEP_KINDS)
     kind = kinds[0]
     allowed = {"send": ("as",), "cards": (), "play": ("what", "seat", "policy"),
-               "act": (), "expect": ()}[kind] + (kind, "note", "bug")
+               "act": (), "power": (), "expect": ()}[kind] + (kind, "note", "bug")
     for k in st:
         if k not in allowed:
             return "unknown key %r in a %s step" % (k, kind)
@@ -108,6 +108,9 @@ def _step_shape(st):
             return "policy is one of %s" % ", ".join(POLICIES)
         if "what" in st and v != "until_need":
             return '"what" goes with until_need'
+    elif kind == "power":
+        if v != "cut":
+            return 'power is "cut": the power fails and comes back'
     elif kind == "act":
         if not (isinstance(v, list) and 2 <= len(v) <= 3):
             return 'act is [seat, action] or [seat, action, to-or-cards]'
@@ -336,6 +339,11 @@ class Runner:
                     break       # the rest would answer requests never made
         elif "act" in st:
             problems = self._act(i, st, steps)
+        elif "power" in st:
+            # The board reboots on its journal; what it says at boot is this step's.
+            self.s.power_cut()
+            self._settle()
+            problems = []
         else:
             problems = self._play(st)
         if self.verbose:

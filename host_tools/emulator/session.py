@@ -78,8 +78,9 @@ class Session:
         self._pending_turn = None
         self.ended = None         # the end event of the last round
         # A new table: its journal starts empty (the firmware resumes from whatever it
-        # finds there).  Faults include power cuts, so they always have one.
-        self._own_journal = journal is None and inject is not None
+        # finds there).  Like a board it always has one, for power cuts: a temporary
+        # file unless one is named.
+        self._own_journal = journal is None
         if self._own_journal:
             fd, journal = tempfile.mkstemp(prefix="felt-journal-", suffix=".jsonl")
             os.close(fd)
@@ -119,8 +120,6 @@ class Session:
         """The table's power fails and comes back: the firmware boots and resumes from
         its journal.  Returns the frames it sent up to its first LED frame (its hello,
         `resumed`, what it asks for); they stay queued for play to go on."""
-        if not self.fw.journal:
-            raise ValueError("a power cut needs the firmware's journal (--journal)")
         old = self.link
         self.link_errors += old.decoder.errors + old.sender.failed
         self.link = self.fw.power_cut()

@@ -10,7 +10,10 @@ import pytest
 
 from host_tools.scenario import load, run_file
 
-SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.json"))
+HERE = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = sorted(HERE.glob("*.json"))
+# What no rule covers, the devices' failures such as a power cut.
+DEVICE_SCENARIOS = sorted((HERE / "devices").glob("*.json"))
 
 
 def test_there_is_a_scenario_per_rule_and_each_cites_its_section():
@@ -20,7 +23,8 @@ def test_there_is_a_scenario_per_rule_and_each_cites_its_section():
         assert ("13:47-" in sc["rule"] or "19:47-" in sc["rule"]), path.name
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+@pytest.mark.parametrize("path", SCENARIOS + DEVICE_SCENARIOS,
+                         ids=[p.stem for p in SCENARIOS + DEVICE_SCENARIOS])
 def test_scenario(path):
     result = run_file(path)
     for line in result.lines(path.name):
