@@ -1,6 +1,10 @@
 """Stand-ins for the HAL that the controller tests drive (firmware tests: both runtimes)."""
 
+import asyncio
 import os
+
+from felt import protocol as P
+from felt.hal import link as L
 
 # A four-seat board: three LEDs a seat and two in the centre.
 LEDS = {"count": 14, "seats": [[0, 3], [3, 3], [6, 3], [9, 3]], "centre": [12, 2]}
@@ -10,6 +14,11 @@ BOARD = {"name": "test", "leds": LEDS}
 class FakeLink:
     def __init__(self):
         self.sent = []
+        self.frame = None        # the link frame being handled (felt.hal.link.Link)
+        self.resumed = None
+
+    def resume(self, frame):
+        self.resumed = frame
 
     def send(self, kind, payload):
         self.sent.append((kind, payload))
@@ -73,3 +82,32 @@ def scratch_dir(name):
         except OSError:
             pass
         return path
+
+
+class Wire:
+    """A transport: frames the test queued come in; what the board writes is kept."""
+
+    def __init__(self, *frames):
+        self.incoming = list(frames)
+        self.out = P.Decoder()
+
+    def write(self, data):
+        self.out.feed(data)
+
+    async def read(self):
+        if not self.incoming:
+            raise KeyboardInterrupt  # ends serve(): the test has said everything
+        return self.incoming.pop(0)
+
+    def frames(self):
+        return [(k, p) for _, k, p in self.out]
+
+
+def serve(wire, handler, lk=None):
+    """Run a Link over `wire` until the test's frames are all read; the Link."""
+    lk = lk or L.Link(wire)
+    try:
+        asyncio.run(lk.serve(handler))
+    except KeyboardInterrupt:
+        pass
+    return lk

@@ -29,6 +29,13 @@ class Link:
         self.decoder = P.Decoder()
         self.sender = P.Sender()
         self.dedup = P.Dedup()
+        self.frame = None        # (seq, kind, payload) of the frame being handled
+
+    def resume(self, frame):
+        """After a power cut: `frame` [seq, kind, payload] was applied (the journal says
+        so), so a resend of it is acked again, not applied twice."""
+        seq, kind, payload = frame
+        self.dedup.remember(seq, kind, payload, P.ack(seq))
 
     def send(self, kind, payload):
         if kind in P.ACKED:
@@ -65,7 +72,11 @@ class Link:
         # waiting for an answer stops resending (docs/protocol.md, section 6).
         reply = self.dedup.replay(seq, kind, payload)
         if reply is None:
-            why = handler(kind, payload)
+            self.frame = (seq, kind, payload) if kind in P.ACKED else None
+            try:
+                why = handler(kind, payload)
+            finally:
+                self.frame = None
             reply = P.ack(seq) if why is None else P.nak(seq, why)
             if kind in P.ACKED:
                 self.dedup.remember(seq, kind, payload, reply)

@@ -73,6 +73,7 @@ class Controller:
     # ----- the one entry point ---------------------------------------------------------
 
     def handle(self, kind, payload):
+        self.journal.source = self.hal.link.frame   # None unless a link frame brought it
         h = getattr(self, "_on_" + kind, None)
         if h is None:
             return "unknown message %r" % (kind,)
@@ -574,6 +575,8 @@ class Controller:
         self.shuffler_present = table["shuffler_present"]
         self.shoe_must_go, self.called_off = table["shoe_must_go"], table["called_off"]
         self._saved = table
+        if self.journal.last_frame is not None:
+            self.hal.link.resume(self.journal.last_frame)
         if under_way:
             self.hand = header["hand"]
             self.state = PLAYING

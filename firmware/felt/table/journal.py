@@ -27,6 +27,8 @@ class Journal:
         self.phh_dir = phh_dir
         self.header = None
         self.events = []
+        self.source = None       # the link frame being applied, noted on each entry
+        self.last_frame = None   # after recover(): the last link frame applied
 
     def begin(self, hand, button, stacks, config):
         self.header = {"hand": hand, "button": button, "stacks": list(stacks),
@@ -64,6 +66,8 @@ class Journal:
                 self.header, self.events, under_way = entry["round"], [], True
             elif "event" in entry and self.header is not None:
                 self.events.append(tuple(entry["event"]))
+            if "from" in entry:
+                self.last_frame = entry["from"]
         if table is None:
             return None
         return table, self.header, self.events, under_way
@@ -75,6 +79,9 @@ class Journal:
     def _write(self, entry):
         if self.path is None:
             return
+        if self.source is not None:
+            # Which link frame made this entry: after a power cut, its resend is known.
+            entry["from"] = list(self.source)
         with open(self.path, "a") as f:
             f.write(json.dumps(entry))
             f.write("\n")

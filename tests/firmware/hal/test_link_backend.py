@@ -1,37 +1,8 @@
 """The serial-link backend: answers, resends and devices as frames (docs/protocol.md)."""
 
-import asyncio
-
 from felt import protocol as P
 from felt.hal import link as L
-
-
-class Wire:
-    """A transport: frames the test queued come in; what the board writes is kept."""
-
-    def __init__(self, *frames):
-        self.incoming = list(frames)
-        self.out = P.Decoder()
-
-    def write(self, data):
-        self.out.feed(data)
-
-    async def read(self):
-        if not self.incoming:
-            raise KeyboardInterrupt  # ends serve(): the test has said everything
-        return self.incoming.pop(0)
-
-    def frames(self):
-        return [(k, p) for _, k, p in self.out]
-
-
-def serve(wire, handler):
-    lk = L.Link(wire)
-    try:
-        asyncio.run(lk.serve(handler))
-    except KeyboardInterrupt:
-        pass
-    return lk
+from table_fakes import Wire, serve
 
 
 def test_applied_input_is_acked_and_refused_input_naked_with_the_reason():
@@ -64,10 +35,7 @@ def test_queries_are_answered_by_their_reply_not_acked():
         lk.send("state", {"hand": 0})
 
     lk = L.Link(wire)
-    try:
-        asyncio.run(lk.serve(handler))
-    except KeyboardInterrupt:
-        pass
+    serve(wire, handler, lk)
     assert wire.frames() == [("state", {"hand": 0})]
 
 

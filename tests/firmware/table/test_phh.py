@@ -7,7 +7,7 @@ from felt.table import config as config_mod
 from felt.table import phh
 from felt.table.controller import Controller
 from felt.table.journal import Journal
-from table_fakes import scratch_dir
+from table_fakes import BOARD, FakeHal, scratch_dir
 
 REQUIRED = ("variant", "ante_trimming_status", "antes", "small_bet", "big_bet",
             "starting_stacks", "actions", "finishing_stacks")
@@ -215,43 +215,10 @@ def test_toml_values():
     assert phh.toml("it's") == '"it\'s"'
 
 
-class _Link:
-    def __init__(self):
-        self.sent = []
-
-    def send(self, kind, payload):
-        self.sent.append((kind, payload))
-
-
-class _Device:
-    def want(self, kind, seat=-1):
-        pass
-
-    def start(self):
-        pass
-
-
-class _Pixels:
-    def __setitem__(self, i, rgb):
-        pass
-
-    def write(self):
-        pass
-
-
-class _Hal:
-    def __init__(self):
-        self.link = _Link()
-        self.pixels = _Pixels()
-        self.card_reader = _Device()
-        self.shuffler = _Device()
-
-
 def test_the_controller_writes_each_round_s_history_through_the_journal():
     d = scratch_dir("phh-test")
-    leds = {"count": 14, "seats": [[0, 3], [3, 3], [6, 3], [9, 3]], "centre": [12, 2]}
-    hal = _Hal()
-    ctl = Controller(hal, {"name": "test", "leds": leds}, Journal(phh_dir=d))
+    hal = FakeHal()
+    ctl = Controller(hal, BOARD, Journal(phh_dir=d))
     assert ctl.handle("cfg", {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2,
                               "big_bet": 4, "blinds": [1, 2], "cap": 4}) is None
     for hand in (1, 2):

@@ -5,7 +5,7 @@ reported and left alone.  Runs on CPython and MicroPython."""
 from felt.table.controller import IDLE, PLAYING
 from felt.table.journal import Journal
 
-from table_fakes import BOARD, FakeHal, events, scratch_dir
+from table_fakes import BOARD, FakeHal, Wire, events, scratch_dir, serve
 
 CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
@@ -167,3 +167,27 @@ def test_a_long_journal_moves_aside_between_rounds_and_still_resumes():
     before = ctl.snapshot()
     ctl2, _ = boot(path)
     assert ctl2.snapshot() == before and ctl2.hand == 4
+
+
+def test_a_frame_applied_before_the_cut_is_acked_again_not_applied_twice():
+    # The board journaled and applied the card, then lost power before its ack went
+    # out: the host resends the same frame to the rebooted board (docs/protocol.md, 5).
+    from felt import protocol as P
+    from felt.hal import link as L
+    from felt.table.controller import Controller
+    path = journal_path("cut-resend")
+    frames = [P.encode(0, "cfg", CFG), P.encode(1, "dealer", {"b": "deal"}),
+              P.encode(2, "shuf", {"state": "done"}), P.encode(3, "dealer", {"b": "cut_done"}),
+              P.encode(4, "card", {"code": "2c"})]
+    wire = Wire(*frames)
+    hal = L.open(BOARD, wire)
+    serve(wire, Controller(hal, BOARD, Journal(path)).handle, hal.link)
+    assert [p for k, p in wire.frames() if k == "ack"][-1] == {"seq": 4}
+    wire2 = Wire(frames[-1], P.encode(5, "card", {"code": "3c"}))
+    hal2 = L.open(BOARD, wire2)
+    ctl2 = Controller(hal2, BOARD, Journal(path))
+    serve(wire2, ctl2.handle, hal2.link)
+    said = wire2.frames()
+    assert [p for k, p in said if k in ("ack", "nak")] == [{"seq": 4}, {"seq": 5}]
+    assert ctl2.state == PLAYING and ctl2.round.called_off is None
+    assert [p["card"] for k, p in said if k == "evt" and p["e"] == "dealt"] == ["3c"]
