@@ -9,6 +9,10 @@ mpremote works there too when the board has its serial REPL enabled.
 The felt package goes on as bytecode (.mpy: less RAM at import, no compile on the
 board); main.py stays source because boot runs it by name; the board definition goes
 on as /board.json, checked first so that a bad one never reaches a table.
+
+Flashing keeps the board's journal (the board definition's `journal`), so the table
+resumes where it was; `--new-table` removes it (and the file moved aside before it),
+and the board starts unconfigured.
 """
 
 import argparse
@@ -53,11 +57,17 @@ def build(board_name, out):
     return written
 
 
-def mpremote_commands(port, out):
-    """Copy the tree in one mpremote session, then soft-reset so main.py starts."""
+def mpremote_commands(port, out, forget=None):
+    """Copy the tree in one mpremote session, then soft-reset so main.py starts;
+    `forget`: a journal to remove first (felt.table.journal)."""
     mpremote = str(Path(sys.executable).with_name("mpremote"))
-    return [[mpremote, "connect", port, "fs", "cp", "-r"] +
-            sorted(str(p) for p in out.iterdir()) + [":", "+", "soft-reset"]]
+    cmd = [mpremote, "connect", port, "fs", "cp", "-r"] + \
+        sorted(str(p) for p in out.iterdir()) + [":"]
+    if forget:
+        code = ("import os\nfor f in (%r, %r):\n    try:\n        os.remove(f)\n"
+                "    except OSError:\n        pass" % (forget, forget + ".1"))
+        cmd += ["+", "exec", code]
+    return [cmd + ["+", "soft-reset"]]
 
 
 def main(argv=None):
@@ -66,11 +76,15 @@ def main(argv=None):
     ap.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
     ap.add_argument("--out", default=str(REPO / "build" / "flash"), help="build folder")
     ap.add_argument("--dry-run", action="store_true", help="build, print, flash nothing")
+    ap.add_argument("--new-table", action="store_true",
+                    help="remove the board's journal: the table starts unconfigured instead "
+                         "of resuming")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     out = Path(args.out)
     files = build(args.board, out)
     print("built %d files in %s" % (len(files), out))
-    for cmd in mpremote_commands(args.port, out):
+    journal = load_board(str(out / "board.json"))["journal"] if args.new_table else None
+    for cmd in mpremote_commands(args.port, out, journal):
         print(" ".join(cmd))
         if not args.dry_run:
             subprocess.run(cmd, check=True)

@@ -38,3 +38,21 @@ def test_commands_copy_everything_then_soft_reset(tmp_path):
     (cmd,) = flash.mpremote_commands("/dev/ttyACM0", out)
     assert cmd[1:3] == ["connect", "/dev/ttyACM0"] and cmd[-2:] == ["+", "soft-reset"]
     assert str(out / "main.py") in cmd
+
+
+def test_a_new_table_removes_the_journal_before_the_reset(tmp_path, capsys):
+    # The journal makes a board resume after a power cut or a re-flash
+    # (felt.table.journal); --new-table forgets it.
+    out = tmp_path / "fs"
+    flash.build("pico-11", out)
+    (cmd,) = flash.mpremote_commands("/dev/ttyACM0", out, "/journal.jsonl")
+    at = cmd.index("exec")
+    assert cmd[at - 1] == "+" and cmd[-2:] == ["+", "soft-reset"]
+    code = cmd[at + 1]
+    assert "'/journal.jsonl'" in code and "'/journal.jsonl.1'" in code
+    compile(code, "exec", "exec")
+    assert flash.main(["--board", "pico-11", "--out", str(out), "--dry-run",
+                       "--new-table"]) == 0
+    assert "os.remove" in capsys.readouterr().out
+    (plain,) = flash.mpremote_commands("/dev/ttyACM0", out)
+    assert "exec" not in plain
