@@ -160,15 +160,6 @@ def run_core(hands):
             r.apply(e)
 
 
-def pokerkit_runner(game):
-    def run(scripts):
-        for ops in scripts:
-            s = game([STACK] * PLAYERS, PLAYERS)
-            for name, args in ops:
-                getattr(s, name)(*args)
-    return run
-
-
 # ----- every game ----------------------------------------------------------------------------
 
 GAME_PLAYERS = 6
@@ -498,7 +489,7 @@ def main(argv=None):
         order = clockwise_from(button, [True] * PLAYERS)
         assert list(s.stacks) == [stacks[seat] for seat in order], (button, events)
     core = best_rate(run_core, hands, args.reps)
-    pk = best_rate(pokerkit_runner(game), scripts, args.reps)
+    pk = best_rate(pokerkit_game_runner(game, PLAYERS), scripts, args.reps)
     print("hands: %d six-handed fixed-limit hold 'em hands to the showdown, %.1f actions "
           "each" % (len(hands), actions / len(hands)))
     print("  rules core  %10.0f hands/s" % core)

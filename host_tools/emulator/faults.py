@@ -535,12 +535,11 @@ class Faults:
                     self.explained.add(id(q))
             resumed = [q for k, q in new if k == "evt" and q["e"] == "resumed"]
             checks.append((lambda e: e["e"] == "resumed", "the table resumed"))
-            lead = "the power failed and came back: "
+            prefix = "the power failed and came back: "
             rule = "the table resumed %s from its journal (%d events replayed; no rule " \
                 "covers a power cut: the round goes on)" % (
                     "hand %d" % after["hand"] if after["state"] == "playing" else
                     "between rounds", resumed[0]["events"] if resumed else 0)
-            prefix, lead = lead, ""
         elif kind == "forced_bet" and (seat is None or not self.stud and seat not in t.blinds):
             return self._none(kind, hand, "no player who owes or posted a forced bet is to act")
         elif kind == "forced_bet" and self.stud:

@@ -23,7 +23,6 @@ misdeal; in stud one exposed hole card brings the next up card down, both kill t
 and return the ante; every player with a hand takes part in every discard and draw.
 """
 
-import copy
 
 import pytest
 from hypothesis import HealthCheck, event as event_stat, given, note, settings, \
@@ -32,10 +31,10 @@ from hypothesis import HealthCheck, event as event_stat, given, note, settings, 
 from felt.poker import cards as C
 from felt.poker.button import next_seat
 from felt.poker.rake import Rake
-from felt.poker.round import BETTING, CHOOSING, DEALING, Refused, Round
+from felt.poker.round import BETTING, CHOOSING, DEALING, Round
 from felt.poker.structure import KINDS, Structure
 from felt.poker.variants import VARIANTS
-from poker_strategies import structures
+from round_helpers import assert_refused_and_unchanged, structures
 
 # Tuned so the file runs in about half a minute while it passes.
 SETTINGS = settings(max_examples=25, deadline=None, report_multiple_bugs=False,
@@ -100,27 +99,6 @@ class Shoe:
 
 
 # ----- state ----------------------------------------------------------------------------
-
-def snapshot(r):
-    state = copy.deepcopy({k: v for k, v in vars(r).items()
-                           if k not in ("structure", "variant", "rake")})
-    state["structure"] = dict(vars(r.structure))
-    state["rake"] = dict(vars(r.rake)) if r.rake is not None else None
-    return state
-
-
-def assert_refused_and_unchanged(r, event):
-    before = snapshot(r)
-    reason = r.why_not(event)
-    assert isinstance(reason, str) and reason, "%r should be refused" % (event,)
-    try:
-        r.apply(event)
-    except Refused as e:
-        assert str(e) == reason
-    else:
-        raise AssertionError("%r was accepted" % (event,))
-    assert snapshot(r) == before, event
-
 
 def expected_cards(variant, step, board):
     """Cards a player with a hand holds once the steps before `step` are done."""

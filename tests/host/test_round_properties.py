@@ -11,7 +11,6 @@ random in-range amounts, Pineapple's discards, draws of random held cards (the c
 events the rules must refuse.
 """
 
-import copy
 
 from hypothesis import HealthCheck, event as event_stat, given, note, settings, \
     strategies as st
@@ -19,11 +18,11 @@ from hypothesis import HealthCheck, event as event_stat, given, note, settings, 
 from felt.poker import cards as C
 from felt.poker.button import clockwise_from
 from felt.poker.rake import Rake
-from felt.poker.round import ACTIONS, BETTING, CHOICES, CHOOSING, Refused, Round
+from felt.poker.round import ACTIONS, BETTING, CHOICES, CHOOSING, Round
 from felt.poker.structure import KINDS, FixedLimit, Structure
 from felt.poker.variants import VARIANTS, get
 from felt.table import config
-from poker_strategies import structures
+from round_helpers import assert_refused_and_unchanged, snapshot, structures
 
 # Tuned so the whole file runs in about half a minute when it passes (a round with
 # refused events tried between its steps costs ~30-50 ms, one without ~5 ms).
@@ -85,17 +84,6 @@ def new_round(table):
 
 
 # ----- state, legal and refused events ---------------------------------------------------
-
-def snapshot(r):
-    """A deep copy of the round's whole state; the structure, the variant and the rake
-    (shared, read-only) compared by their fields."""
-    state = copy.deepcopy({k: v for k, v in vars(r).items()
-                           if k not in ("structure", "variant", "rake")})
-    state["structure"] = dict(vars(r.structure))
-    state["variant"] = dict(vars(r.variant))
-    state["rake"] = dict(vars(r.rake)) if r.rake is not None else None
-    return state
-
 
 def choice_now(r):
     """The choice the seat to act has ("discard", "draw", "straddle"), or None."""
@@ -198,19 +186,6 @@ def _nonempty(faults):
 
 def all_faults(r):
     return [e for events in events_to_refuse(r).values() for e in events]
-
-
-def assert_refused_and_unchanged(r, event):
-    before = snapshot(r)
-    reason = r.why_not(event)
-    assert isinstance(reason, str) and reason, event
-    try:
-        r.apply(event)
-    except Refused as e:
-        assert str(e) == reason
-    else:
-        raise AssertionError("%r was accepted" % (event,))
-    assert snapshot(r) == before, event
 
 
 def legal_event(data, r, patient=False):

@@ -8,8 +8,8 @@ stacks, button, decks...) is written as a `table` entry: a restart resumes from 
 one and the round begun after it, if any.  The journal appends one JSON line per entry
 to a file (on a board, on flash).  Past `limit` bytes the file is moved to `<path>.1`
 (replacing the one before) as the next table entry is written, between rounds or as
-one begins, so the file always holds the round under way whole and flash never fills.  With a
-`phh_dir`, each finished round is also written there as a Poker Hand History,
+one begins, so the file always holds the round under way whole and flash never fills.
+With a `phh_dir`, each finished round is also written there as a Poker Hand History,
 `hand-<n>.phh` (felt.table.phh, docs/phh.md).
 """
 
@@ -51,15 +51,11 @@ class Journal:
         """(table, header, events, under_way) to resume from after a restart, or None:
         the last table entry, and the last round (header None if there was none),
         under_way when it began after that entry.  The journal carries on from there."""
-        if self.path is None:
-            return None
-        try:
-            entries = _entries(self.path)
-        except OSError:
+        if self.path is None or _size(self.path) == 0:
             return None          # no journal yet: a new table
         table = None
         under_way = False
-        for entry in entries:
+        for entry in _entries(self.path):
             if "table" in entry:
                 table, under_way = entry["table"], False
             elif "round" in entry:
@@ -131,16 +127,19 @@ def _size(path):
 
 
 def _entries(path):
-    """The journal's entries.  A last line cut short by a power cut is left out: it was
-    being written before its event was acted on, so the table never acted on it."""
-    out = []
+    """The journal's entries, one at a time (a board never holds the whole file).  A
+    last line cut short by a power cut is left out: it was being written before its
+    event was acted on, so the table never acted on it."""
     torn = 0
+    n = 0
     with open(path) as f:
         for line in f:
+            n += 1
             if torn:
                 raise ValueError("journal %s: line %d is corrupt" % (path, torn))
             try:
-                out.append(json.loads(line))
+                entry = json.loads(line)
             except ValueError:
-                torn = len(out) + 1
-    return out
+                torn = n
+                continue
+            yield entry

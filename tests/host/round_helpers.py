@@ -1,7 +1,11 @@
-"""Hypothesis strategies shared by the rules-core property tests."""
+"""What the rules-core property tests share: the structures strategy, and the check
+that a refused event changes nothing."""
+
+import copy
 
 from hypothesis import strategies as st
 
+from felt.poker.round import Refused
 from felt.poker.structure import Structure
 
 
@@ -33,3 +37,27 @@ def structures(draw, variant, kind, small_max=10, ante_max=3, caps=(0, 2, 3, 4, 
     if check_raise is None:
         check_raise = draw(st.booleans(), label="check_raise")
     return Structure(kind, small, big, blinds, ante, cap, bring_in, check_raise, straddle)
+
+
+def snapshot(r):
+    """A deep copy of the round's whole state; the structure, the variant and the rake
+    (shared, read-only) compared by their fields."""
+    state = copy.deepcopy({k: v for k, v in vars(r).items()
+                           if k not in ("structure", "variant", "rake")})
+    state["structure"] = dict(vars(r.structure))
+    state["variant"] = dict(vars(r.variant))
+    state["rake"] = dict(vars(r.rake)) if r.rake is not None else None
+    return state
+
+
+def assert_refused_and_unchanged(r, event):
+    before = snapshot(r)
+    reason = r.why_not(event)
+    assert isinstance(reason, str) and reason, "%r should be refused" % (event,)
+    try:
+        r.apply(event)
+    except Refused as e:
+        assert str(e) == reason
+    else:
+        raise AssertionError("%r was accepted" % (event,))
+    assert snapshot(r) == before, event
