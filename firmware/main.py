@@ -1,9 +1,9 @@
-"""Felt's event loop: the same code on the board and, for the emulator, on CPython.
+"""Felt's event loop: the same code on the board and, for the emulator, on a PC.
 
 On a board, boot runs this file: the board definition is /board.json and the backend
-follows the runtime (MicroPython or CircuitPython).  On CPython the emulator starts
-`python firmware/main.py --port PTY --board FILE [--journal FILE] [--phh DIR]` and the
-table runs over the link.  At boot the table resumes from its journal, if it has one.
+follows the runtime (MicroPython or CircuitPython).  The emulator starts
+`main.py --port PTY --board FILE [--journal FILE] [--phh DIR]` under CPython or
+MicroPython's unix port, and the table runs over the link.  At boot the table resumes from its journal, if it has one.
 """
 
 import os
@@ -14,7 +14,6 @@ try:
 except ImportError:
     import uasyncio as asyncio
 
-from felt.board import load as load_board
 from felt.hal.clock import sleep_ms
 from felt.table.controller import Controller
 from felt.table.journal import Journal
@@ -70,7 +69,16 @@ def _arg(argv, name, default=None):
     return argv[argv.index(name) + 1] if name in argv else default
 
 
+def _unload(name):
+    """Forget a module only boot needs, so the GC can take its memory back."""
+    sys.modules.pop(name, None)
+    package, _, attr = name.rpartition(".")
+    if package in sys.modules and hasattr(sys.modules[package], attr):
+        delattr(sys.modules[package], attr)
+
+
 def main(argv):
+    from felt.board import load as load_board
     board = load_board(_arg(argv, "--board", "/board.json"))
     phh = _arg(argv, "--phh")   # a directory for each round's hand history (docs/phh.md)
     if phh is not None:
@@ -84,13 +92,15 @@ def main(argv):
     journal = Journal(_arg(argv, "--journal", None if port else board["journal"]), phh)
     if port is not None:
         from felt.hal import link
-        hal = link.open(board, link.SerialTransport(port))
+        hal = link.open(board, link.StreamTransport(port))
     elif sys.implementation.name == "circuitpython":
         from felt.hal import cp
         hal = cp.open(board)
     else:
         from felt.hal import mp
         hal = mp.open(board)
+    del load_board
+    _unload("felt.board")   # checked and used: its code is not needed again
     asyncio.run(run(hal, board, journal))
 
 

@@ -11,8 +11,8 @@
     which everyone checks or calls to the showdown (6 players, fixed limit), and
     PokerKit's on the same hands where PokerKit has the game (FT, PO, FO/8, F7S,
     F7S/8, F2L3D), against the goal of 20 times PokerKit,
-(f) inside MicroPython (the WebAssembly port, through node and
-    tests/mp/bench_showdown.mjs): the time and heap of the worst showdowns, 10-handed
+(f) inside MicroPython (the unix port, 32-bit, tests/mp/bench_showdown.py on the
+    firmware's .mpy files): the time and heap of the worst showdowns, 10-handed
     Omaha high-low and 11-handed hold 'em, against the goal of 64 KB of heap.
 
 Everything random is drawn before timing: decks, the action each player takes, and
@@ -412,27 +412,28 @@ def print_games(rows, count):
 
 
 def run_mp_showdowns(reps, batch, timeout=600):
-    """tests/mp/bench_showdown.mjs under node: (its JSON, None) or (None, why not)."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    script = os.path.join(root, "tests", "mp", "bench_showdown.mjs")
-    node = shutil.which("node")
-    if node is None:
-        return None, "node not found"
-    if not os.path.exists(script):
-        return None, "%s not found (felt-bench runs from a checkout)" % script
+    """tests/mp/bench_showdown.py in MicroPython's unix port: (its JSON, None) or
+    (None, why not)."""
+    from host_tools import micropython
+    script = micropython.REPO / "tests" / "mp" / "bench_showdown.py"
     try:
-        p = subprocess.run([node, script, "--reps", str(reps), "--batch", str(batch)],
-                           cwd=root, capture_output=True, text=True, timeout=timeout)
+        micropython.board_tree()
+        # Room enough for the replays; the figures are bytes allocated, not this size.
+        cmd, env = micropython.command(script, [str(reps), str(batch)], 8 * 1024 * 1024)
+        p = subprocess.run(cmd, env=env, cwd=str(micropython.REPO), capture_output=True,
+                           text=True, timeout=timeout)
+    except micropython.MicroPythonMissing as e:
+        return None, str(e)
     except subprocess.TimeoutExpired:
         return None, "timed out after %d s" % timeout
     lines = [line for line in p.stdout.splitlines() if line.startswith("{")]
     if p.returncode or not lines:
-        return None, "node exited %d: %s" % (p.returncode, p.stderr.strip()[-2000:])
+        return None, "micropython exited %d: %s" % (p.returncode, (p.stdout + p.stderr).strip()[-2000:])
     return json.loads(lines[-1]), None
 
 
 def print_mp(mp):
-    print("MicroPython %s (WebAssembly port, node), the worst showdowns, every player live "
+    print("MicroPython %s (unix port, 32-bit), the worst showdowns, every player live "
           "at the river; the step that settles the round:" % mp["micropython"])
     print("  time: median of %d batches of %d, worst of %d deals; heap: bytes allocated "
           "with the GC off, worst deal" % (mp["reps"], mp["batch"], mp["deals"]))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from felt.table import config as config_mod
 from felt.table import scenes
-from host_tools.emulator.link import LinkError
+from host_tools.emulator.link import LinkError, add_runtime_arguments, check_runtime
 from host_tools.emulator.players import BUTTON_FOR
 from host_tools.emulator.session import Session, table_config
 
@@ -177,8 +177,10 @@ class Result:
 
 
 class Runner:
-    def __init__(self, sc, verbose=None):
+    def __init__(self, sc, verbose=None, runtime="cpython", heap=None):
         self.sc = sc
+        self.runtime = runtime   # what the firmware runs on, and its heap (FirmwareProcess)
+        self.heap = heap
         self.verbose = verbose   # verbose(line): each step and the frames it brought
         self.players, self.cfg = table_of(sc)
         self.s = None
@@ -287,7 +289,8 @@ class Runner:
 
     def run(self):
         result = Result(self.sc["name"])
-        self.s = Session(players=self.players, seed=self.sc.get("seed", 0), config=self.cfg)
+        self.s = Session(players=self.players, seed=self.sc.get("seed", 0), config=self.cfg,
+                         runtime=self.runtime, heap=self.heap)
         try:
             self.s.open()
             if self.s.faults:
@@ -632,11 +635,11 @@ def _mismatch(want, got, where):
 
 # ----- entry points -----------------------------------------------------------------------
 
-def run_file(path, verbose=None):
+def run_file(path, verbose=None, runtime="cpython", heap=None):
     """Run one scenario file; a Result (a malformed file is one failure)."""
     try:
         sc = load(path)
-        runner = Runner(sc, verbose)
+        runner = Runner(sc, verbose, runtime, heap)
     except ScenarioError as e:
         r = Result(Path(path).stem)
         r.failures.append((None, "invalid scenario: %s" % e))
@@ -651,10 +654,12 @@ def main(argv=None):
                     help="leave out the known firmware bugs' lines")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print each step and the frames the board sent for it (px left out)")
+    add_runtime_arguments(ap)
     args = ap.parse_args(argv)
+    check_runtime(ap, args)
     passed = failed = 0
     for f in args.files:
-        r = run_file(f, print if args.verbose else None)
+        r = run_file(f, print if args.verbose else None, args.runtime, args.heap)
         for line in r.lines(f, known=not args.quiet):
             print(line)
         if r.passed:

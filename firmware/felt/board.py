@@ -11,6 +11,8 @@ expander pin means, and where each seat's LEDs sit in the chain.
 
 import json
 
+from felt.check import is_whole
+
 MAX_SEATS = 11  # 13:69F-14.10(b): at most 11 players at a table
 MIN_SEATS = 2
 SEAT_BUTTONS = ("fold", "call", "raise")  # fold, check/call, bet/raise
@@ -27,7 +29,8 @@ EXPANDER_PINS = 16  # pins per expander, in the input numbering used below
 _TOP = ("name", "comment", "runtime", "mcu", "seats", "debounce_ms", "poll_ms",
         "watchdog_ms", "i2c", "expanders", "seat_buttons", "dealer_buttons",
         "card_reader", "shuffler", "leds", "link")
-_OPTIONAL_TOP = ("comment", "journal")
+_OPTIONAL_TOP = ("comment", "journal", "heap_bytes")
+PICO_HEAP = 185 * 1024  # the GC heap a Pico has free at boot under MicroPython 1.27
 _WATCHDOG_MAX = {"rp2040": 8388}  # the RP2040's watchdog counts to 8.3 s at most
 _GPIO_COUNT = {"rp2040": 30}
 
@@ -54,16 +57,13 @@ class _Check:
                 self.fail("%s: '%s' missing" % (where, k))
 
     def int(self, value, where, lo, hi):
-        if not _is_int(value):
+        if not is_whole(value):
             self.fail("%s must be a whole number" % where)
         if not lo <= value <= hi:
             self.fail("%s is %d, must be %d to %d" % (where, value, lo, hi))
         return value
 
 
-def _is_int(v):
-    # bool is an int on CPython but not on MicroPython: refuse it on both.
-    return isinstance(v, int) and v is not True and v is not False
 
 
 def load(path):
@@ -111,7 +111,7 @@ def validate(data, name=None):
         c.fail("comment must be a string or a list of strings")
 
     seats = data["seats"]
-    if _is_int(seats) and seats > MAX_SEATS:
+    if is_whole(seats) and seats > MAX_SEATS:
         c.fail("%d seats: a table has at most %d" % (seats, MAX_SEATS))
     c.int(seats, "seats", MIN_SEATS, MAX_SEATS)
     c.int(data["debounce_ms"], "debounce_ms", 1, 200)
@@ -138,6 +138,9 @@ def validate(data, name=None):
     if data["journal"] is not None and (not isinstance(data["journal"], str)
                                         or not data["journal"].startswith("/")):
         c.fail("journal must be an absolute path on the board, or null for none")
+    # The heap the firmware must run in: the emulator gives the MicroPython unix port this much.
+    data.setdefault("heap_bytes", PICO_HEAP)
+    c.int(data["heap_bytes"], "heap_bytes", 16 * 1024, 16 * 1024 * 1024)
     return data
 
 
@@ -153,7 +156,7 @@ class _Pins:
     def take(self, value, where):
         c = self.c
         if self.runtime == "micropython":
-            if not _is_int(value) or value < 0 or (self.count and value >= self.count):
+            if not is_whole(value) or value < 0 or (self.count and value >= self.count):
                 c.fail("%s must be a GPIO number%s" % (
                     where, " 0 to %d" % (self.count - 1) if self.count else ""))
         elif not isinstance(value, str) or not value:
@@ -263,7 +266,7 @@ def _shuffler(c, data, pins):
 
 
 def _segment(c, seg, where, count):
-    if not isinstance(seg, list) or len(seg) != 2 or not _is_int(seg[0]) or not _is_int(seg[1]):
+    if not isinstance(seg, list) or len(seg) != 2 or not is_whole(seg[0]) or not is_whole(seg[1]):
         c.fail("%s must be [start, count]" % where)
     start, n = seg
     if start < 0 or n < 1:

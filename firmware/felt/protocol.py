@@ -71,6 +71,15 @@ def dumps(obj):
     return "".join(out)
 
 
+def _coalesce(out):
+    # Keep the list of pieces short: a long one needs a large block of a board's
+    # fragmented heap each time it grows.
+    if len(out) > 32:
+        text = "".join(out)
+        del out[:]
+        out.append(text)
+
+
 def _dump(o, out, depth):
     # True and False first: bool is an int subclass on CPython but not on MicroPython.
     if o is None:
@@ -98,6 +107,7 @@ def _dump(o, out, depth):
             _dump_str(k, out)
             out.append(":")
             _dump(o[k], out, depth + 1)
+            _coalesce(out)
         out.append("}")
     elif isinstance(o, (list, tuple)):
         if depth >= MAX_DEPTH:
@@ -109,6 +119,7 @@ def _dump(o, out, depth):
                 out.append(",")
             first = False
             _dump(v, out, depth + 1)
+            _coalesce(out)
         out.append("]")
     else:
         raise ProtocolError("cannot encode %s" % type(o).__name__)

@@ -9,6 +9,7 @@ import argparse
 import sys
 
 from felt.poker import variants
+from host_tools.emulator.link import add_runtime_arguments, check_runtime
 from host_tools.emulator.session import DEFAULT_BOARD, RAKES, Session, round_line, table_config
 
 
@@ -37,11 +38,13 @@ def parse_args(argv):
                     help="inject faults (jams, face-up, extra and missing cards, misdeals, "
                          "exposed cards...) at random moments, seeded by --seed")
     ap.add_argument("--trace", help="write every frame on the link to this file")
+    add_runtime_arguments(ap)
     ap.add_argument("--interactive", action="store_true",
                     help="the terminal view (the default when --hands is not given)")
     args = ap.parse_args(argv)
     if args.list_games:
         return args
+    check_runtime(ap, args)
     most = variants.get(args.game).max_players
     if not 2 <= args.players <= most:
         ap.error("--players must be 2..%d for %s" % (most, args.game))
@@ -54,7 +57,8 @@ def headless(args, out=sys.stdout):
     config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
                           args.button, args.straddle)
     session = Session(players=args.players, seed=args.seed, board=args.board,
-                      journal=args.journal, config=config, phh=args.phh, inject=args.faults)
+                      journal=args.journal, config=config, phh=args.phh, inject=args.faults,
+                      runtime=args.runtime, heap=args.heap)
     faulty = args.faults is not None
     played = 0
     if args.trace:

@@ -130,16 +130,57 @@ def _now_ms():
     return int(time.monotonic() * 1000) & 0x3FFFFFFF
 
 
-class FirmwareProcess:
-    """The firmware under CPython, its serial port the slave end of a fresh pty."""
+RUNTIMES = ("cpython", "micropython")
 
-    def __init__(self, board_path, journal=None, python=sys.executable, phh=None):
+
+def add_runtime_arguments(ap):
+    """--runtime and --heap, for every tool that starts the firmware."""
+    from host_tools.micropython import parse_heap
+    ap.add_argument("--runtime", choices=RUNTIMES, default="cpython",
+                    help="run the firmware under CPython (the default) or the MicroPython "
+                         "unix port, from the .mpy files a board loads")
+    ap.add_argument("--heap", type=parse_heap, metavar="SIZE",
+                    help="MicroPython's heap, e.g. 185K (default: the board's heap_bytes)")
+
+
+def check_runtime(ap, args):
+    """Refuse --runtime micropython at once, with how to fix it, when there is no port."""
+    if args.runtime == "micropython":
+        from host_tools.micropython import MicroPythonMissing, binary
+        try:
+            binary()
+        except MicroPythonMissing as e:
+            ap.error(str(e))
+
+
+class FirmwareProcess:
+    """The firmware as a process, its serial port the slave end of a fresh pty: under
+    CPython from firmware/, or under the MicroPython unix port from the `.mpy` files a
+    board loads, with the board's heap (`heap`: bytes; the board's `heap_bytes` unless
+    given)."""
+
+    def __init__(self, board_path, journal=None, python=sys.executable, phh=None,
+                 runtime="cpython", heap=None):
+        if runtime not in RUNTIMES:
+            raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
         self.journal = journal
-        self.cmd = [python, str(FIRMWARE_MAIN), "--board", str(board_path)]
+        args = ["--board", str(board_path)]
         if journal:
-            self.cmd += ["--journal", str(journal)]
+            args += ["--journal", str(journal)]
         if phh:
-            self.cmd += ["--phh", str(phh)]
+            args += ["--phh", str(phh)]
+        if runtime == "micropython":
+            from felt.board import load
+            from host_tools import micropython
+            if heap is None:
+                heap = load(str(board_path))["heap_bytes"]
+            micropython.board_tree()
+            self.cmd, self.env = micropython.command(micropython.TREE / "main.py", args, heap)
+        else:
+            self.cmd = [python, str(FIRMWARE_MAIN)] + args
+            self.env = dict(os.environ)
+            self.env["PYTHONPATH"] = str(REPO / "firmware") + os.pathsep + \
+                self.env.get("PYTHONPATH", "")
         self._boot()
 
     def _boot(self):
@@ -147,9 +188,7 @@ class FirmwareProcess:
         tty_name = os.ttyname(slave)
         import tty
         tty.setraw(slave)  # a serial line: no echo, no line discipline
-        env = dict(os.environ)
-        env["PYTHONPATH"] = str(REPO / "firmware") + os.pathsep + env.get("PYTHONPATH", "")
-        self.proc = subprocess.Popen(self.cmd + ["--port", tty_name], env=env,
+        self.proc = subprocess.Popen(self.cmd + ["--port", tty_name], env=self.env,
                                      stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.slave = slave  # held open so the master never reads EIO before the child opens it
         self.master = master

@@ -52,9 +52,11 @@ def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="
 
 class Session:
     def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
-                 button="dealer_right", journal=None, config=None, phh=None, inject=None):
+                 button="dealer_right", journal=None, config=None, phh=None, inject=None,
+                 runtime="cpython", heap=None):
         """`inject`: None (no faults), "manual" (faults only when armed or injected, e.g.
-        from the terminal view's keys) or "random" (also at random moments)."""
+        from the terminal view's keys) or "random" (also at random moments).  `runtime`
+        and `heap`: what the firmware runs on (host_tools.emulator.link.FirmwareProcess)."""
         self.board_path = Path(board)
         self.board = json.loads(self.board_path.read_text())
         self.players = players
@@ -86,7 +88,7 @@ class Session:
             os.close(fd)
         if journal is not None:
             open(journal, "w").close()
-        self.fw = FirmwareProcess(self.board_path, journal, phh=phh)
+        self.fw = FirmwareProcess(self.board_path, journal, phh=phh, runtime=runtime, heap=heap)
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
         self.link = self.fw.link
 

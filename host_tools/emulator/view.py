@@ -375,7 +375,8 @@ def run_view(args) -> int:
     config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
                           args.button, args.straddle)
     session = Session(players=args.players, seed=args.seed, board=args.board,
-                      journal=args.journal, config=config, inject=args.faults or "manual")
+                      journal=args.journal, config=config, inject=args.faults or "manual",
+                      runtime=args.runtime, heap=args.heap)
     app = FeltView(session)
     try:
         session.open()

@@ -1,4 +1,5 @@
-"""The worst showdowns, timed and weighed inside MicroPython (run by bench_showdown.mjs).
+"""The worst showdowns, timed and weighed inside MicroPython (felt-bench runs this in the
+unix port as `bench_showdown.py [REPS [BATCH]]`; it prints one JSON line).
 
 Two cases, every player live at the river:
   omaha-hilo8 x10   Omaha high-low eight or better, 10 players (the game's maximum)
@@ -16,8 +17,8 @@ The showdown step is the one event that makes the round call `_finish` (evaluate
 hand, build the pots, award them).  For each deal and way:
   time   `batch` rounds are replayed up to that event; then, with the collector off
          (gc.collect(); gc.disable()), time.ticks_us / ticks_diff around applying the
-         event to each of them in turn, divided by `batch`.  The WebAssembly port's
-         ticks_us counts whole milliseconds, hence the batch.  Done `reps` times; the
+         event to each of them in turn, divided by `batch`.  A batch keeps
+         each timing well above the clock's resolution.  Done `reps` times; the
          figure of the deal is the median (the max is reported too).  Garbage
          collection pauses are not in it.
   heap   one round replayed up to the event; gc.collect(); gc.disable();
@@ -128,9 +129,8 @@ def build(variant, structure, stacks, events):
 
 def measure(variant, structure, stacks, events, reps, batch):
     """([µs per showdown step, one figure per batch], bytes allocated by one step,
-    the step's effect count).  The port's ticks_us counts whole milliseconds, so each
-    time is a batch of `batch` rounds, replayed beforehand, settled back to back with
-    the collector off, divided by `batch`."""
+    the step's effect count).  Each time is a batch of `batch` rounds, replayed
+    beforehand, settled back to back with the collector off, divided by `batch`."""
     last = events[-1]
     # The heap: one step alone, every allocation counted.
     r = build(variant, structure, stacks, events)
@@ -204,3 +204,7 @@ def main(reps=5, batch=40):
 
 if __name__ == "__main__":
     print(main())
+
+
+if __name__ == "__main__":
+    print(main(*sys.argv[1:3]))

@@ -1,5 +1,5 @@
-"""The test driver that runs inside the MicroPython VM (see run.mjs, which copies
-firmware/ to /fw and tests/firmware/ to /tests and then calls main()).
+"""The test driver that runs inside MicroPython's unix port (see run.py, which starts it
+as `runner.py TESTS [FILTER]` with the firmware's .mpy files on the path).
 
 It is deliberately tiny and pytest-free: it imports every tests/firmware/**/test_*.py
 and calls each module-level callable named test_* with no arguments.  A test passes
@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-TESTS = "/tests"
+TESTS = "tests/firmware"  # set from the command line
 
 
 def _find(top):
@@ -28,64 +28,16 @@ def _find(top):
     return found
 
 
-def _asyncio_run(coro):
-    """asyncio.run for the VM.  The webassembly port's asyncio has no run(): its loop is
-    driven by JS timers, and those cannot fire while Python code is running.  Tests call
-    asyncio.run() as they would on CPython or a board, so drive the port's loop by hand,
-    sleeping until the next task is due."""
-    import asyncio
-    import js
-
-    core = asyncio.core
-    asyncio.new_event_loop()  # start from an empty queue, like a fresh CPython loop
-    box = []
-
-    async def main():
-        try:
-            box.append((True, await coro))
-        except BaseException as e:  # noqa: B036 - handed back to the caller below
-            box.append((False, e))
-
-    asyncio.create_task(main())
-    try:
-        while not box:
-            t = core._task_queue.peek()
-            if not t:
-                raise RuntimeError("asyncio.run: every task waits and nothing can wake one")
-            dt = time.ticks_diff(t.ph_key, time.ticks_ms())
-            if dt > 0:
-                time.sleep_ms(dt)
-            core._run_iter()
-    finally:
-        # Drop the JS timer the port armed and any task left behind (CPython cancels them).
-        if core.asyncio_timer is not None:
-            js.clearTimeout(core.asyncio_timer)
-            core.asyncio_timer = None
-        asyncio.new_event_loop()
-    ok, value = box[0]
-    if ok:
-        return value
-    raise value
-
-
-def _install_asyncio_run():
-    try:
-        import asyncio
-    except ImportError:
-        return
-    if not hasattr(asyncio, "run") and hasattr(asyncio, "core"):
-        asyncio.run = _asyncio_run
-
-
 def _fail(test_id, exc):
     print("FAILED " + test_id)
     sys.print_exception(exc)
 
 
-def main(pattern=""):
-    """Run the tests whose id ("poker/test_cards.py::test_parse") contains pattern.
-    Prints a line per module and a closing summary; returns the process exit code."""
-    _install_asyncio_run()
+def main(tests, pattern=""):
+    """Run the tests under `tests` whose id ("poker/test_cards.py::test_parse") contains
+    pattern.  Prints a line per module and a closing summary; returns the exit code."""
+    global TESTS
+    TESTS = tests
     passed = failed = 0
     for directory, name, rel in _find(TESTS):
         # Like pytest's default import mode: the test's own folder goes on sys.path,
@@ -124,3 +76,7 @@ def main(pattern=""):
         gc.collect()
     print("micropython: %d passed, %d failed" % (passed, failed))
     return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""))

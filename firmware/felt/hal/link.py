@@ -7,6 +7,8 @@ byte transport) also serves the technician's console on the hardware backends.
 """
 
 import binascii
+import select
+import sys
 
 try:
     import asyncio
@@ -89,29 +91,78 @@ class Link:
             await sleep_ms(50)
 
 
-class SerialTransport:
-    """A pyserial port (CPython: the emulator's pty, a USB serial adapter)."""
+class StreamTransport:
+    """The link's bytes over a serial device opened by path: the emulator's pty, under
+    CPython and the MicroPython unix port alike, or a USB serial adapter.
 
-    def __init__(self, port, baud=115200):
-        import serial
-        self.port = serial.Serial(port, baud, timeout=0)
+    The device (in raw mode, as the emulator leaves its pty) gets VMIN = VTIME = 0, so a
+    read returns what has arrived and never waits for more; the event loop is told to wake when input is
+    waiting (select.poll under MicroPython's asyncio, add_reader under CPython's).
+    Writes go out whole: a partial write continues where it stopped (write_all).
+    """
+
+    def __init__(self, path, size=256):
+        self.stream = _open_file(path, "r+b", buffering=0)
+        self.fd = self.stream.fileno()
+        self.size = size
+        _raw_nonwaiting(self.fd)
+        self._out = select.poll()
+        self._out.register(self.stream, select.POLLOUT)
+        # MicroPython's asyncio waits on the stream itself; CPython's on its descriptor.
+        self._reader = asyncio.StreamReader(self.stream) if _MICROPYTHON else None
 
     def write(self, data):
-        self.port.write(data)
+        write_all(self.stream, data, self._out)
 
     async def read(self):
-        loop = asyncio.get_event_loop()
-        fd = self.port.fileno()
         while True:
-            data = self.port.read(max(1, self.port.in_waiting))
+            if self._reader is not None:
+                data = await self._reader.read(self.size)
+            else:
+                data = self.stream.read(self.size)
+                if not data:
+                    await _cpython_readable(self.fd)
+                    continue
             if data:
                 return data
-            ready = loop.create_future()
-            loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
-            try:
-                await ready
-            finally:
-                loop.remove_reader(fd)
+
+
+def write_all(stream, data, out_poll=None, wait_ms=50):
+    """Write every byte of `data`: a stream may take part of it (a full UART or pty
+    buffer) and returns how much, or None when it took nothing; wait until it can take
+    more (out_poll: a select.poll registered for POLLOUT) and go on where it stopped."""
+    view = memoryview(data)
+    while len(view):
+        n = stream.write(view)
+        if n is None:
+            n = 0
+        view = view[n:]
+        if len(view) and out_poll is not None:
+            out_poll.poll(wait_ms)
+
+
+_open_file = open  # the built-in: this module's open() makes the HAL
+_MICROPYTHON = sys.implementation.name == "micropython"
+_VMIN, _VTIME = 6, 5  # Linux's indices into termios' control characters
+
+
+def _raw_nonwaiting(fd):
+    import termios
+    attrs = termios.tcgetattr(fd)
+    cc = attrs[6]
+    cc[getattr(termios, "VMIN", _VMIN)] = 0
+    cc[getattr(termios, "VTIME", _VTIME)] = 0
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+async def _cpython_readable(fd):
+    loop = asyncio.get_event_loop()
+    ready = loop.create_future()
+    loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+    try:
+        await ready
+    finally:
+        loop.remove_reader(fd)
 
 
 class CardReader:

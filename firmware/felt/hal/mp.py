@@ -3,7 +3,7 @@
 `open(board)` builds the HAL object described in felt/hal/__init__.py from a checked
 board definition (felt.board).  The hardware modules are imported inside `open` only,
 and `open(board, hw=...)` takes stand-ins for them, so this file compiles and imports
-anywhere (CPython, the WebAssembly VM, CircuitPython, which reuses the parts below and
+anywhere (CPython, the unix port, CircuitPython, which reuses the parts below and
 their assembly, `assemble`, with its own `io`).
 
 The parts are small classes over duck-typed objects, in Peter Hinch's manner:
@@ -431,7 +431,8 @@ class UartTransport:
         self._rx = bytearray(size)
 
     def write(self, data):
-        self.uart.write(data)
+        from felt.hal.link import write_all
+        write_all(self.uart, data)
 
     async def read(self):
         while True:

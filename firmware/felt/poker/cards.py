@@ -6,23 +6,25 @@ suit where the rules rank suits (19:47-14.9(d): spades, hearts, diamonds, clubs)
 The card reader and the link speak two-character codes such as "As" or "Td".
 """
 
+from felt import check
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
 
 
-class CardError(ValueError):
+class CardError(check.Refused):
     """A card code that is not one of the 52."""
 
 
 def parse(code):
     """The card for a two-character code; CardError with the reason otherwise."""
     if not isinstance(code, str) or len(code) != 2:
-        raise CardError("unknown card code %r: want rank and suit, e.g. 'As'" % (code,))
+        raise CardError("unknown card code %s: want rank and suit, e.g. 'As'" % check.shown(code))
     r = RANKS.find(code[0].upper())
     s = SUITS.find(code[1].lower())
     if r < 0 or s < 0:
-        raise CardError("unknown card code %r: rank of 23456789TJQKA, suit of cdhs" % (code,))
+        raise CardError("unknown card code %s: rank of 23456789TJQKA, suit of cdhs" % check.shown(code))
     return r * 4 + s
 
 

@@ -29,6 +29,7 @@ Effects:  ("refund", seat, amount), ("called_off", kind, why, section), ("dead_h
           ("irregularity", kind, section, detail)
 """
 
+from felt import check
 from felt.poker import cards as C
 
 DEALING_PHASE = 0   # felt.poker.round.DEALING (the round imports this module)
@@ -49,7 +50,7 @@ def why_not(r, event):
     if r.phase == COMPLETE:
         return "the round is over"
     if len(event) != (3 if kind == "replace" else 2):
-        return "malformed %s event %r" % (kind, event)
+        return "malformed %s event %s" % (kind, check.shown(event))
     arg = event[1]
     if kind in ("void", "dead"):
         return None if isinstance(arg, str) else "say why the round is %s" % kind
@@ -61,9 +62,8 @@ def why_not(r, event):
                     "(13:47-20.38(f)%s)" % ("2" if arg == "wrong_start" else "4"))
         return None
     if kind in ("foul", "away"):
-        if not isinstance(arg, int) or isinstance(arg, bool) or not 0 <= arg < r.n \
-                or not r.live(arg):
-            return "seat %r has no hand in the round" % (arg,)
+        if not check.is_whole(arg) or not 0 <= arg < r.n or not r.live(arg):
+            return "seat %s has no hand in the round" % check.shown(arg)
         return None
     card, reason = _card(arg)
     if reason:

@@ -11,6 +11,7 @@
 pot is awarded ((c)): the round stops asking then.
 """
 
+from felt import check
 from felt.poker.structure import ConfigError
 
 METHODS = ("none", "percent", "incremental", "time")
@@ -24,7 +25,7 @@ class Rake:
                  every=30, per="player"):
         self.method = method
         self.percent = percent
-        self.levels = [tuple(l) for l in levels]
+        self.levels = _levels(levels)
         self.maximum = maximum
         self.hourly = hourly
         self.every = every
@@ -33,23 +34,26 @@ class Rake:
 
     def _validate(self):
         if self.method not in METHODS:
-            raise ConfigError("rake method must be one of %s, not %r"
-                              % (", ".join(METHODS), self.method))
+            raise ConfigError("rake method must be one of %s, not %s"
+                              % (", ".join(METHODS), check.shown(self.method)))
         for name in ("percent", "maximum", "hourly"):
             v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise ConfigError("rake %s must be a whole number >= 0, not %r" % (name, v))
+            if not check.is_whole(v) or not 0 <= v <= check.MAX_CHIPS:
+                raise ConfigError("rake %s must be a whole number 0 to %d, not %s"
+                                  % (name, check.MAX_CHIPS, check.shown(v)))
         if self.percent > MAX_PERCENT:
             raise ConfigError("a rake of %d %% is above the 10 %% that 13:47-20.37(a)4i(1) "
                               "allows" % self.percent)
         if self.method == "percent" and not self.percent:
             raise ConfigError("a percentage rake needs its percent (1..10)")
+        if self.levels is None:
+            raise ConfigError("rake levels must be a list of [pot level, amount] pairs")
         if len(self.levels) > MAX_LEVELS:
             raise ConfigError("at most %d incremental rake levels can be posted" % MAX_LEVELS)
         prev = 0
         for lv in self.levels:
-            if len(lv) != 2 or not all([isinstance(x, int) and x > 0 for x in lv]) \
-                    or lv[0] <= prev:
+            if len(lv) != 2 or not all([check.is_whole(x) and 0 < x <= check.MAX_CHIPS
+                                        for x in lv]) or lv[0] <= prev:
                 raise ConfigError("rake levels must be [pot level, amount] pairs of whole "
                                   "numbers, pot levels rising (13:47-20.37(a)4ii)")
             prev = lv[0]
@@ -58,7 +62,7 @@ class Rake:
         if self.method == "time":
             if self.every not in TIME_STEPS:
                 raise ConfigError("time charges are assessed every 20 or 30 minutes "
-                                  "(13:47-20.37(a)4iii(3)), not %r" % (self.every,))
+                                  "(13:47-20.37(a)4iii(3)), not %s" % check.shown(self.every))
             if self.per not in ("player", "table"):
                 raise ConfigError("time charges are per player or per table")
             if not self.hourly:
@@ -90,14 +94,21 @@ class Rake:
                 "hourly": self.hourly, "every": self.every, "per": self.per}
 
 
+def _levels(levels):
+    """The posted levels as a list of tuples; anything else is left for _validate."""
+    if not isinstance(levels, (list, tuple)):
+        return None
+    return [tuple(lv) if isinstance(lv, (list, tuple)) else () for lv in levels]
+
+
 def from_dict(d):
     if d is None:
         return Rake()
     if not isinstance(d, dict):
         raise ConfigError("rake must be an object")
-    for k in d:
+    for k in sorted(d):   # the first unknown one by name, on every runtime
         if k not in ("method", "percent", "levels", "maximum", "hourly", "every", "per"):
-            raise ConfigError("unknown rake setting %r" % (k,))
+            raise ConfigError("unknown rake setting %s" % check.shown(k))
     return Rake(d.get("method", "none"), d.get("percent", 0), d.get("levels", ()),
                 d.get("maximum", 0), d.get("hourly", 0), d.get("every", 30),
                 d.get("per", "player"))

@@ -28,6 +28,7 @@ Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all
           ("end",)
 """
 
+from felt import check
 from felt.poker import cards as C
 from felt.poker.button import next_seat, clockwise_from
 from felt.poker import irregular, showdown
@@ -246,17 +247,17 @@ class Round:
     def why_not(self, event):
         """None if the event is legal now, else the reason it is refused."""
         if not isinstance(event, tuple) or not 2 <= len(event) <= 3:
-            return "malformed event %r: want (kind, card code or seat[, amount])" % (event,)
+            return "malformed event %s: want (kind, card code or seat[, amount])" % check.shown(event)
         kind = event[0]
         if kind == "card":
             return self._why_not_card(event[1]) if len(event) == 2 else "malformed card event"
         if kind in irregular.KINDS:
             return irregular.why_not(self, event)
         if kind not in ACTIONS and kind not in CHOICES:
-            return "unknown event %r" % (kind,)
+            return "unknown event %s" % check.shown(kind)
         seat = event[1]
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            return "no seat %r at this table" % (seat,)
+        if not check.is_whole(seat) or not 0 <= seat < self.n:
+            return "no seat %s at this table" % check.shown(seat)
         if kind in CHOICES:
             return self._why_not_choice(kind, seat, event[2] if len(event) == 3 else None)
         if self.phase != BETTING:
@@ -315,7 +316,7 @@ class Round:
         if event[0] == "bring_in" or len(event) == 2:
             return None
         to = event[2]
-        if not isinstance(to, int) or isinstance(to, bool):
+        if not check.is_whole(to):
             return "the amount must be a whole number of chips"
         lo, hi = self.raise_bounds(seat)   # both capped at the seat's all-in
         if lo <= to <= hi:

@@ -13,18 +13,22 @@ raises: "a bet and three raises" is 4; 0 is no cap.  A posted sign says all of t
 (13:47-20.39).
 """
 
+from felt import check
+
 DEFAULT_CAP = 4  # rules README: a bet and three raises unless posted otherwise
 KINDS = ("fixed", "spread", "pot", "no")
 NAMES = ("fixed limit", "spread limit", "pot limit", "no limit")
 
 
-class ConfigError(ValueError):
+class ConfigError(check.Refused):
     """A table setting the rules or the hardware cannot honour."""
 
 
 def _whole(name, v, low=0):
-    if not isinstance(v, int) or isinstance(v, bool) or v < low:
-        raise ConfigError("%s must be a whole number of chips >= %d, not %r" % (name, low, v))
+    try:
+        check.whole(v, name, low)
+    except check.Refused as e:
+        raise ConfigError(str(e))
 
 
 class Structure:
@@ -47,7 +51,8 @@ class Structure:
 
     def _validate(self):
         if self.kind not in KINDS:
-            raise ConfigError("structure must be one of %s, not %r" % (", ".join(KINDS), self.kind))
+            raise ConfigError("structure must be one of %s, not %s"
+                              % (", ".join(KINDS), check.shown(self.kind)))
         for name in ("small_bet", "big_bet", "ante", "cap", "bring_in"):
             _whole(name, getattr(self, name))
         if self.small_bet < 1:
@@ -57,6 +62,9 @@ class Structure:
                               "maximum wager at least the minimum)")
         if self.cap == 1:
             raise ConfigError("cap 1 would forbid every raise; use 2 or more, or 0 for no cap")
+        for name in ("check_raise", "straddle"):
+            if getattr(self, name) is not True and getattr(self, name) is not False:
+                raise ConfigError("%s must be true or false" % name)
         for b in self.blinds:
             _whole("each blind", b, 1)
         if self.blinds and max(self.blinds) > self.small_bet and self.kind == "fixed":

@@ -21,6 +21,8 @@ card), "draw" (the 5 held).  `split`: "high", "low", "hilo" (no qualifier), "hil
 `phh`: the Poker Hand History variant code where PHH has one.
 """
 
+from felt import check
+
 HOLDEM_STREETS = (("burn",), ("board", 3), ("bet", "button"), ("burn",), ("board", 1),
                   ("bet", "button"), ("burn",), ("board", 1), ("bet", "button"))
 STUD7 = (("deal", 2, 1), ("bet", "bring_in"), ("burn",), ("deal", 0, 1), ("bet", "showing"),
@@ -121,4 +123,4 @@ def get(name):
     for v in VARIANTS:
         if v.name == name:
             return v
-    raise KeyError("unknown game %r (games: %s)" % (name, ", ".join(NAMES)))
+    raise KeyError("unknown game %s (games: %s)" % (check.shown(name), ", ".join(NAMES)))

@@ -5,6 +5,7 @@ setting the rules forbid is refused with the section that forbids it, and the ta
 keeps the configuration it had.
 """
 
+from felt import check
 from felt.poker import rake as rake_mod
 from felt.poker import structure as structure_mod
 from felt.poker import variants
@@ -46,9 +47,9 @@ def from_dict(d, board_seats=MAX_SEATS):
     """A TableConfig from a dict; ConfigError naming the bad setting otherwise."""
     if not isinstance(d, dict):
         raise ConfigError("configuration must be an object")
-    for k in d:
+    for k in sorted(d):   # the first unknown one by name, on every runtime
         if k not in KEYS:
-            raise ConfigError("unknown setting %r (known: %s)" % (k, ", ".join(KEYS)))
+            raise ConfigError("unknown setting %s (known: %s)" % (check.shown(k), ", ".join(KEYS)))
     regime = d.get("regime", "casino")
     if regime not in REGIMES:
         raise ConfigError("regime must be one of %s" % ", ".join(REGIMES))
@@ -63,15 +64,16 @@ def from_dict(d, board_seats=MAX_SEATS):
             raise ConfigError("a casino night offers only hold 'em and seven-card stud "
                               "(13:47-20.4), not %s" % variant.title)
         most = variants.CASINO_NIGHT_MAX[variants.CASINO_NIGHT.index(game)]
-    seats = d.get("seats", len(d.get("stacks", ())))
-    if not isinstance(seats, int) or not 2 <= seats <= board_seats:
-        raise ConfigError("seats must be 2..%d: this board has %d" % (board_seats, board_seats))
     stacks = d.get("stacks")
+    seats = d.get("seats", len(stacks) if isinstance(stacks, list) else 0)
+    if not check.is_whole(seats) or not 2 <= seats <= board_seats:
+        raise ConfigError("seats must be 2..%d: this board has %d" % (board_seats, board_seats))
     if not isinstance(stacks, list) or len(stacks) != seats:
         raise ConfigError("stacks must list one amount per seat (%d)" % seats)
     for s in stacks:
-        if not isinstance(s, int) or isinstance(s, bool) or s < 0:
-            raise ConfigError("each stack must be a whole number of chips >= 0, not %r" % (s,))
+        if not check.is_whole(s) or not 0 <= s <= check.MAX_CHIPS:
+            raise ConfigError("each stack must be a whole number of chips 0 to %d, not %s"
+                              % (check.MAX_CHIPS, check.shown(s)))
     players = sum([1 for s in stacks if s > 0])
     if players < 2:
         raise ConfigError("at least two seats need chips to play")
@@ -94,8 +96,8 @@ def from_dict(d, board_seats=MAX_SEATS):
     min_wager = d.get("min_wager", low)
     max_wager = d.get("max_wager", 10 * min_wager)
     for name, v in (("min_wager", min_wager), ("max_wager", max_wager)):
-        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            raise ConfigError("%s must be a whole number of chips >= 1" % name)
+        if not check.is_whole(v) or not 1 <= v <= check.MAX_CHIPS:
+            raise ConfigError("%s must be a whole number of chips 1 to %d" % (name, check.MAX_CHIPS))
     if regime == "casino" and min_wager <= 100 and max_wager < 10 * min_wager:
         raise ConfigError("a minimum wager of %d needs a maximum of at least %d "
                           "(19:47-8.2(a))" % (min_wager, 10 * min_wager))

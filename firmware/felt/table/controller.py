@@ -9,6 +9,7 @@ journal (after a power cut, mid-round if need be).  After every accepted input t
 are redrawn from state.
 """
 
+from felt import check
 from felt.poker import cards as C
 from felt.poker.button import dealer_right, by_high_card, next_seat, rotate
 from felt.poker import hands
@@ -29,6 +30,7 @@ CUT = "cut"              # every shuffle is cut before the deal (20.38(f)1)
 PLAYING = "playing"
 
 QUERIES = ("hello", "state", "sign")
+MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 
 # Dealer-panel buttons that report an irregularity of the round, with the event each
 # makes (felt.poker.irregular); "card" and "seat" name what they concern.
@@ -79,8 +81,13 @@ class Controller:
             return "unknown message %r" % (kind,)
         try:
             reason = h(payload)
-        except (KeyError, TypeError, ValueError) as e:
-            reason = "bad %s message: %s" % (kind, e)
+        except check.Refused as e:
+            reason = str(e)
+        except KeyError as e:
+            # Never an exception's own text: its wording differs between runtimes.
+            reason = "bad %s message: %s missing" % (kind, check.shown(e.args[0] if e.args else None))
+        except (TypeError, ValueError, IndexError, AttributeError):
+            reason = "bad %s message: a field has the wrong type" % kind
         if reason is None:
             if kind not in QUERIES:   # a question changes nothing: no new frame
                 if self.state != PLAYING:
@@ -106,8 +113,9 @@ class Controller:
     def _on_clock(self, p):
         """Table time in minutes, for time charges (13:47-20.37(a)4iii)."""
         minutes = p["minutes"]
-        if not isinstance(minutes, int) or minutes < self.minutes:
-            return "clock minutes must be a whole number that never goes back"
+        if not check.is_whole(minutes) or not self.minutes <= minutes <= self.minutes + MAX_CLOCK_STEP:
+            return ("clock minutes must be a whole number that never goes back, at most %d "
+                    "ahead" % MAX_CLOCK_STEP)
         self.minutes = minutes
         if self.state == IDLE:
             self._time_charges()
@@ -149,7 +157,7 @@ class Controller:
         if b == "shuffler_removed":
             return self._shuffler_presence(False)
         if b != "deal":
-            return "unknown dealer button %r" % (b,)
+            return "unknown dealer button %s" % check.shown(b)
         if self.config is None:
             return "no table configuration: send cfg first"
         if self.state != IDLE:
@@ -187,7 +195,7 @@ class Controller:
         if state is None:
             return None
         if state not in ("idle", "shuffling", "done", "jammed"):
-            return "unknown shuffler state %r" % (state,)
+            return "unknown shuffler state %s" % check.shown(state)
         if self.state != SHUFFLING:
             return None
         if state == "shuffling":
@@ -241,7 +249,7 @@ class Controller:
         if state == "ok":
             return None
         if state not in ("jam", "stop", "incomplete"):
-            return "unknown shoe state %r" % (state,)
+            return "unknown shoe state %s" % check.shown(state)
         if self.state != PLAYING:
             return None
         # A jam, a stop or a failure to deal all cards voids the round: every wager goes
@@ -311,7 +319,7 @@ class Controller:
     def _on_btn(self, p):
         seat, b = p["seat"], p["b"]
         if b not in BUTTON_ACTIONS:
-            return "unknown seat button %r" % (b,)
+            return "unknown seat button %s" % check.shown(b)
         if self.state != PLAYING or self.round.phase not in (BETTING, CHOOSING):
             return "no betting now: the table is %s" % self.state
         if seat != self.round.to_act:

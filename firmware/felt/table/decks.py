@@ -3,6 +3,8 @@ table; they alternate round by round.  A deck found with missing or extra cards 
 retired (13:47-20.38(h)): sealed and reported, never dealt again until a technician
 registers it anew."""
 
+from felt import check
+
 NAMES = ("A", "B")
 
 
@@ -36,7 +38,7 @@ class Decks:
     def register(self, name):
         """A technician puts a checked deck back into service."""
         if name not in NAMES:
-            return "no deck %r: the decks are %s" % (name, " and ".join(NAMES))
+            return "no deck %s: the decks are %s" % (check.shown(name), " and ".join(NAMES))
         i = NAMES.index(name)
         if not self.retired[i]:
             return "deck %s is in service already" % name

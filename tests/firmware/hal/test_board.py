@@ -5,8 +5,8 @@ from felt import board as B
 
 
 def _boards_dir():
-    # <repo>/tests/... on CPython; /tests/... inside the MicroPython VM, where the
-    # runner copies hardware/boards to /hardware/boards.  No os.path on MicroPython.
+    # <repo>/tests/... on both runtimes (the MicroPython runner imports the tests by
+    # absolute path).  No os.path on MicroPython.
     here = __file__.replace("\\", "/")
     return here[:here.rfind("/tests/")] + "/hardware/boards"
 

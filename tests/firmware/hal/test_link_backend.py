@@ -65,3 +65,34 @@ def test_pixels_send_the_whole_chain_as_hex():
     hal.pixels[0] = (255, 0, 16)
     hal.pixels.write()
     assert wire.frames() == [("px", {"rgb": "ff0010000000"})]
+
+
+class _Trickle:
+    """A stream that takes at most 3 bytes a write, and every other write nothing
+    (None, as a non-blocking stream says it would block)."""
+
+    def __init__(self):
+        self.got = bytearray()
+        self.calls = 0
+
+    def write(self, data):
+        self.calls += 1
+        if self.calls % 2 == 0:
+            return None
+        n = min(3, len(data))
+        self.got.extend(bytes(data[:n]))
+        return n
+
+
+def test_a_partial_write_continues_where_it_stopped():
+    s = _Trickle()
+    frame = P.encode(7, "evt", {"e": "to_act", "seat": 3})
+    L.write_all(s, frame)
+    assert bytes(s.got) == frame
+
+
+def test_the_uart_transport_writes_every_byte():
+    from felt.hal import mp
+    s = _Trickle()
+    mp.UartTransport(s).write(b"@0 px {} *0\n" * 4)
+    assert bytes(s.got) == b"@0 px {} *0\n" * 4

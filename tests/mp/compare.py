@@ -1,0 +1,122 @@
+"""The whole firmware inside MicroPython's unix port, at the board's heap: every scenario
+of tests/scenarios/, and seeded runs of the emulator compared with the same runs on
+CPython, frame by frame and line by line.
+
+    python tests/mp/compare.py [-j JOBS]
+
+Each scenario passes as felt-scenario says; each seeded run passes when both runtimes
+exit 0 and print the same output, and the frames each side of the link sent are the
+same frames in the same order (power cuts included: the emulator kills the unix-port
+process and boots it again on its journal).  Ends with
+`micropython-unix: N passed, M failed`; exits 1 if M > 0.
+"""
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+# 200 hands without faults, and 1000 with random faults and power cuts in a flop game,
+# a stud game and a draw game (triple draw seats 7 at most: 13:69F-14.12B).
+RUNS = [
+    ["--hands", "200", "--players", "9", "--seed", "7"],
+    ["--game", "holdem", "--hands", "1000", "--players", "8", "--seed", "5", "--faults", "random"],
+    ["--game", "stud7", "--hands", "1000", "--players", "8", "--seed", "5", "--faults", "random"],
+    ["--game", "triple-draw-27", "--hands", "1000", "--players", "7", "--seed", "5",
+     "--faults", "random"],
+]
+
+
+def frames(trace):
+    """The frames each side sent, in order: (host's, firmware's).  How the two
+    directions interleave depends on timing; each direction's order does not."""
+    sent = {">": [], "<": []}
+    if not trace.exists():
+        return [], []
+    for line in trace.read_text().splitlines():
+        sent[line[:1]].append(line[2:])
+    return sent[">"], sent["<"]
+
+
+def first_difference(a, b):
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else "(nothing)"
+        y = b[i] if i < len(b) else "(nothing)"
+        if x != y:
+            return i, x, y
+    return None
+
+
+def emulate(args, runtime, out_dir):
+    trace = out_dir / ("%s.trace" % runtime)
+    t0 = time.monotonic()
+    p = subprocess.run([str(BIN / "felt-emulator"), "--runtime", runtime, "--trace", str(trace)]
+                       + args, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       cwd=str(ROOT))
+    return p, trace, time.monotonic() - t0
+
+
+def compare_run(args):
+    """A seeded run on both runtimes; (name, problems, note)."""
+    name = "felt-emulator " + " ".join(args)
+    with tempfile.TemporaryDirectory(prefix="felt-compare-") as d:
+        d = Path(d)
+        cp, cp_trace, cp_s = emulate(args, "cpython", d)
+        mp, mp_trace, mp_s = emulate(args, "micropython", d)
+        problems = []
+        for label, p in (("cpython", cp), ("micropython", mp)):
+            if p.returncode != 0:
+                problems.append("%s exited %d: %s" % (label, p.returncode,
+                                                      (p.stdout + p.stderr)[-1500:]))
+        diff = first_difference(cp.stdout.splitlines(), mp.stdout.splitlines())
+        if diff:
+            problems.append("output line %d: cpython %r, micropython %r" % diff)
+        for side, a, b in zip(("host", "firmware"), frames(cp_trace), frames(mp_trace)):
+            diff = first_difference(a, b)
+            if diff:
+                problems.append("%s frame %d: cpython %r, micropython %r" % ((side,) + diff))
+        last = cp.stdout.strip().splitlines()[-1:] or [""]
+        note = "%s; cpython %.1f s, micropython %.1f s" % (last[0], cp_s, mp_s)
+    return name, problems, note
+
+
+def scenario(path):
+    p = subprocess.run([str(BIN / "felt-scenario"), "--runtime", "micropython", "-q", str(path)],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=str(ROOT))
+    problems = [] if p.returncode == 0 else [(p.stdout + p.stderr)[-1500:]]
+    return "scenario " + str(path.relative_to(ROOT)), problems, ""
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="runs at once (default 2)")
+    args = ap.parse_args(argv)
+    scenarios = sorted((ROOT / "tests" / "scenarios").rglob("*.json"))
+    passed = failed = 0
+    with ThreadPoolExecutor(args.jobs) as pool:
+        # The long runs first, so the scenarios fill the gaps.
+        jobs = [pool.submit(compare_run, r) for r in RUNS[::-1]]
+        jobs += [pool.submit(scenario, s) for s in scenarios]
+        for job in jobs:
+            name, problems, note = job.result()
+            if problems:
+                failed += 1
+                print("FAILED %s" % name)
+                for p in problems:
+                    print("    " + p.replace("\n", "\n    "))
+            else:
+                passed += 1
+                print("ok %s%s" % (name, " (%s)" % note if note else ""))
+            sys.stdout.flush()
+    print("micropython-unix: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
