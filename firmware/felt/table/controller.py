@@ -68,6 +68,7 @@ class Controller:
         self.notice = None       # the last irregularity in the round, lit until the next input
         self._cycle = False      # the shuffler has reported shuffling since it was started
         self._saved = None       # the lasting state last written to the journal
+        self.locked = None       # why play is stopped (lock()), or None
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
         self._resume()
         self.render()
@@ -79,6 +80,10 @@ class Controller:
         h = getattr(self, "_on_" + kind, None)
         if h is None:
             return "unknown message %r" % (kind,)
+        if self.locked is not None and kind not in QUERIES:
+            reason = "the table is locked: %s" % self.locked
+            self._evt({"e": "refused", "what": kind, "why": reason})
+            return reason
         try:
             reason = h(payload)
         except check.Refused as e:
@@ -359,6 +364,16 @@ class Controller:
             self._apply((kind, seat, codes))
         return reason
 
+    def lock(self, why):
+        """Stop play: the table cannot vouch for its state (a journal it cannot read
+        exactly, a write that failed).  Every input but the queries is refused from now
+        on, the centre LEDs show it, and the link says why; nothing is changed or
+        forgotten, so a technician can see what was found."""
+        if self.locked is None:
+            self.locked = why
+            self._evt({"e": "locked", "why": why})
+            self.render()
+
     # ----- rounds ------------------------------------------------------------------------
 
     def _seated(self):
@@ -634,6 +649,8 @@ class Controller:
         return out
 
     def centre_status(self):
+        if self.locked is not None:
+            return scenes.LOCKED
         if self.shoe_must_go:
             return scenes.SHOE_OUT
         if not self.decks.usable():
@@ -671,7 +688,8 @@ class Controller:
                 "rake": self.rake_total + (r.raked if live else 0),
                 "decks": self.decks.as_dict(),
                 "shuffler_present": self.shuffler_present, "shoe_must_go": self.shoe_must_go,
-                "config": self.config.as_dict() if self.config else None}
+                "config": self.config.as_dict() if self.config else None,
+                "locked": self.locked}
 
 
 def _low_kind(variant):

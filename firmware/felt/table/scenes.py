@@ -29,11 +29,12 @@ CALLED_OFF = 6  # the last round was void, dead or a misdeal: money returned
 SHOE_OUT = 7    # the dealing shoe failed: remove it (19:47-27.12(g))
 NO_DECK = 8     # both decks retired: a technician registers one (20.38(h))
 NOTICE = 9      # a card irregularity was just handled: see the log
+LOCKED = 10     # play stopped: the table cannot vouch for its state (see the log)
 CENTRE_COLOURS = ((0, 24, 0), (120, 0, 120), (0, 120, 120), (0, 0, 0),
                   (255, 80, 0), (200, 200, 0), (255, 0, 0), (255, 0, 120),
-                  (60, 60, 255), (255, 255, 255))
+                  (60, 60, 255), (255, 255, 255), (120, 0, 0))
 CENTRE_NAMES = ("idle", "shuffling", "dealing", "betting", "hand shuffle", "cut",
-                "called off", "remove the shoe", "no deck", "irregularity")
+                "called off", "remove the shoe", "no deck", "irregularity", "locked")
 
 
 def render(pixels, leds, seats, button, centre):
