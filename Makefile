@@ -2,6 +2,7 @@
 # green test run.
 #   make test         set up if needed, compile the firmware, run the tests on both runtimes
 #   make run ARGS=..  the emulator (felt-emulator)       make bench ARGS=..  felt-bench
+#   make soak         hostile frames and power cuts, figures in one JSON line
 #   make micropython  build MicroPython's unix port (once) into build/micropython/
 #   make compile      the firmware as a board holds it, in build/mpy/ (.mpy + main.py)
 #   make clean        back to a fresh clone's state
@@ -11,7 +12,7 @@ SHELL := bash
 .DEFAULT_GOAL := test
 VENV := .venv
 
-.PHONY: venv micropython compile test run bench clean
+.PHONY: venv micropython compile test run bench soak clean
 
 venv: $(VENV)/.stamp
 
@@ -70,6 +71,10 @@ run: venv $(RUN_MP)
 
 bench: venv micropython compile
 	@$(VENV)/bin/felt-bench $(ARGS)
+
+# Hostile frames and power cuts at every byte of journal writes: one JSON line.
+soak: venv
+	@$(VENV)/bin/python tests/host/soak.py $(ARGS)
 
 clean:
 	rm -rf build $(VENV) .pytest_cache .hypothesis *.egg-info

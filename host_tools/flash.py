@@ -64,8 +64,10 @@ def mpremote_commands(port, out, forget=None):
     cmd = [mpremote, "connect", port, "fs", "cp", "-r"] + \
         sorted(str(p) for p in out.iterdir()) + [":"]
     if forget:
-        code = ("import os\nfor f in (%r, %r):\n    try:\n        os.remove(f)\n"
-                "    except OSError:\n        pass" % (forget, forget + ".1"))
+        # The journal last: a cut before it leaves the table resuming, not locked
+        # (docs/journal.md: a journal lost beside its previous file locks the table).
+        code = ("import os\nfor f in (%r, %r, %r):\n    try:\n        os.remove(f)\n"
+                "    except OSError:\n        pass" % (forget + ".new", forget + ".1", forget))
         cmd += ["+", "exec", code]
     return [cmd + ["+", "soft-reset"]]
 

@@ -475,7 +475,9 @@ class Dedup:
 
     Senders keep one such frame in flight and resend it unchanged, so a frame equal to
     the last handled one is a resend: answer with the stored reply, do not apply again.
-    A `hello` starts a new session (the peer restarted), so it clears the memory.
+    The memory outlives a `hello`: a host that reconnects (after the board rebooted,
+    say) may resend its unanswered frame after saying hello.  Only a hello naming
+    another session (a restarted peer, whose seqs begin again) clears it.
 
         reply = dedup.replay(seq, kind, payload)
         if reply is None:
@@ -485,17 +487,21 @@ class Dedup:
     """
 
     def __init__(self):
+        self.session = None      # the peer's, from its hello (None: it named none)
         self.reset()
 
     def reset(self):
         self._last = None
         self._reply = None
 
+    def hello(self, session):
+        """The peer said hello, naming `session` or None."""
+        if session is not None and session != self.session:
+            self.reset()
+            self.session = session
+
     def replay(self, seq, kind, payload):
         """The stored reply if this frame is a resend of the last one handled, else None."""
-        if kind == "hello":
-            self.reset()
-            return None
         if self._last is not None and self._last == (seq, kind, payload):
             return self._reply
         return None

@@ -30,7 +30,7 @@ def parse_args(argv):
     ap.add_argument("--button", choices=("dealer_right", "high_card"), default="dealer_right",
                     help="where the button starts (19:47-14.10(c)2)")
     ap.add_argument("--board", default=str(DEFAULT_BOARD), help="board definition (JSON)")
-    ap.add_argument("--journal", help="keep the firmware's journal in this file (emptied first: a new "
+    ap.add_argument("--journal", help="keep the firmware's journal in this file (removed first: a new "
                          "table) rather than in a temporary one")
     ap.add_argument("--phh", metavar="DIR",
                     help="write each round's Poker Hand History to DIR/hand-<n>.phh")

@@ -164,6 +164,7 @@ class FirmwareProcess:
         if runtime not in RUNTIMES:
             raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
         self.journal = journal
+        self.runtime = runtime
         args = ["--board", str(board_path)]
         if journal:
             args += ["--journal", str(journal)]

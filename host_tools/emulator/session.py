@@ -28,6 +28,16 @@ RAKES = {"none": None,
 MINUTES_PER_ROUND = 2   # table time the emulator lets pass per round (time charges)
 
 
+def forget_journal(path):
+    """Remove a journal with its previous file and any new one begun (docs/journal.md):
+    an empty journal, or none beside a previous file, is a lost journal: the table locks."""
+    for p in (path + ".new", path + ".1", path):
+        try:
+            os.remove(p)
+        except FileNotFoundError:
+            pass
+
+
 def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="none",
                  button="dealer_right", straddle=False):
     """The settings the emulator sends: the game's usual forced bets at 2/4."""
@@ -79,15 +89,13 @@ class Session:
         self.bounds = None        # (min, max) of a bet or raise, when not fixed limit
         self._pending_turn = None
         self.ended = None         # the end event of the last round
-        # A new table: its journal starts empty (the firmware resumes from whatever it
-        # finds there).  Like a board it always has one, for power cuts: a temporary
-        # file unless one is named.
+        # A new table: no journal yet (the firmware resumes from whatever it finds).
+        # Like a board it always has one, for power cuts: in a temporary folder unless
+        # one is named.
         self._own_journal = journal is None
         if self._own_journal:
-            fd, journal = tempfile.mkstemp(prefix="felt-journal-", suffix=".jsonl")
-            os.close(fd)
-        if journal is not None:
-            open(journal, "w").close()
+            journal = os.path.join(tempfile.mkdtemp(prefix="felt-journal-"), "journal.jsonl")
+        forget_journal(journal)
         self.fw = FirmwareProcess(self.board_path, journal, phh=phh, runtime=runtime, heap=heap)
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
         self.link = self.fw.link
@@ -95,7 +103,8 @@ class Session:
     def close(self):
         self.fw.close()
         if self._own_journal:
-            os.remove(self.fw.journal)
+            forget_journal(self.fw.journal)
+            os.rmdir(os.path.dirname(self.fw.journal))
 
     def __enter__(self):
         self.open()

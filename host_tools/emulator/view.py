@@ -339,8 +339,8 @@ class FeltView(App):
         hand = [e["hand"] for e in s.events if e["e"] == "hand"]
         decks = s.fx.decks if s.fx is not None else None
         self.query_one("#status", Static).update(Text(
-            " hand %s · table %s · selected seat %d · autoplay %s%s%s" % (
-                hand[-1] if hand else "-", centre, self.selected,
+            " %s · hand %s · table %s · selected seat %d · autoplay %s%s%s" % (
+                s.fw.runtime, hand[-1] if hand else "-", centre, self.selected,
                 "ON" if self.autoplay else "off",
                 " · deck %s in play%s" % (decks.in_play, ", %s retired" % "+".join(
                     decks.retired) if decks.retired else "") if decks else "",

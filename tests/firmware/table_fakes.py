@@ -84,6 +84,46 @@ def scratch_dir(name):
         return path
 
 
+def journal_path(name):
+    """A journal path in a folder of its own, with none of its files there yet (the
+    journal, <path>.1, <path>.new: docs/journal.md)."""
+    path = scratch_dir("journal-" + name) + "/journal.jsonl"
+    for p in (path, path + ".1", path + ".new"):
+        try:
+            os.remove(p)
+        except OSError:
+            try:
+                os.rmdir(p)        # a test that made the journal a folder
+            except OSError:
+                pass
+    return path
+
+
+def boot(path, board=BOARD, limit=64 * 1024):
+    """The board powered up with its journal at `path`; (controller, hal)."""
+    from felt.table.controller import Controller
+    from felt.table.journal import Journal
+    hal = FakeHal()
+    return Controller(hal, board, Journal(path, limit=limit)), hal
+
+
+def start_round(ctl):
+    """Deal pressed, the shuffle done and the cut made (13:47-20.38(f)1)."""
+    assert ctl.handle("dealer", {"b": "deal"}) is None
+    assert ctl.handle("shuf", {"state": "done"}) is None
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write_bytes(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
 class Wire:
     """A transport: frames the test queued come in; what the board writes is kept."""
 

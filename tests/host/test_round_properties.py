@@ -43,11 +43,16 @@ def rakes(draw):
     if method == "percent":
         return Rake("percent", draw(st.integers(1, 10), label="percent"), maximum=maximum)
     if method == "incremental":
-        pots = draw(st.lists(st.integers(1, 300), min_size=1, max_size=4, unique=True),
+        # As posted: the increments never more than 10 % of the pot (rake.from_dict).
+        pots = draw(st.lists(st.integers(10, 300), min_size=1, max_size=4, unique=True),
                     label="rake levels")
-        amounts = draw(st.lists(st.integers(1, 5), min_size=len(pots), max_size=len(pots)),
-                       label="rake amounts")
-        return Rake("incremental", levels=list(zip(sorted(pots), amounts)), maximum=maximum)
+        levels, taken = [], 0
+        for pot in sorted(pots):
+            room = min(5, pot // 10 - taken)
+            if room >= 1:
+                levels.append((pot, draw(st.integers(1, room), label="rake amount")))
+                taken += levels[-1][1]
+        return Rake("incremental", levels=levels, maximum=maximum)
     if method == "time":
         return Rake("time", hourly=draw(st.integers(1, 60)), every=draw(st.sampled_from([20, 30])),
                     per=draw(st.sampled_from(["player", "table"])))

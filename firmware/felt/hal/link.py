@@ -31,12 +31,13 @@ class Link:
         self.decoder = P.Decoder()
         self.sender = P.Sender()
         self.dedup = P.Dedup()
-        self.frame = None        # (seq, kind, payload) of the frame being handled
+        self.frame = None        # (seq, kind, payload, session) of the frame being handled
 
     def resume(self, frame):
-        """After a power cut: `frame` [seq, kind, payload] was applied (the journal says
-        so), so a resend of it is acked again, not applied twice."""
-        seq, kind, payload = frame
+        """After a power cut: `frame` [seq, kind, payload, session] was applied (the
+        journal says so), so a resend of it is acked again, not applied twice."""
+        seq, kind, payload = frame[0], frame[1], frame[2]
+        self.dedup.session = frame[3] if len(frame) > 3 else None
         self.dedup.remember(seq, kind, payload, P.ack(seq))
 
     def send(self, kind, payload):
@@ -67,14 +68,15 @@ class Link:
             return
         if kind in QUERIES:          # answered by their reply, not acked
             if kind == "hello":
-                self.dedup.reset()   # the host (re)started: a new session
+                session = payload.get("session")
+                self.dedup.hello(session if isinstance(session, str) else None)
             handler(kind, payload)
             return
         # Everything else is acked or naked, unknown kinds included, so that a sender
         # waiting for an answer stops resending (docs/protocol.md, section 6).
         reply = self.dedup.replay(seq, kind, payload)
         if reply is None:
-            self.frame = (seq, kind, payload) if kind in P.ACKED else None
+            self.frame = (seq, kind, payload, self.dedup.session) if kind in P.ACKED else None
             try:
                 why = handler(kind, payload)
             finally:

@@ -21,8 +21,8 @@ def parse(code):
     """The card for a two-character code; CardError with the reason otherwise."""
     if not isinstance(code, str) or len(code) != 2:
         raise CardError("unknown card code %s: want rank and suit, e.g. 'As'" % check.shown(code))
-    r = RANKS.find(code[0].upper())
-    s = SUITS.find(code[1].lower())
+    r = RANKS.find(code[0])   # exactly as printed: "As", never "as" or "AS"
+    s = SUITS.find(code[1])
     if r < 0 or s < 0:
         raise CardError("unknown card code %s: rank of 23456789TJQKA, suit of cdhs" % check.shown(code))
     return r * 4 + s

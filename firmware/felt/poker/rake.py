@@ -18,6 +18,7 @@ METHODS = ("none", "percent", "incremental", "time")
 MAX_LEVELS = 8        # posted levels: the sign must fit one frame on the link
 MAX_PERCENT = 10      # 13:47-20.37(a)4i(1)
 TIME_STEPS = (20, 30)  # minutes, 13:47-20.37(a)4iii(3)
+HOURLY_WAGERS = 10    # the hourly fee at most this many maximum wagers (from_dict)
 
 
 class Rake:
@@ -101,7 +102,11 @@ def _levels(levels):
     return [tuple(lv) if isinstance(lv, (list, tuple)) else () for lv in levels]
 
 
-def from_dict(d):
+def from_dict(d, max_wager=0):
+    """A Rake as posted, from as_dict()'s keys.  Rulings on the posted limits: the
+    incremental rake never comes to more than 10 % of the pot, like a percentage rake;
+    with the table's `max_wager`, the hourly time charge is at most ten maximum wagers
+    (13:47-20.37(a)4iii(2) bases the fee on the wagering limits)."""
     if d is None:
         return Rake()
     if not isinstance(d, dict):
@@ -109,6 +114,17 @@ def from_dict(d):
     for k in sorted(d):   # the first unknown one by name, on every runtime
         if k not in ("method", "percent", "levels", "maximum", "hourly", "every", "per"):
             raise ConfigError("unknown rake setting %s" % check.shown(k))
-    return Rake(d.get("method", "none"), d.get("percent", 0), d.get("levels", ()),
-                d.get("maximum", 0), d.get("hourly", 0), d.get("every", 30),
-                d.get("per", "player"))
+    r = Rake(d.get("method", "none"), d.get("percent", 0), d.get("levels", ()),
+             d.get("maximum", 0), d.get("hourly", 0), d.get("every", 30),
+             d.get("per", "player"))
+    taken = 0
+    for level, amount in r.levels:
+        taken += amount
+        if taken * 100 > level * MAX_PERCENT:
+            # A ruling: the increments never take more than (a)4i's 10 % of the pot.
+            raise ConfigError("a rake of %d at a pot of %d is above 10 %% of it "
+                              "(13:47-20.37(a)4)" % (taken, level))
+    if max_wager and r.hourly > HOURLY_WAGERS * max_wager:
+        raise ConfigError("a time charge of %d an hour is above ten maximum wagers (%d)"
+                          % (r.hourly, HOURLY_WAGERS * max_wager))
+    return r

@@ -216,6 +216,8 @@ class Round:
             hi = max(lo, self.level + self.pot() + owe)
         else:
             hi = allin
+        if s.max_wager:
+            hi = min(hi, self.level + s.max_wager)   # 19:47-8.2: the posted maximum wager
         return min(lo, allin), min(hi, allin)
 
     def chip_event(self, seat, amount, announced=False):

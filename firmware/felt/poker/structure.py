@@ -34,10 +34,11 @@ def _whole(name, v, low=0):
 class Structure:
     """kind: one of KINDS.  small_bet/big_bet: the fixed-limit units, or for spread
     limit the posted minimum and maximum wager; for pot and no limit, small_bet is the
-    smallest bet (usually the big blind) and big_bet is unused."""
+    smallest bet (usually the big blind) and big_bet is unused.  max_wager: the posted
+    maximum wager (19:47-8.2), what one bet or raise may add at most; 0 for none."""
 
     def __init__(self, kind, small_bet, big_bet, blinds=(), ante=0, cap=DEFAULT_CAP,
-                 bring_in=0, check_raise=True, straddle=False):
+                 bring_in=0, check_raise=True, straddle=False, max_wager=0):
         self.kind = kind
         self.small_bet = small_bet
         self.big_bet = big_bet
@@ -47,13 +48,14 @@ class Structure:
         self.bring_in = bring_in
         self.check_raise = check_raise
         self.straddle = straddle
+        self.max_wager = max_wager
         self._validate()
 
     def _validate(self):
         if self.kind not in KINDS:
             raise ConfigError("structure must be one of %s, not %s"
                               % (", ".join(KINDS), check.shown(self.kind)))
-        for name in ("small_bet", "big_bet", "ante", "cap", "bring_in"):
+        for name in ("small_bet", "big_bet", "ante", "cap", "bring_in", "max_wager"):
             _whole(name, getattr(self, name))
         if self.small_bet < 1:
             raise ConfigError("small_bet must be at least 1")
@@ -74,6 +76,15 @@ class Structure:
             raise ConfigError("the bring-in must be less than the small bet it completes to")
         if self.straddle and not self.blinds:
             raise ConfigError("a straddle follows the blinds (13:69F-14.10(f)): post blinds")
+        if self.max_wager:
+            # 19:47-8.2: the posted maximum bounds every wager, the fixed ones included.
+            units = (self.small_bet, self.big_bet) if self.kind in ("fixed", "spread") \
+                else (self.small_bet,)
+            largest = max(units + self.blinds + (self.ante, self.bring_in,
+                                                 2 * max(self.blinds) if self.straddle else 0))
+            if largest > self.max_wager:
+                raise ConfigError("a bet of %d is above the posted maximum wager of %d "
+                                  "(19:47-8.2)" % (largest, self.max_wager))
 
     def unit(self, big):
         """The fixed-limit bet on a betting round that uses the big bet or not."""
@@ -83,10 +94,13 @@ class Structure:
         return NAMES[KINDS.index(self.kind)]
 
     def as_dict(self):
-        return {"structure": self.kind, "small_bet": self.small_bet, "big_bet": self.big_bet,
-                "blinds": list(self.blinds), "ante": self.ante, "cap": self.cap,
-                "bring_in": self.bring_in, "check_raise": self.check_raise,
-                "straddle": self.straddle}
+        d = {"structure": self.kind, "small_bet": self.small_bet, "big_bet": self.big_bet,
+             "blinds": list(self.blinds), "ante": self.ante, "cap": self.cap,
+             "bring_in": self.bring_in, "check_raise": self.check_raise,
+             "straddle": self.straddle}
+        if self.max_wager:
+            d["max_wager"] = self.max_wager
+        return d
 
 
 def FixedLimit(small_bet, big_bet, blinds=(), ante=0, cap=DEFAULT_CAP, bring_in=0):
@@ -98,4 +112,5 @@ def from_dict(d):
     return Structure(d.get("structure", "fixed"), d.get("small_bet", 2), d.get("big_bet", 4),
                      d.get("blinds", ()), d.get("ante", 0),
                      d.get("cap", DEFAULT_CAP if d.get("structure", "fixed") in ("fixed", "spread") else 0),
-                     d.get("bring_in", 0), d.get("check_raise", True), d.get("straddle", False))
+                     d.get("bring_in", 0), d.get("check_raise", True), d.get("straddle", False),
+                     d.get("max_wager", 0))

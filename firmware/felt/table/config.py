@@ -80,7 +80,19 @@ def from_dict(d, board_seats=MAX_SEATS):
     if players > most:
         raise ConfigError("%s seats at most %d players (%s); %d have chips"
                           % (variant.title, most, _max_section(variant, regime), players))
-    structure = structure_mod.from_dict(dict([(k, d[k]) for k in STRUCTURE_KEYS if k in d]))
+    small = d.get("small_bet", 2)
+    wagers = d.get("min_wager", small if check.is_whole(small) else 1), d.get("max_wager")
+    for name, v in (("min_wager", wagers[0]), ("max_wager", wagers[1])):
+        if v is not None and (not check.is_whole(v) or not 1 <= v <= check.MAX_CHIPS):
+            raise ConfigError("%s must be a whole number of chips 1 to %d" % (name, check.MAX_CHIPS))
+    min_wager = wagers[0]
+    max_wager = 10 * min_wager if wagers[1] is None else wagers[1]
+    if regime == "casino" and min_wager <= 100 and max_wager < 10 * min_wager:
+        raise ConfigError("a minimum wager of %d needs a maximum of at least %d "
+                          "(19:47-8.2(a))" % (min_wager, 10 * min_wager))
+    given = dict([(k, d[k]) for k in STRUCTURE_KEYS if k in d])
+    given["max_wager"] = max_wager
+    structure = structure_mod.from_dict(given)
     if variant.stud() and structure.blinds:
         raise ConfigError("%s has no blinds: it opens with antes and the bring-in "
                           "(19:47-14.9(d))" % variant.title)
@@ -91,16 +103,7 @@ def from_dict(d, board_seats=MAX_SEATS):
         raise ConfigError("a bring-in belongs to stud games, not %s" % variant.title)
     if structure.straddle and variant.hand not in ("holdem", "omaha"):
         raise ConfigError("the straddle is a hold 'em wager (13:69F-14.10(f))")
-    rake = rake_mod.from_dict(d.get("rake"))
-    low = structure.small_bet
-    min_wager = d.get("min_wager", low)
-    max_wager = d.get("max_wager", 10 * min_wager)
-    for name, v in (("min_wager", min_wager), ("max_wager", max_wager)):
-        if not check.is_whole(v) or not 1 <= v <= check.MAX_CHIPS:
-            raise ConfigError("%s must be a whole number of chips 1 to %d" % (name, check.MAX_CHIPS))
-    if regime == "casino" and min_wager <= 100 and max_wager < 10 * min_wager:
-        raise ConfigError("a minimum wager of %d needs a maximum of at least %d "
-                          "(19:47-8.2(a))" % (min_wager, 10 * min_wager))
+    rake = rake_mod.from_dict(d.get("rake"), max_wager)
     button = d.get("button", "dealer_right")
     if button not in BUTTON_STARTS:
         raise ConfigError("button must be one of %s" % ", ".join(BUTTON_STARTS))

@@ -16,9 +16,11 @@ from felt.poker import hands
 from felt.poker.round import Round, BETTING, CHOOSING, DEALING
 from felt.poker.structure import ConfigError
 from felt.table import config as config_mod
+from felt.table import messages
 from felt.table import scenes
 from felt.table.decks import Decks
-from felt.table.journal import Journal
+from felt.table import journal as journal_mod
+from felt.table.journal import Journal, JournalError
 
 FIRMWARE = "felt 0.1"
 
@@ -50,6 +52,7 @@ class Controller:
         self.board = board
         self.leds = board["leds"]
         self.journal = journal or Journal()
+        self.journal.identify(FIRMWARE, board["name"])   # the stamp each file begins with
         self.config = None
         self.stacks = []
         self.button = -1
@@ -82,10 +85,11 @@ class Controller:
             return "unknown message %r" % (kind,)
         if self.locked is not None and kind not in QUERIES:
             reason = "the table is locked: %s" % self.locked
-            self._evt({"e": "refused", "what": kind, "why": reason})
-            return reason
+        else:
+            reason = messages.why_not(kind, payload)   # checked whole before any change
         try:
-            reason = h(payload)
+            if reason is None:
+                reason = h(payload)
         except check.Refused as e:
             reason = str(e)
         except KeyError as e:
@@ -118,9 +122,11 @@ class Controller:
     def _on_clock(self, p):
         """Table time in minutes, for time charges (13:47-20.37(a)4iii)."""
         minutes = p["minutes"]
-        if not check.is_whole(minutes) or not self.minutes <= minutes <= self.minutes + MAX_CLOCK_STEP:
-            return ("clock minutes must be a whole number that never goes back, at most %d "
-                    "ahead" % MAX_CLOCK_STEP)
+        if minutes < self.minutes:
+            return "clock minutes never go back: the table's time is %d" % self.minutes
+        if minutes > self.minutes + MAX_CLOCK_STEP:
+            # One message moves time on a day at most, so time charges stay a short loop.
+            return "clock minutes may go at most %d ahead at once" % MAX_CLOCK_STEP
         self.minutes = minutes
         if self.state == IDLE:
             self._time_charges()
@@ -160,7 +166,8 @@ class Controller:
             self._wait(CUT)
             return None
         if b == "shuffler_removed":
-            return self._shuffler_presence(False)
+            self._shuffler_presence(False)
+            return None
         if b != "deal":
             return "unknown dealer button %s" % check.shown(b)
         if self.config is None:
@@ -193,14 +200,10 @@ class Controller:
     def _on_shuf(self, p):
         """The shuffler's status: its state, whether it is fitted, its deck check."""
         if "present" in p:
-            reason = self._shuffler_presence(p["present"])
-            if reason:
-                return reason
+            self._shuffler_presence(p["present"])
         state = p.get("state")
         if state is None:
             return None
-        if state not in ("idle", "shuffling", "done", "jammed"):
-            return "unknown shuffler state %s" % check.shown(state)
         if self.state != SHUFFLING:
             return None
         if state == "shuffling":
@@ -235,26 +238,19 @@ class Controller:
         return None
 
     def _shuffler_presence(self, present):
-        if not isinstance(present, bool):
-            return "present must be true or false"
         if present != self.shuffler_present:
             self.shuffler_present = present
             self._evt({"e": "shuffler", "present": present})
-        return None
 
     def _on_shoe(self, p):
         """The dealing shoe's status (19:47-27.12(f)-(g))."""
         if "present" in p:
-            if not isinstance(p["present"], bool):
-                return "present must be true or false"
             if not p["present"] and self.shoe_must_go:
                 self.shoe_must_go = False
                 self._evt({"e": "shoe", "present": False})
         state = p.get("state", "ok")
         if state == "ok":
             return None
-        if state not in ("jam", "stop", "incomplete"):
-            return "unknown shoe state %s" % check.shown(state)
         if self.state != PLAYING:
             return None
         # A jam, a stop or a failure to deal all cards voids the round: every wager goes
@@ -323,8 +319,6 @@ class Controller:
 
     def _on_btn(self, p):
         seat, b = p["seat"], p["b"]
-        if b not in BUTTON_ACTIONS:
-            return "unknown seat button %s" % check.shown(b)
         if self.state != PLAYING or self.round.phase not in (BETTING, CHOOSING):
             return "no betting now: the table is %s" % self.state
         if seat != self.round.to_act:
@@ -429,20 +423,38 @@ class Controller:
         return None
 
     def _start_round(self):
-        self.hand += 1
         cfg = self.config
         button = self.button if self.button >= 0 else len(self.stacks) - 1
-        self.round = Round(self.stacks, button, cfg.structure, cfg.variant, cfg.rake)
+        r = Round(self.stacks, button, cfg.structure, cfg.variant, cfg.rake)
+        # The table as the round begins, then its header: a cut between them resumes
+        # the table as it was, the hand not yet counted.
         self._save()
-        self.journal.begin(self.hand, button, self.stacks, cfg)
+        if self.locked is None:
+            self._journal(self.journal.begin, self.hand + 1, button, self.stacks, cfg)
+        if self.locked is not None:
+            raise check.Refused("the table is locked: %s" % self.locked)
+        self.hand += 1
+        self.round = r
         self.state = PLAYING
         self._evt({"e": "hand", "hand": self.hand, "button": self.button,
                    "stacks": list(self.stacks)})
         self._effects(self.round.start())
 
     def _apply(self, event):
-        self.journal.append(event)  # before acting on it
+        # Journaled before acting on it; not journaled, not applied (the table locks).
+        if not self._journal(self.journal.append, event):
+            raise check.Refused("the table is locked: %s" % self.locked)
         self._effects(self.round.apply(event))
+
+    def _journal(self, write, *args):
+        """A journal write; True if it went, else the table is locked (the flash is
+        full, or failing): no chip may move unrecorded."""
+        try:
+            write(*args)
+        except JournalError as e:
+            self.lock(str(e))
+            return False
+        return True
 
     def _effects(self, effects):
         for e in effects:
@@ -517,7 +529,8 @@ class Controller:
         try:
             self.journal.write_phh(r)
         except Exception as e:  # noqa: BLE001 - a history never stops the table
-            self.hal.link.send("log", {"msg": "hand history not written: %r" % (e,)})
+            self.hal.link.send("log", {"msg": journal_mod.brief(
+                "hand history not written: %s" % journal_mod.why(e))})
         if self.button >= 0:
             # 13:47-20.36(c)3: the button moves clockwise after each round.
             nxt = rotate(self.button, self._seated())
@@ -566,29 +579,31 @@ class Controller:
 
     def _save(self):
         state = self.lasting()
-        if state != self._saved:
-            self.journal.table(state)
+        if state != self._saved and self._journal(self.journal.table, state):
             self._saved = state
 
     def _resume(self):
         """Boot: carry on from the journal, the round under way included (its events
-        replayed through the rules core).  A journal that cannot be read is reported
-        and left as it is; the table then starts unconfigured."""
+        replayed through the rules core).  No journal is a new table.  A journal that
+        cannot be read exactly, or whose chips do not add up, locks the table with a
+        sentence saying what was found (which file, which record, what): it is never
+        taken for a new table, and nothing more is written to it."""
+        j = self.journal
         try:
-            saved = self.journal.recover()
+            saved = j.recover()
             if saved is None:
                 return
             table, header, events, under_way = saved
-            missing = [k for k in self.lasting() if k not in table]
-            if missing:
-                raise ValueError("the table entry lacks %s" % ", ".join(sorted(missing)))
-            cfg = table["config"]
-            cfg = config_mod.from_dict(cfg, len(self.leds["seats"])) if cfg else None
-            decks = Decks()
-            decks.restore(table["decks"])
-            r = self.journal.replay() if header is not None else None
-        except Exception as e:  # noqa: BLE001 - a bad journal never stops the table
-            self.hal.link.send("log", {"msg": "journal not resumed: %r" % (e,)})
+            cfg, decks = self._restorable(table)
+            r = j.replay() if header is not None else None
+            if under_way:
+                self._check_round(header, table, cfg)
+        except Exception as e:  # noqa: BLE001 - whatever the journal holds, never a crash
+            if isinstance(e, (journal_mod.Damaged, check.Refused)):
+                self.lock(journal_mod.brief(str(e)))
+            else:
+                self.lock(journal_mod.brief("journal %s not resumed: %s" % (
+                    j.path, journal_mod.why(e))))
             return
         self.config, self.decks, self.round = cfg, decks, r
         self.stacks = list(table["stacks"])
@@ -615,6 +630,59 @@ class Controller:
             self.hal.card_reader.want(what, seat)
         elif r.to_act >= 0:
             self._to_act(r.to_act)
+
+    def _restorable(self, table):
+        """(config, decks) from a table record, or Refused saying what is wrong with it:
+        every amount a whole number in range, and every chip there: the stacks and the
+        rake hold what the configuration began with, since chips leave only as rake
+        (13:47-20.37) and nothing else brings any."""
+        where = "journal %s record %d: " % (self.journal.path, self.journal.table_seq)
+        missing = [k for k in self.lasting() if k not in table]
+        if missing:
+            raise check.Refused(where + "the table record lacks %s" % ", ".join(sorted(missing)))
+        try:
+            cfg = table["config"]
+            cfg = config_mod.from_dict(cfg, len(self.leds["seats"])) if cfg is not None else None
+            stacks = table["stacks"]
+            if not isinstance(stacks, list) or len(stacks) != (cfg.seats if cfg else 0):
+                raise check.Refused("the stacks are not one a seat")
+            for s in range(len(stacks)):
+                check.whole(stacks[s], "stack %d" % s)
+            check.whole(table["rake_total"], "rake_total")
+            check.whole(table["button"], "the button", -1, len(stacks) - 1)
+            for k in ("hand", "minutes", "charged"):
+                check.whole(table[k], k)
+            check.flag(table["shuffler_present"], "shuffler_present")
+            check.flag(table["shoe_must_go"], "shoe_must_go")
+            if table["called_off"] not in journal_mod.CALLED_OFF:
+                raise check.Refused("called_off is %s" % check.shown(table["called_off"]))
+            d = table["decks"]
+            if not isinstance(d, dict) or d.get("in_play") not in ("A", "B") or \
+                    not isinstance(d.get("retired"), list) or \
+                    [n for n in d["retired"] if n not in ("A", "B")]:
+                raise check.Refused("the decks are %s" % check.shown(d))
+            decks = Decks()
+            decks.restore(d)
+            held = sum(stacks) + table["rake_total"]
+            began = sum(cfg.stacks) if cfg else 0
+            if held != began:
+                raise check.Refused("the stacks and the rake hold %d chips, the table began "
+                                    "with %d" % (held, began))
+        except check.Refused as e:
+            raise check.Refused(where + str(e))
+        return cfg, decks
+
+    def _check_round(self, header, table, cfg):
+        """The round under way begins from the table record before it: its stacks, the
+        next hand, the configured game."""
+        where = "journal %s record %d: " % (self.journal.path, self.journal.header_seq)
+        if cfg is None:
+            raise check.Refused(where + "a round on a table not configured")
+        if header.get("stacks") != table["stacks"] or header.get("hand") != table["hand"] + 1:
+            raise check.Refused(where + "the round does not begin from the table before it")
+        if header.get("game") != cfg.game or header.get("structure") != cfg.structure.as_dict() \
+                or header.get("rake") != cfg.rake.as_dict():
+            raise check.Refused(where + "the round is not the configured game")
 
     # ----- output --------------------------------------------------------------------------
 

@@ -96,3 +96,16 @@ def test_the_uart_transport_writes_every_byte():
     s = _Trickle()
     mp.UartTransport(s).write(b"@0 px {} *0\n" * 4)
     assert bytes(s.got) == b"@0 px {} *0\n" * 4
+
+
+def test_a_frame_resent_after_a_reboot_and_a_hello_is_not_applied_again():
+    # Issue 13: the board rebooted and rebuilt its memory from the journal
+    # (Link.resume); the host reconnects, says hello and resends its unanswered frame.
+    card = P.encode(9, "card", {"code": "As"})
+    applied = []
+    wire = Wire(P.encode(10, "hello", {"session": "host-1"}), card)
+    lk = L.Link(wire)
+    lk.resume([9, "card", {"code": "As"}, "host-1"])
+    serve(wire, lambda k, p: applied.append(k), lk)
+    assert applied == ["hello"]
+    assert ("ack", {"seq": 9}) in wire.frames()

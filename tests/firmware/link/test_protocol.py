@@ -280,11 +280,23 @@ def test_same_seq_with_different_content_is_a_new_frame():
     assert dedup.replay(4, "card", {"code": "Kd"}) is None  # seq wrapped round, not a resend
 
 
-def test_hello_starts_a_new_session_and_forgets_the_last_frame():
+def test_a_hello_naming_a_new_session_forgets_the_last_frame():
     dedup = P.Dedup()
+    dedup.hello("host-1")
     dedup.remember(0, "btn", {"seat": 1, "b": "call"}, P.ack(0))
-    assert dedup.replay(0, "hello", {}) is None
-    assert dedup.replay(0, "btn", {"seat": 1, "b": "call"}) is None  # restarted host, seq 0 again
+    dedup.hello("host-2")   # the host restarted: seq 0 again is a new frame
+    assert dedup.replay(0, "btn", {"seat": 1, "b": "call"}) is None
+
+
+def test_a_hello_of_the_same_session_or_none_keeps_the_last_frame():
+    # A host that reconnects says hello, then resends its unanswered frame (issue 13).
+    dedup = P.Dedup()
+    dedup.hello("host-1")
+    dedup.remember(4, "card", {"code": "As"}, P.ack(4))
+    dedup.hello("host-1")
+    assert dedup.replay(4, "card", {"code": "As"}) == P.ack(4)
+    dedup.hello(None)
+    assert dedup.replay(4, "card", {"code": "As"}) == P.ack(4)
 
 
 def test_sender_resends_the_same_bytes_after_the_timeout_then_gives_up():

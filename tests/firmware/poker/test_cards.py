@@ -21,5 +21,11 @@ def test_unknown_codes_are_refused_with_a_reason():
             assert False, bad
 
 
-def test_lower_case_rank_is_read_as_the_same_card():
-    assert C.parse("as") == C.parse("As")
+def test_only_the_protocols_spelling_is_a_card():
+    # docs/protocol.md: a rank of 23456789TJQKA and a suit of cdhs, nothing else.
+    for bad in ("as", "AS", "aS", "10s", "Ax", "", " As"):
+        try:
+            C.parse(bad)
+        except C.CardError:
+            continue
+        assert False, "accepted %r" % bad

@@ -434,9 +434,9 @@ def test_the_clock_never_goes_back_and_must_be_whole_minutes():
     ctl, hal = controller(time_cfg(12))
     assert ctl.handle("clock", {"minutes": 30}) is None
     before = (ctl.snapshot(), ctl.minutes)
-    assert "never goes back" in ctl.handle("clock", {"minutes": 29})
-    assert "never goes back" in ctl.handle("clock", {"minutes": "31"})
-    assert "bad clock message" in ctl.handle("clock", {})
+    assert ctl.handle("clock", {"minutes": 29}) == "clock minutes never go back: the table's time is 30"
+    assert ctl.handle("clock", {"minutes": "31"}) == 'clock minutes must be a whole number, not "31"'
+    assert ctl.handle("clock", {}) == "clock lacks minutes"
     assert (ctl.snapshot(), ctl.minutes) == before
 
 

@@ -73,7 +73,7 @@ def test_unknown_card_code_is_refused_and_changes_nothing():
 
 def test_malformed_message_is_refused_with_a_reason():
     ctl, hal = table()
-    assert "bad btn message" in ctl.handle("btn", {"b": "call"})
+    assert ctl.handle("btn", {"b": "call"}) == "btn lacks seat"
     assert "unknown message" in ctl.handle("teleport", {})
 
 

@@ -1,38 +1,17 @@
 """A power cut: the controller resumes from its journal at boot (felt.table.journal,
-Controller._resume), mid-round or between rounds, and a journal it cannot read is
-reported and left alone.  Runs on CPython and MicroPython."""
+Controller._resume), mid-round or between rounds; a journal it cannot read locks the
+table and is left as found (more of that in test_journal.py).  Runs on CPython and
+MicroPython."""
 
 from felt.table.controller import IDLE, PLAYING
 from felt.table.journal import Journal
 
-from table_fakes import BOARD, FakeHal, Wire, events, scratch_dir, serve
+from table_fakes import (BOARD, Wire, boot, events, journal_path, read_bytes, serve,
+                         start_round, write_bytes)
 
 CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
 HOLES = "2c 3c 4c 5c 2d 3d 4d 5d"
-
-
-def journal_path(name):
-    path = scratch_dir(name) + "/journal.jsonl"
-    try:
-        import os
-        os.remove(path)
-    except OSError:
-        pass
-    return path
-
-
-def boot(path):
-    """The board powered up with the journal at `path`; (controller, hal)."""
-    from felt.table.controller import Controller
-    hal = FakeHal()
-    return Controller(hal, BOARD, Journal(path)), hal
-
-
-def start_round(ctl):
-    assert ctl.handle("dealer", {"b": "deal"}) is None
-    assert ctl.handle("shuf", {"state": "done"}) is None
-    assert ctl.handle("dealer", {"b": "cut_done"}) is None
 
 
 def three_cards_dealt(path):
@@ -122,24 +101,34 @@ def test_a_power_cut_after_the_last_event_of_a_round_ends_it_on_resuming():
     fold_a_round(ctl)
     after = ctl.lasting()
     kept = lines(path)
-    assert kept[-1].startswith('{"table"')
+    assert ' {"table":' in kept[-1]
     write(path, kept[:-1])                     # the cut came before the table was saved
     ctl2, hal2 = boot(path)
     assert ctl2.lasting() == after and ctl2.state == IDLE
     assert events(hal2, "end")[0]["stacks"] == [99, 101, 100, 100]
 
 
-def test_a_line_cut_short_by_the_power_cut_is_dropped():
-    # The event was being written before the table acted on it: it never happened.
+def test_a_record_cut_short_by_the_power_cut_is_cut_off_and_play_goes_on():
+    # The event was being written before the table acted on it: it never happened.  It
+    # is cut off the file at boot, so the next record never follows part of one.
     path = journal_path("cut-torn")
     three_cards_dealt(path)
-    write(path, lines(path) + ['{"event": ["card", "5'])
-    ctl2, hal2 = boot(path)
-    assert ctl2.state == PLAYING and hal2.card_reader.calls == [("hole", 3)]
-    assert len(ctl2.round.just_dealt) == 3
+    whole = read_bytes(path)
+    ctl, _ = boot(path)
+    assert ctl.handle("card", {"code": "5c"}) is None
+    fourth = read_bytes(path)[len(whole):]
+    for k in range(1, len(fourth)):            # the power fails after k bytes of it
+        write_bytes(path, whole + fourth[:k])
+        ctl2, hal2 = boot(path)
+        assert ctl2.locked is None and hal2.card_reader.calls == [("hole", 3)]
+        assert len(ctl2.round.just_dealt) == 3 and read_bytes(path) == whole
+    assert ctl2.handle("card", {"code": "5c"}) is None
+    assert read_bytes(path) == whole + fourth     # the same record, whole this time
+    ctl3, hal3 = boot(path)
+    assert ctl3.locked is None and len(ctl3.round.just_dealt) == 4
 
 
-def test_a_journal_that_cannot_be_read_is_reported_and_left_alone():
+def test_a_journal_that_cannot_be_read_locks_the_table_and_is_left_as_found():
     path = journal_path("cut-corrupt")
     ctl, _ = boot(path)
     ctl.handle("cfg", CFG)
@@ -147,22 +136,26 @@ def test_a_journal_that_cannot_be_read_is_reported_and_left_alone():
     text = lines(path)
     write(path, text[:1] + ["garbage"] + text[1:])
     ctl2, hal2 = boot(path)
-    logs = [p["msg"] for k, p in hal2.link.sent if k == "log"]
-    assert len(logs) == 1 and "journal not resumed" in logs[0] and "corrupt" in logs[0]
-    assert ctl2.config is None and ctl2.state == IDLE and events(hal2, "resumed") == []
+    why = "journal %s line 2: not a journal record" % path
+    assert ctl2.locked == why and events(hal2, "locked") == [{"e": "locked", "why": why}]
+    assert ctl2.config is None and events(hal2, "resumed") == []
+    # Play is stopped, and nothing more is written: a technician sees what was found.
+    assert ctl2.handle("cfg", CFG) == "the table is locked: " + why
     assert lines(path) == text[:1] + ["garbage"] + text[1:]
 
 
 def test_a_long_journal_moves_aside_between_rounds_and_still_resumes():
     import os
-    from felt.table.controller import Controller
     path = journal_path("cut-rotate")
-    hal = FakeHal()
-    ctl = Controller(hal, BOARD, Journal(path, limit=600))
+    ctl, _ = boot(path, limit=600)
     ctl.handle("cfg", CFG)
     for _ in range(3):
         fold_a_round(ctl)
-    assert os.stat(path + ".1")[6] > 600 and lines(path)[0].startswith('{"table"')
+    # Each file begins with its stamp and a table record; the numbers run on.
+    first = lines(path)
+    assert os.stat(path + ".1")[6] > 600 and ' {"stamp":' in first[0]
+    assert ' {"table":' in first[1]
+    assert int(first[0].split()[0]) == int(lines(path + ".1")[-1].split()[0]) + 1
     start_round(ctl)
     before = ctl.snapshot()
     ctl2, _ = boot(path)

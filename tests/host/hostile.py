@@ -1,0 +1,122 @@
+"""Hostile link frames against the controller, for the hypothesis test
+(test_hostile_frames.py) and the soak (soak.py): tables driven to random points of
+play, frames of every kind with fields of every type, and the controller's whole state
+frozen so that a refused frame can be shown to have changed nothing."""
+
+import random
+
+from felt.poker import cards as C
+from felt.table.controller import Controller, PLAYING
+from felt.table.journal import Journal
+from felt.table.messages import SPECS
+
+from table_fakes import BOARD, FakeHal
+
+TABLES = [
+    {"seats": 3, "stacks": [100, 60, 100], "small_bet": 2, "big_bet": 4, "blinds": [1, 2]},
+    {"game": "stud7", "seats": 4, "stacks": [50, 50, 50, 50], "small_bet": 2, "big_bet": 4,
+     "ante": 1, "blinds": [], "bring_in": 1,
+     "rake": {"method": "percent", "percent": 5, "maximum": 3}},
+    {"game": "omaha-hilo8", "seats": 4, "stacks": [80, 80, 30, 80], "structure": "pot",
+     "small_bet": 2, "big_bet": 0, "cap": 0, "blinds": [1, 2], "max_wager": 40,
+     "rake": {"method": "time", "hourly": 6, "every": 30}},
+    {"game": "triple-draw-27", "seats": 3, "stacks": [40, 40, 40], "structure": "no",
+     "small_bet": 2, "big_bet": 0, "cap": 0, "blinds": [1, 2],
+     "rake": {"method": "incremental", "levels": [[20, 1], [60, 2]], "maximum": 3}},
+]
+
+KINDS = sorted(SPECS) + ["cfg", "teleport"]
+KEYS = sorted(set(k for spec in SPECS.values() for k in spec)) + ["zz", "rake", "stacks"]
+VALUES = [0, 1, 2, 3, 5, 10, 22, 500, -1, -100, 2 ** 31, 10 ** 12, True, False, None,
+          "", "As", "Kd", "2c", "??", "as", "AS", "A", "B", "Z", "fold", "call", "raise",
+          "deal", "cut_done", "misdeal", "exposed", "dead_round", "player_away", "done",
+          "jammed", "idle", "shuffling", "jam", "ok", "stop", "bogus", "x" * 300,
+          [], ["As"], ["As", "As"], [1, 2], [[1, 2]], {}, {"method": "time"},
+          "As Kd", "As As", "wrong_start", "no", "yes"]
+
+
+def table(cfg):
+    """A controller on fake devices, configured with cfg."""
+    ctl = Controller(FakeHal(), BOARD, Journal())
+    assert ctl.handle("cfg", cfg) is None
+    return ctl
+
+
+def play(ctl, rng, steps):
+    """Drive the table on with up to `steps` inputs a table would get: deals, shuffles,
+    cuts, cards from a shuffled deck, and the seat on turn's buttons."""
+    deck = [C.code(c) for c in range(52)]
+    rng.shuffle(deck)
+    for _ in range(steps):
+        if ctl.state == PLAYING and ctl.round.expecting() is not None:
+            if not deck:
+                return
+            ctl.handle("card", {"code": deck.pop()})
+        elif ctl.state == PLAYING and ctl.round.to_act >= 0:
+            seat = ctl.round.to_act
+            legal = ctl.round.legal_actions(seat)
+            if "discard" in legal or "draw" in legal:
+                ctl.handle("discard", {"seat": seat, "cards": ""})
+            else:
+                ctl.handle("btn", {"seat": seat, "b": rng.choice(["fold", "call", "call", "raise"])})
+        elif ctl.state == PLAYING:
+            return
+        else:
+            for kind, p in (("dealer", {"b": "deal"}), ("shuf", {"state": "done"}),
+                            ("dealer", {"b": "cut_done"})):
+                ctl.handle(kind, p)
+            deck = [C.code(c) for c in range(52)]
+            rng.shuffle(deck)
+
+
+def freeze(o, seen=None):
+    """The whole state under `o` as nested tuples, to compare before and after."""
+    if isinstance(o, (int, str, bytes, float, type(None))):
+        return o
+    if isinstance(o, (bytearray, memoryview)):
+        return bytes(o)
+    if isinstance(o, dict):
+        return ("dict",) + tuple(sorted((k, freeze(v)) for k, v in o.items()))
+    if isinstance(o, (list, tuple)):
+        return (type(o).__name__,) + tuple(freeze(v) for v in o)
+    if hasattr(o, "__dict__"):
+        skip = ("hal", "board", "leds", "source", "variant")
+        return (type(o).__name__,) + tuple(sorted((k, freeze(v)) for k, v in vars(o).items()
+                                                  if k not in skip))
+    return repr(o)
+
+
+def random_frame(rng):
+    kind = rng.choice(KINDS)
+    spec = SPECS.get(kind, {})
+    keys = list(spec) if rng.random() < 0.7 else []
+    keys += rng.sample(KEYS, rng.randint(0, 2))
+    return kind, dict((k, rng.choice(VALUES)) for k in keys)
+
+
+def judge(ctl, kind, payload):
+    """(refused, changed, generic): whether the frame was refused, whether a refused
+    frame changed the table, and whether its reason came from the last-resort catch
+    rather than a check (an exception's text, never a sentence of ours)."""
+    before = freeze(ctl)
+    why = ctl.handle(kind, payload)
+    if why is None:
+        return False, False, False
+    return True, freeze(ctl) != before, why.startswith("bad %s message" % kind)
+
+
+def fuzz(frames, seed):
+    """Counts of `frames` random frames, at random points of play of every table."""
+    rng = random.Random(seed)
+    counts = {"frames_fuzzed": 0, "refused": 0, "refused_changed_state": 0,
+              "generic_reasons": 0}
+    while counts["frames_fuzzed"] < frames:
+        ctl = table(rng.choice(TABLES))
+        play(ctl, rng, rng.randint(0, 60))
+        for _ in range(20):
+            refused, changed, generic = judge(ctl, *random_frame(rng))
+            counts["frames_fuzzed"] += 1
+            counts["refused"] += refused
+            counts["refused_changed_state"] += changed
+            counts["generic_reasons"] += generic
+    return counts

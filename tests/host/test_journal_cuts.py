@@ -1,0 +1,70 @@
+"""A power cut at every byte the journal writes (journal_cuts.py): the table
+comes back exactly as it was before or after the write, or stops LOCKED; no chip is
+ever lost.  Also the cuts while a new file is begun (its stamp and table record written
+under <path>.new, then the renames) and while a torn record is cut off at boot."""
+
+import os
+import shutil
+
+import pytest
+
+import journal_cuts as S
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_cut_in_every_write_resumes_exactly_or_locks_and_loses_no_chip(seed):
+    failures = []
+    counts = S.cut_every_offset(seed, failures=failures)
+    assert failures == []
+    assert counts["chips_lost"] == 0
+    assert counts["power_cuts"] > 3000
+    assert counts["resumed_exactly"] + counts["stopped_locked"] == counts["power_cuts"]
+
+
+def test_a_cut_at_every_step_of_beginning_a_new_file_resumes_exactly():
+    # limit=1: every table record begins a new file, so each of its steps is cut:
+    # writing <path>.new, renaming the file to <path>.1, renaming <path>.new over it.
+    failures = []
+    counts = S.cut_every_offset(3, rounds=1, limit=1, failures=failures)
+    assert failures == [] and counts["chips_lost"] == 0
+    assert counts["resumed_exactly"] + counts["stopped_locked"] == counts["power_cuts"]
+
+
+def test_a_cut_while_a_torn_record_is_cut_off_at_boot_resumes_exactly(tmp_path):
+    # Boot cuts a torn record off by copying the whole ones to <path>.new and renaming
+    # it over the file; the power may fail at any point of that too.
+    live = tmp_path / "live"
+    live.mkdir()
+    ops, marks = S.play(4, 1, 64 * 1024, str(live))
+    files = {}
+    for op in ops:
+        files = S._apply(files, op)
+    last = files[S.NAME].split(b"\n")[-2]
+    torn = dict(files)    # the next record, cut short
+    torn[S.NAME] += b'%d 0123abcd {"table":{"bu' % (int(last.split(b" ")[0]) + 1)
+    want = booted(files)
+    repair = []
+    j = S.RecordingJournal(os.path.join(str(tmp_path), S.NAME), repair, 64 * 1024)
+    for name, data in torn.items():
+        (tmp_path / name).write_bytes(data)
+    S.boot(str(tmp_path), 64 * 1024, j)
+    assert [op[0] for op in repair][-1] == "rename" and (tmp_path / S.NAME).read_bytes() == \
+        files[S.NAME]
+    state = torn
+    cuts = 0
+    for op in repair:
+        steps = range(len(op[2]) + 1) if op[0] == "put" else [None]
+        for k in steps:
+            cut = S._apply(state, op, k) if k is not None else state
+            assert booted(cut) == want, (op[0], op[1], k)
+            cuts += 1
+        state = S._apply(state, op)
+    assert cuts > len(files[S.NAME])
+
+
+def booted(files):
+    """The snapshot of a table booted on `files`, which must not lock."""
+    ctl, folder = S._boot_on(files, 64 * 1024)
+    shutil.rmtree(folder)
+    assert ctl.locked is None, ctl.locked
+    return ctl.snapshot()
