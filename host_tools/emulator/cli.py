@@ -116,10 +116,15 @@ def headless(args, out=sys.stdout):
 
 
 def _notes(session, out):
-    """The injected faults' lines and the technician's, as they happened."""
+    """The injected faults' lines and the technician's, and the firmware's reboots
+    (felt.guard: a task died), as they happened."""
     for line in session.notes:
         print(line, file=out)
     session.notes.clear()
+    link = session.link
+    for why in link.reboots[link.reported:]:
+        print("reboot: the firmware rebooted: %s" % why, file=out)
+    link.reported = len(link.reboots)
 
 
 def main(argv=None):

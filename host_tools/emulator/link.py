@@ -24,6 +24,13 @@ class LinkError(RuntimeError):
     """The firmware stopped answering or went away."""
 
 
+class _Gone(Exception):
+    """The firmware's end of the pty closed: the process ended."""
+
+
+MAX_REBOOTS_IN_A_ROW = 3   # reboots with no frame acknowledged between them
+
+
 class HostLink:
     def __init__(self, fd, timeout_s=5.0):
         self.fd = fd
@@ -35,6 +42,16 @@ class HostLink:
         self.resends = 0
         self.trace = None      # trace(direction, line): every line sent ">" and read "<"
         self._partial = b""
+        # ended() says whether the firmware's process has ended (its port stays open:
+        # the host holds the pty's other end); on_gone() then boots it again and
+        # returns the new port's fd, or raises LinkError (FirmwareProcess.reboot).
+        self.ended = None
+        self.on_gone = None
+        self.reboots = []      # why the firmware rebooted, each time (its log after boot)
+        self.reported = 0      # of those, how many the emulator has printed
+        self._in_a_row = 0
+        self._acked = 0        # host frames acknowledged since the firmware booted
+        self._held = None      # (inbox position, boot frames) until the resend is answered
 
     def _write(self, data):
         if self.trace:
@@ -49,16 +66,32 @@ class HostLink:
 
     def _pump(self, wait_s):
         """Read what the firmware wrote within wait_s; acknowledge its acked frames."""
+        try:
+            frames = self._read(wait_s)
+        except _Gone as e:
+            self._reconnect(e)
+            return True
+        if frames is None:
+            return False
+        self.inbox.extend(frames)
+        return True
+
+    def _read(self, wait_s):
+        """The frames that arrived within wait_s (None if nothing did), acked kinds
+        acknowledged; _Gone when the process ended."""
         ready, _, _ = select.select([self.fd], [], [], wait_s)
         if not ready:
-            return False
+            if self.ended is not None and self.ended():
+                raise _Gone("the firmware's process ended")
+            return None
         try:
             data = os.read(self.fd, 65536)
         except OSError as e:
-            raise LinkError("the firmware closed the link: %s" % e)
+            raise _Gone(str(e))
         if self.trace:
             self._trace_read(data)
         self.decoder.feed(data)
+        frames = []
         for seq, kind, payload in self.decoder:
             if kind in P.ACKED:
                 reply = self.dedup.replay(seq, kind, payload)
@@ -68,8 +101,55 @@ class HostLink:
                 reply = P.ack(seq)
                 self.dedup.remember(seq, kind, payload, reply)
                 self._write(self.sender.frame(*reply))
-            self.inbox.append((kind, payload))
-        return True
+            frames.append((kind, payload))
+        return frames
+
+    def _reconnect(self, gone):
+        """The firmware ended (felt.guard: a task died, it asks to be rebooted): boot it
+        again on its journal, as a board resets, and read what it says at boot (up to
+        its first LED frame).  The frame in flight is resent as usual (its journal acks
+        it again if it was applied); if the resend is applied only now, what the boot
+        asked for (a card, a turn) is stale, and dropped then (send)."""
+        if self.on_gone is None:
+            raise LinkError("the firmware closed the link: %s" % gone)
+        while True:
+            self._in_a_row = self._in_a_row + 1 if self._acked == 0 else 1
+            if self._in_a_row > MAX_REBOOTS_IN_A_ROW:
+                raise LinkError("the firmware rebooted %d times in a row, getting nowhere: %s"
+                                % (self._in_a_row - 1, gone))
+            self.fd = self.on_gone()
+            self.decoder, self.dedup, self._partial, self._acked = P.Decoder(), P.Dedup(), b"", 0
+            boot = []
+            deadline = time.monotonic() + self.timeout_s
+            try:
+                while not boot or boot[-1][0] != "px":
+                    if time.monotonic() > deadline:
+                        raise LinkError("the firmware did not boot again")
+                    boot += self._read(0.05) or []
+            except _Gone as e:   # it died again while booting
+                gone = _said(boot, "rebooting: ") or e
+                continue
+            finally:
+                self.reboots.append(_said(boot, "rebooted: ") or "no reason given")
+            break
+        if self.sender.waiting is None:
+            self.inbox.extend(boot)
+        else:
+            self._held = (len(self.inbox), boot)
+
+    def _settled(self, i):
+        """The frame in flight was answered at inbox[i] (removed): put the boot frames
+        held since a reboot back in their place, less what the resend made stale."""
+        self._acked += 1
+        if self._held is None:
+            return
+        at, boot = self._held
+        self._held = None
+        after = list(self.inbox)
+        made = [f for f in after[at:i] if f[0] not in ("ack", "nak") and not _refusal(f)]
+        if made:
+            boot = [f for f in boot if not _asks(f)]
+        self.inbox = deque(after[:at] + boot + after[at:])
 
     def send(self, kind, payload):
         """Send one message; for acked kinds, wait and return None or the nak's reason."""
@@ -86,6 +166,7 @@ class HostLink:
                 if k in ("ack", "nak") and p.get("seq") == waiting:
                     del self.inbox[i]
                     self.sender.settle(k, p)
+                    self._settled(i)
                     return None if k == "ack" else p.get("why", "")
             again = self.sender.poll(_now_ms())
             if again:
@@ -117,13 +198,34 @@ class HostLink:
         before it stay queued in order."""
         self.send(kind, payload)
         deadline = time.monotonic() + self.timeout_s
+        boots = len(self.reboots)
         while time.monotonic() < deadline:
             for i, (k, p) in enumerate(self.inbox):
                 if k == answer:
                     del self.inbox[i]
                     return p
             self._pump(0.05)
+            if len(self.reboots) != boots:   # the firmware rebooted: ask again
+                boots = len(self.reboots)
+                self.send(kind, payload)
         raise LinkError("no %s answer to %s" % (answer, kind))
+
+
+def _said(frames, prefix):
+    """What the firmware's last log line beginning with `prefix` said after it."""
+    said = [p["msg"][len(prefix):] for k, p in frames
+            if k == "log" and p.get("msg", "").startswith(prefix)]
+    return said[-1] if said else None
+
+
+def _asks(frame):
+    """A frame asking the devices for something: a card, a player's action."""
+    kind, p = frame
+    return kind == "need" or (kind == "evt" and p.get("e") == "to_act")
+
+
+def _refusal(frame):
+    return frame[0] == "evt" and frame[1].get("e") == "refused"
 
 
 def _now_ms():
@@ -185,6 +287,12 @@ class FirmwareProcess:
         self._boot()
 
     def _boot(self):
+        self._start()
+        self.link = HostLink(self.master)
+        self.link.ended = lambda: self.proc.poll() is not None
+        self.link.on_gone = self.reboot
+
+    def _start(self):
         master, slave = pty.openpty()
         tty_name = os.ttyname(slave)
         import tty
@@ -193,7 +301,22 @@ class FirmwareProcess:
                                      stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.slave = slave  # held open so the master never reads EIO before the child opens it
         self.master = master
-        self.link = HostLink(master)
+
+    def reboot(self):
+        """The firmware ended.  If it asked to be rebooted (felt.guard.REBOOT_EXIT: a task
+        died), boot it again on its journal, as a board resets, and return its new
+        port's fd; otherwise LinkError, with what it printed."""
+        from felt.guard import REBOOT_EXIT
+        try:
+            code = self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            raise LinkError("the firmware closed its port but goes on running")
+        if code != REBOOT_EXIT:
+            raise LinkError("the firmware exited with %d: %s" % (code, self.stderr()[-1500:]))
+        self.proc.stderr.close()
+        self._close_fds()
+        self._start()
+        return self.master
 
     def power_cut(self):
         """The board loses power at once (killed: nothing more is written) and boots

@@ -31,7 +31,7 @@ MINUTES_PER_ROUND = 2   # table time the emulator lets pass per round (time char
 def forget_journal(path):
     """Remove a journal with its previous file and any new one begun (docs/journal.md):
     an empty journal, or none beside a previous file, is a lost journal: the table locks."""
-    for p in (path + ".new", path + ".1", path):
+    for p in (path + ".new", path + ".1", path, path + ".reboot"):
         try:
             os.remove(p)
         except FileNotFoundError:

@@ -17,9 +17,10 @@ returning an object with these attributes:
   `write()`), laid out as the board definition's `leds` section says.
 - `link`: a `felt.hal.link.Link`: `send(kind, payload)` one frame to the host;
   `await serve(handler)` reads frames for ever, answering each with the handler's
-  verdict (docs/protocol.md); `await resend()` resends what was not acknowledged.
-- `ticks_ms()`: a millisecond clock that wraps at 2**30; `feed()`: feed the watchdog.
-- `wired`: True when buttons, reader and shuffler are pins to poll (main.py then starts
+  verdict (docs/protocol.md); `flush()` resends what was not acknowledged in time.
+- `ticks_ms()`: a millisecond clock that wraps at 2**30; `feed()`: feed the watchdog;
+  `reset()`: reboot the board (felt.guard: a task of the loop died).
+- `wired`: True when buttons, reader and shuffler are pins to poll (felt.loop then starts
   a task for each); False on the link backend, where they arrive as messages.
 
 Board definitions (pins, LED layout) are data in hardware/boards/*.json, read at boot.

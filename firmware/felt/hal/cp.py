@@ -159,6 +159,9 @@ class CircuitIO:
         w.mode = self.hw.watchdog.WatchDogMode.RESET
         return w.feed
 
+    def reset(self):
+        self.hw.microcontroller.reset()
+
 
 def open(board, hw=None, watchdog=True):
     """The HAL for a CircuitPython board.  `board` is a definition from felt.board.load

@@ -16,7 +16,7 @@ except ImportError:
     import uasyncio as asyncio
 
 from felt import protocol as P
-from felt.hal.clock import sleep_ms, ticks_ms
+from felt.hal.clock import ticks_ms
 
 QUERIES = ("hello", "state", "sign")
 
@@ -85,12 +85,6 @@ class Link:
             if kind in P.ACKED:
                 self.dedup.remember(seq, kind, payload, reply)
         self.transport.write(self.sender.frame(reply[0], reply[1]))
-
-    async def resend(self):
-        """Resend a frame that was not acknowledged in time."""
-        while True:
-            self.flush()
-            await sleep_ms(50)
 
 
 class StreamTransport:
@@ -227,6 +221,10 @@ class LinkHal:
 
     def feed(self):
         pass
+
+    def reset(self):
+        """Nothing to reset: main.py ends the process with felt.guard.REBOOT_EXIT, and
+        the emulator boots it again on its journal."""
 
 
 def open(board, transport):

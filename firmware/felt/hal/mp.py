@@ -450,7 +450,8 @@ class Hal:
 
     wired = True  # buttons, reader and shuffler are pins to poll (main.py starts their tasks)
 
-    def __init__(self, board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed):
+    def __init__(self, board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed,
+                 reset):
         self.board = board
         self.buttons = buttons
         self.card_reader = card_reader
@@ -459,6 +460,7 @@ class Hal:
         self.link = link
         self.ticks_ms = ticks_ms
         self.feed = feed
+        self.reset = reset
 
 
 def _no_feed():
@@ -484,7 +486,8 @@ def assemble(board, io, watchdog=True):
     `uart(cfg, rxbuf)` a UART (`any`, `readinto`, `write`) for a board's uart section,
     with an rxbuf-byte receive buffer; `i2c(bus)` a bus as Mcp23017 takes; `ticks_ms`,
     the clock; `strip(leds)` the LED chain's wire-order buffer and the function that
-    sends it, as (buf, write); `watchdog(ms)` starts the watchdog and returns its feed.
+    sends it, as (buf, write); `watchdog(ms)` starts the watchdog and returns its feed;
+    `reset()` reboots the board.
     Pins are claimed in the order below: CircuitIO's same-pin error names them so.
     """
     from felt.board import button_table
@@ -520,7 +523,7 @@ def assemble(board, io, watchdog=True):
     feed = _no_feed
     if watchdog:
         feed = io.watchdog(board["watchdog_ms"])
-    return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed)
+    return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed, io.reset)
 
 
 class Modules:
@@ -568,6 +571,9 @@ class MachineIO:
 
     def watchdog(self, ms):
         return self.machine.WDT(timeout=ms).feed
+
+    def reset(self):
+        self.machine.reset()
 
 
 def open(board, hw=None, watchdog=True):

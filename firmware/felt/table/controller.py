@@ -598,6 +598,8 @@ class Controller:
             r = j.replay() if header is not None else None
             if under_way:
                 self._check_round(header, table, cfg)
+        except MemoryError:
+            raise      # the heap, not the journal: the board reboots (felt.guard)
         except Exception as e:  # noqa: BLE001 - whatever the journal holds, never a crash
             if isinstance(e, (journal_mod.Damaged, check.Refused)):
                 self.lock(journal_mod.brief(str(e)))

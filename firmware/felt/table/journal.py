@@ -294,11 +294,15 @@ class Journal:
             r = Round(stacks, h["button"], structure.from_dict(h["structure"]),
                       variants.get(h["game"]), rake.from_dict(h["rake"]))
             r.start()
+        except MemoryError:
+            raise    # the heap, not the journal: the board reboots (felt.guard)
         except Exception:  # noqa: BLE001 - whatever the header holds, a sentence
             raise Damaged(brief("%s: a round the rules cannot begin" % where))
         for i, e in enumerate(self.events):
             try:
                 r.apply(tuple(e))
+            except MemoryError:
+                raise    # the heap, not the journal: the board reboots (felt.guard)
             except Exception:  # noqa: BLE001
                 raise Damaged(brief("journal %s record %d: the rules refuse the event %s" % (
                     self.path, self.header_seq + 1 + i, check.shown(e))))
@@ -335,6 +339,8 @@ def _line(seq, record):
     """One record as its line: `<seq> <crc> <json>\\n`, printable ASCII."""
     try:
         body = protocol.dumps(record)
+    except MemoryError:
+        raise    # the heap, not the journal: the board reboots (felt.guard)
     except Exception:  # noqa: BLE001 - a value JSON of ours cannot hold
         raise JournalError("journal write failed: a record that cannot be written")
     digits = str(seq).encode()

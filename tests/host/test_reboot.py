@@ -1,0 +1,56 @@
+"""Never hang (felt.guard, issue 9), the whole firmware in MicroPython's unix port at a
+heap too small for it: a task that runs out of memory reboots the firmware (its own
+exit code), the emulator boots it again on its journal, the reason is logged after the
+reboot, a firmware that cannot get anywhere is given up with a sentence rather than
+waited on for ever, and the journal still holds every chip."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from felt.board import load
+from felt.table.controller import Controller
+from felt.table.journal import Journal
+from host_tools import micropython
+
+from table_fakes import FakeHal, FakePixels
+
+ROOT = Path(__file__).resolve().parents[2]
+BOARD = ROOT / "hardware" / "boards" / "pico-11.json"
+
+
+@pytest.fixture(scope="module")
+def unix_port():
+    try:
+        micropython.binary()
+    except micropython.MicroPythonMissing as e:   # make test builds it first
+        pytest.skip(str(e))
+    subprocess.run([sys.executable, "-m", "host_tools.micropython", "compile"], cwd=ROOT,
+                   check=True, capture_output=True)
+
+
+def test_a_heap_too_small_reboots_logs_why_never_hangs_and_keeps_every_chip(unix_port, tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    trace = tmp_path / "trace"
+    p = subprocess.run([str(Path(sys.executable).parent / "felt-emulator"), "--runtime",
+                        "micropython", "--heap", "146K", "--hands", "40", "--players", "9",
+                        "--seed", "3", "--journal", str(journal), "--trace", str(trace)],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=ROOT,
+                       timeout=300)    # no hang: it ends by itself
+    reboots = [l for l in p.stdout.splitlines() if l.startswith("reboot: ")]
+    assert reboots and all("MemoryError" in l for l in reboots), p.stdout[-2000:]
+    # The reason, in the log after each reboot; and before it, as it went down.
+    sent = trace.read_text()
+    assert 'log {"msg":"rebooted: ' in sent and 'log {"msg":"rebooting: ' in sent
+    if p.returncode != 0:               # it could not play on: said so, not hung
+        assert "getting nowhere" in p.stdout, p.stdout[-2000:]
+    # Every chip is in the journal: a table booted on it resumes, nothing missing.
+    board = load(str(BOARD))
+    hal = FakeHal()
+    hal.pixels = FakePixels(board["leds"]["count"])
+    ctl = Controller(hal, board, Journal(str(journal)))
+    assert ctl.locked is None
+    snap = ctl.snapshot()
+    assert sum(snap["stacks"]) + snap["pot"] + snap["rake"] == 9 * 1000
