@@ -38,9 +38,11 @@ class Guard:
         """True while no task has died and every periodic task has beaten lately."""
         if self.why is None:
             now = self.ticks_ms()
-            for name in sorted(self.beats):   # the first stuck task by name
+            for name in self.beats:           # no list made on the steady tick
                 if ticks_diff(now, self.beats[name]) > STALL_MS:
-                    self.fail("task %s stalled" % name)
+                    late = sorted([n for n in self.beats
+                                   if ticks_diff(now, self.beats[n]) > STALL_MS])
+                    self.fail("task %s stalled" % late[0])   # the first by name
                     break
         return self.why is None
 

@@ -291,9 +291,7 @@ class Journal:
         if not check.is_whole(h.get("button")) or not check.is_whole(h.get("hand")):
             raise Damaged(brief("%s: the round's hand or button is not a whole number" % where))
         try:
-            r = Round(stacks, h["button"], structure.from_dict(h["structure"]),
-                      variants.get(h["game"]), rake.from_dict(h["rake"]))
-            r.start()
+            r = _begun(h)
         except MemoryError:
             raise    # the heap, not the journal: the board reboots (felt.guard)
         except Exception:  # noqa: BLE001 - whatever the header holds, a sentence
@@ -313,10 +311,16 @@ class Journal:
         return r
 
 
-def rebuild(header, events):
+def _begun(header):
+    """The round a header begins, started."""
     r = Round(header["stacks"], header["button"], structure.from_dict(header["structure"]),
               variants.get(header["game"]), rake.from_dict(header["rake"]))
     r.start()
+    return r
+
+
+def rebuild(header, events):
+    r = _begun(header)
     for e in events:
         r.apply(tuple(e))
     return r
@@ -343,9 +347,9 @@ def _line(seq, record):
         raise    # the heap, not the journal: the board reboots (felt.guard)
     except Exception:  # noqa: BLE001 - a value JSON of ours cannot hold
         raise JournalError("journal write failed: a record that cannot be written")
+    body = body.encode()
     digits = str(seq).encode()
-    crc = binascii.crc32(body.encode(), binascii.crc32(digits)) & 0xffffffff
-    line = ("%d %08x %s\n" % (seq, crc, body)).encode()
+    line = b"%s %s %s\n" % (digits, _crc_text(digits, body), body)
     if len(line) > MAX_RECORD:
         raise JournalError("journal write failed: a record of %d bytes, more than %d"
                            % (len(line), MAX_RECORD))

@@ -329,9 +329,7 @@ def test_a_stack_of_a_fraction_of_a_chip_locks_the_table():
     i = index_of(ls, "table")
     seq, _, body = ls[i].split(b" ", 2)
     body = body.replace(b'"stacks":[99,101,100,100]}', b'"stacks":[99.5,101,100,100]}')
-    crc = b"%08x" % (__import__("binascii").crc32(body, __import__("binascii").crc32(seq))
-                     & 0xffffffff)
-    ls[i] = seq + b" " + crc + b" " + body
+    ls[i] = seq + b" " + J._crc_text(seq, body) + b" " + body
     put_lines(path, ls)
     ctl, hal = boot(path)
     assert_locked(ctl, hal, "stack 0 must be a whole number")
