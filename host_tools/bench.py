@@ -2,6 +2,7 @@
 
     felt-bench                  # or: python -m host_tools.bench
     felt-bench --hands 300 --evals 100000 --reps 3 --game-hands 100 [--no-mp]
+               [--table-hands 100] [--min-heap-hands 1000]
 
 (a) hands per second of the rules core (felt.poker.round) on random 6-handed
     fixed-limit hold 'em hands played to the showdown, (b) PokerKit's hands per second
@@ -13,7 +14,10 @@
     F7S/8, F2L3D), against the goal of 20 times PokerKit,
 (f) inside MicroPython (the unix port, 32-bit, tests/mp/bench_showdown.py on the
     firmware's .mpy files): the time and heap of the worst showdowns, 10-handed
-    Omaha high-low and 11-handed hold 'em, against the goal of 64 KB of heap.
+    Omaha high-low and 11-handed hold 'em, against the goal of 64 KB of heap,
+(g) the whole firmware in the unix port (host_tools/bench_table.py): heap after boot
+    and between rounds, press to LED p50/p99, the showdown press, and the smallest
+    heap that completes the 1000-hand hold 'em fault run.
 
 Everything random is drawn before timing: decks, the action each player takes, and
 every event each engine is fed (PokerKit gets its cards already parsed).  A timed loop
@@ -363,7 +367,7 @@ def bench_games(count, seed, reps):
     """Per game: the hands, the core's and (where it has the game) PokerKit's hands/s."""
     pk_games = pokerkit_games()
     rows = []
-    for v in V.VARIANTS:
+    for v in V.every():
         hands = make_game_hands(v, count, seed)
         n = game_players(v)
         actions = sum(1 for h in hands for e in h["events"] if e[0] != "card")
@@ -467,7 +471,14 @@ def main(argv=None):
                     help="timed batches per MicroPython showdown, median kept (default 5)")
     ap.add_argument("--mp-batch", type=int, default=40,
                     help="showdowns per timed batch in MicroPython (default 40)")
-    ap.add_argument("--no-mp", action="store_true", help="skip the MicroPython showdowns")
+    ap.add_argument("--table-hands", type=int, default=100,
+                    help="hands of the whole firmware in MicroPython, for its heap and "
+                         "press figures (default 100)")
+    ap.add_argument("--min-heap-hands", type=int, default=1000,
+                    help="hands of the fault run whose smallest heap is bisected "
+                         "(default 1000; 0 skips it)")
+    ap.add_argument("--no-mp", action="store_true",
+                    help="skip everything measured in MicroPython")
     args = ap.parse_args(argv)
 
     try:
@@ -547,7 +558,13 @@ def main(argv=None):
         else:
             print_mp(mp)
 
-    print(json.dumps({
+    # (g): the whole firmware inside MicroPython.
+    table = {}
+    if not args.no_mp and mp is not None:
+        from host_tools import bench_table
+        table = bench_table.run(args.table_hands, args.min_heap_hands)
+
+    print(json.dumps(dict({
         "core_hands_per_s": round(core, 1),
         "pokerkit_hands_per_s": round(pk, 1),
         "core_vs_pokerkit": round(core / pk, 2),
@@ -570,7 +587,7 @@ def main(argv=None):
                          for key, c in mp["cases"].items()} if mp else None,
         "mp_heap_goal_bytes": MP_HEAP_GOAL,
         "micropython": mp["micropython"] if mp else None,
-    }))
+    }, **table)))
 
 
 def _version(dist):

@@ -47,7 +47,7 @@ def compile_file(src, dst, name):
     once never load half a file."""
     dst.parent.mkdir(parents=True, exist_ok=True)
     tmp = dst.with_name("%s.%d.tmp" % (dst.name, os.getpid()))
-    subprocess.run([str(mpy_cross()), "-o", str(tmp), "-s", name, str(src)], check=True)
+    subprocess.run([str(mpy_cross()), "-O3", "-o", str(tmp), "-s", name, str(src)], check=True)
     os.replace(str(tmp), str(dst))
 
 

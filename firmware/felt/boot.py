@@ -7,45 +7,42 @@ every boot, and this module comes as bytecode (.mpy), sparing the heap that work
 import os
 import sys
 
-try:
-    import asyncio
-except ImportError:
-    import uasyncio as asyncio
-
-from felt import guard
-from felt.table.journal import Journal
-
 
 def _arg(argv, name, default=None):
     return argv[argv.index(name) + 1] if name in argv else default
 
 
-def _unload(name):
-    """Forget a module only boot needs, so the GC can take its memory back."""
-    sys.modules.pop(name, None)
-    package, _, attr = name.rpartition(".")
-    if package in sys.modules and hasattr(sys.modules[package], attr):
-        delattr(sys.modules[package], attr)
-
-
 def main(argv):
+    # The board definition first, and its checker forgotten before the table's code
+    # is loaded: boot's peak of heap is then the table's, not the two together.
+    from felt import lazy
     try:
-        from felt.board import load as load_board
-        board = load_board(_arg(argv, "--board", "/board.json"))
+        board = lazy.load("felt.board").load(_arg(argv, "--board", "/board.json"))
     except MemoryError:
         # No board yet, so no HAL and no note: reboot the plain way.  A board
         # definition in error stays at the REPL, where a technician reads why.
         _reset_plainly()
+    lazy.forget("felt.board")   # checked: its code is not needed again
+    port = _arg(argv, "--port")
+    # On a board the journal is the board's (a power cut resumes from it); over the
+    # link it is kept only when asked for.
+    path = _arg(argv, "--journal", None if port else board["journal"])
+    if path is not None:
+        # Reading the journal (the table forgets it once resumed) goes where the board's
+        # checker was: in one piece, before the heap is cut up by everything else.
+        lazy.load("felt.table.recovery")
+    try:
+        import asyncio
+    except ImportError:
+        import uasyncio as asyncio
+    from felt import guard
+    from felt.table.journal import Journal
     phh = _arg(argv, "--phh")   # a directory for each round's hand history (docs/phh.md)
     if phh is not None:
         try:
             os.mkdir(phh)
         except OSError:
             pass                 # already there
-    port = _arg(argv, "--port")
-    # On a board the journal is the board's (a power cut resumes from it); over the
-    # link it is kept only when asked for.
-    path = _arg(argv, "--journal", None if port else board["journal"])
     journal = Journal(path, phh)
     note = path + ".reboot" if path else None   # why the board last rebooted
     hal = None
@@ -53,14 +50,13 @@ def main(argv):
         if port is not None:
             from felt.hal import link
             hal = link.open(board, link.StreamTransport(port))
+            hal.link.measure = "--measure" in argv   # perf frames for felt-bench
         elif sys.implementation.name == "circuitpython":
             from felt.hal import cp
             hal = cp.open(board)
         else:
             from felt.hal import mp
             hal = mp.open(board)
-        del load_board
-        _unload("felt.board")   # checked and used: its code is not needed again
         from felt import loop
         why = asyncio.run(loop.run(hal, board, journal, guard.take_note(note)))
     except Exception as e:  # noqa: BLE001 - a boot that fails reboots too, never hangs
@@ -81,5 +77,5 @@ def _reset_plainly():
         machine.reset()
     except (ImportError, AttributeError):   # CPython; the unix port has no reset
         pass
-    sys.exit(guard.REBOOT_EXIT)
-
+    from felt.guard import REBOOT_EXIT
+    sys.exit(REBOOT_EXIT)

@@ -1,5 +1,6 @@
-"""The event loop: one task per input source, one for the link's resends, and the
-guard feeding the watchdog (felt.guard).  `run` returns why the loop stopped; main.py
+"""The event loop: one task per input source, one for the link's resends, one writing
+the link's queued frames (felt.hal.link.Link.pump), and the guard feeding the watchdog
+(felt.guard).  `run` returns why the loop stopped; main.py
 then reboots the board.
 """
 
@@ -58,7 +59,8 @@ async def run(hal, board, journal, rebooted=None):
     if rebooted is not None:       # first: a boot that fails again has said it
         hal.link.send("log", {"msg": "rebooted: %s" % rebooted})
     ctl = Controller(hal, board, journal)
-    tasks = [("link", hal.link.serve(ctl.handle)), ("resend", resend_task(hal, guard))]
+    tasks = [("link", hal.link.serve(ctl.handle)), ("resend", resend_task(hal, guard)),
+             ("send", hal.link.pump(lambda: guard.beat("send")))]
     if hal.wired:
         tasks.append(("buttons", buttons_task(hal, ctl, guard)))
         tasks.append(("cards", cards_task(hal, ctl)))

@@ -130,7 +130,7 @@ def _notes(session, out):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.list_games:
-        for v in variants.VARIANTS:
+        for v in variants.every():
             print("%s %d" % (v.name, v.max_players))
         return 0
     if args.hands is None or args.interactive:

@@ -52,6 +52,10 @@ class HostLink:
         self._in_a_row = 0
         self._acked = 0        # host frames acknowledged since the firmware booted
         self._held = None      # (inbox position, boot frames) until the resend is answered
+        # A firmware booted with --measure (felt-bench): (led_us, done_us, showdown) per
+        # seat press, from its perf frames; showdown: the press brought one.
+        self.perf = []
+        self._shown = False
 
     def _write(self, data):
         if self.trace:
@@ -101,6 +105,12 @@ class HostLink:
                 reply = P.ack(seq)
                 self.dedup.remember(seq, kind, payload, reply)
                 self._write(self.sender.frame(*reply))
+            if kind == "perf":
+                self.perf.append((payload["led_us"], payload["done_us"], self._shown))
+                self._shown = False
+                continue
+            if kind == "evt" and payload.get("e") == "show":
+                self._shown = True
             frames.append((kind, payload))
         return frames
 
@@ -262,7 +272,7 @@ class FirmwareProcess:
     given)."""
 
     def __init__(self, board_path, journal=None, python=sys.executable, phh=None,
-                 runtime="cpython", heap=None):
+                 runtime="cpython", heap=None, measure=False):
         if runtime not in RUNTIMES:
             raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
         self.journal = journal
@@ -272,6 +282,8 @@ class FirmwareProcess:
             args += ["--journal", str(journal)]
         if phh:
             args += ["--phh", str(phh)]
+        if measure:
+            args += ["--measure"]   # perf frames after each seat press (HostLink.perf)
         if runtime == "micropython":
             from felt.board import load
             from host_tools import micropython

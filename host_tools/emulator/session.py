@@ -63,10 +63,11 @@ def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="
 class Session:
     def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
                  button="dealer_right", journal=None, config=None, phh=None, inject=None,
-                 runtime="cpython", heap=None):
+                 runtime="cpython", heap=None, measure=False):
         """`inject`: None (no faults), "manual" (faults only when armed or injected, e.g.
         from the terminal view's keys) or "random" (also at random moments).  `runtime`
-        and `heap`: what the firmware runs on (host_tools.emulator.link.FirmwareProcess)."""
+        and `heap`: what the firmware runs on; `measure`: its perf frames (HostLink.perf)
+        (host_tools.emulator.link.FirmwareProcess)."""
         self.board_path = Path(board)
         self.board = json.loads(self.board_path.read_text())
         self.players = players
@@ -87,7 +88,6 @@ class Session:
         self.minutes = 0
         self.turn = None          # (seat, legal) when a player is to act
         self.bounds = None        # (min, max) of a bet or raise, when not fixed limit
-        self._pending_turn = None
         self.ended = None         # the end event of the last round
         # A new table: no journal yet (the firmware resumes from whatever it finds).
         # Like a board it always has one, for power cuts: in a temporary folder unless
@@ -96,7 +96,8 @@ class Session:
         if self._own_journal:
             journal = os.path.join(tempfile.mkdtemp(prefix="felt-journal-"), "journal.jsonl")
         forget_journal(journal)
-        self.fw = FirmwareProcess(self.board_path, journal, phh=phh, runtime=runtime, heap=heap)
+        self.fw = FirmwareProcess(self.board_path, journal, phh=phh, runtime=runtime, heap=heap,
+                                  measure=measure)
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
         self.link = self.fw.link
 
@@ -178,12 +179,11 @@ class Session:
     def take(self, kind, p):
         """Play the devices' part for one frame from the firmware.
 
-        A turn (`self.turn`, `(seat, legal)`) is offered only once the LED frame that
-        shows it has arrived; the round's end event lands in `self.ended`."""
+        A turn (`self.turn`, `(seat, legal)`) is offered with its to_act event (the
+        firmware lights its LEDs before or after it: a press's first, docs/protocol.md);
+        the round's end event lands in `self.ended`."""
         if kind == "px":
             self.strip.capture(p["rgb"])
-            if self._pending_turn is not None:
-                self.turn, self._pending_turn = self._pending_turn, None
         elif kind == "shuffle":
             self.shoe.load(self.shuffler.shuffle())
             if self.fx is not None and self.fx.on_shuffle():
@@ -203,7 +203,7 @@ class Session:
                 if not explained:
                     self.faults.append("refused %s: %s" % (p["what"], p["why"]))
             elif e == "to_act":
-                self._pending_turn = (p["seat"], p["legal"])
+                self.turn = (p["seat"], p["legal"])
                 self.bounds = (p["min"], p["max"]) if "min" in p else None
             elif e == "dealt" and p["what"] in ("hole", "up") and p["seat"] >= 0:
                 self.hole[p["seat"]].append(p["card"])

@@ -132,7 +132,11 @@ class Wire:
         self.out = P.Decoder()
 
     def write(self, data):
-        self.out.feed(data)
+        self.out.feed(bytes(data))
+        return len(data)
+
+    def wait(self, ms):
+        pass
 
     async def read(self):
         if not self.incoming:

@@ -1,6 +1,7 @@
-"""Time on every runtime: MicroPython's ticks_ms and sleep_ms, and stand-ins for CPython.
+"""Time on every runtime: MicroPython's ticks_ms, ticks_us and sleep_ms, and stand-ins
+for CPython.
 
-ticks_ms wraps at 2**30 on MicroPython; the stand-in does the same, so that
+ticks_ms and ticks_us wrap at 2**30 on MicroPython; the stand-in does the same, so that
 felt.protocol.ticks_diff works on both.
 """
 
@@ -10,12 +11,15 @@ except ImportError:
     import uasyncio as asyncio
 
 try:
-    from time import ticks_ms
+    from time import ticks_ms, ticks_us
 except ImportError:  # CPython (CircuitPython boards pass their own clock)
     import time
 
     def ticks_ms():
         return int(time.monotonic() * 1000) & 0x3FFFFFFF
+
+    def ticks_us():
+        return (time.perf_counter_ns() // 1000) & 0x3FFFFFFF
 
 
 def _sleep_ms_float(ms):

@@ -16,22 +16,42 @@ except ImportError:
     import uasyncio as asyncio
 
 from felt import protocol as P
-from felt.hal.clock import ticks_ms
+from felt.hal.clock import sleep_ms, ticks_ms, ticks_us
 
-QUERIES = ("hello", "state", "sign")
+QUERIES = ("hello", "state", "sign", "heap")
+OUT_BYTES = 4096   # frames waiting for the transport; past this a send waits for it
+CHUNK = 256        # bytes offered to the transport at once
 
 
 class Link:
-    """Frames over a transport with `write(bytes)` and `async read() -> bytes`;
-    `ticks_ms` is the board's clock (CircuitPython passes its own)."""
+    """Frames over a transport: `write(bytes) -> int` takes what it can now and never
+    waits, `wait(ms)` waits until it may take more, `async read() -> bytes`; `ticks_ms`
+    is the board's clock (CircuitPython passes its own).
 
-    def __init__(self, transport, ticks_ms=ticks_ms):
+    Frames go out through a queue of at most OUT_BYTES that pump(), the link's writer
+    task, drains as the transport takes them, so a slow UART never holds up the loop
+    (the LEDs, the next press).  Nothing is dropped: a frame that would overfill the
+    queue waits, the loop with it, until the transport has taken enough (a showdown's
+    frames on a 115200-baud UART); a transport that never takes them stops the loop,
+    and the watchdog resets the board (felt.guard)."""
+
+    def __init__(self, transport, ticks_ms=ticks_ms, limit=OUT_BYTES):
         self.transport = transport
         self.ticks_ms = ticks_ms
+        self.limit = limit
+        self.queue = []          # encoded frames not yet taken whole, oldest first
+        self.queued = 0          # bytes in the queue not yet taken
+        self._head = 0           # bytes of queue[0] already taken
+        self.waits = 0           # times a send waited for a full queue
         self.decoder = P.Decoder()
         self.sender = P.Sender()
         self.dedup = P.Dedup()
         self.frame = None        # (seq, kind, payload, session) of the frame being handled
+        # Booted with --measure: after each seat press a `perf` frame says how long its
+        # LEDs and its whole handling took (felt-bench).  `press` is when it arrived.
+        self.measure = False
+        self.press = None
+        self.led_us = None
 
     def resume(self, frame):
         """After a power cut: `frame` [seq, kind, payload, session] was applied (the
@@ -46,12 +66,44 @@ class Link:
                 raise P.ProtocolError("send queue full: the host is not answering")
             self.flush()
         else:
-            self.transport.write(self.sender.frame(kind, payload))
+            self._put(self.sender.frame(kind, payload))
 
     def flush(self):
         data = self.sender.poll(self.ticks_ms())
         if data:
-            self.transport.write(data)
+            self._put(data)
+
+    def _put(self, data):
+        self.queue.append(data)
+        self.queued += len(data)
+        self.drain()
+        if self.queued > self.limit:
+            self.waits += 1
+            while self.queued > self.limit and not self.drain():
+                self.transport.wait(5)
+
+    def drain(self):
+        """Give the transport what it takes now, never waiting; True when all is out."""
+        while self.queue:
+            data = self.queue[0]
+            end = min(len(data), self._head + CHUNK)
+            n = self.transport.write(memoryview(data)[self._head:end]) or 0
+            self._head += n
+            self.queued -= n
+            if self._head == len(data):
+                self.queue.pop(0)
+                self._head = 0
+            elif n == 0:
+                return False
+        return True
+
+    async def pump(self, beat=None):
+        """The link's writer task: drain the queue as the transport takes it."""
+        while True:
+            self.drain()
+            if beat is not None:
+                beat()
+            await sleep_ms(2 if self.queue else 10)
 
     async def serve(self, handler):
         """Read frames for ever; `handler(kind, payload)` returns None or a refusal."""
@@ -77,6 +129,8 @@ class Link:
         reply = self.dedup.replay(seq, kind, payload)
         if reply is None:
             self.frame = (seq, kind, payload, self.dedup.session) if kind in P.ACKED else None
+            if self.measure and kind == "btn":
+                self.press, self.led_us = ticks_us(), None
             try:
                 why = handler(kind, payload)
             finally:
@@ -84,7 +138,16 @@ class Link:
             reply = P.ack(seq) if why is None else P.nak(seq, why)
             if kind in P.ACKED:
                 self.dedup.remember(seq, kind, payload, reply)
-        self.transport.write(self.sender.frame(reply[0], reply[1]))
+        self._put(self.sender.frame(reply[0], reply[1]))
+        if self.press is not None:
+            done = P.ticks_diff(ticks_us(), self.press)
+            self.press = None
+            self._put(self.sender.frame("perf", {"led_us": self.led_us, "done_us": done}))
+
+    def lit(self):
+        """The LEDs were written (Pixels.write): the first time after a press, noted."""
+        if self.press is not None and self.led_us is None:
+            self.led_us = P.ticks_diff(ticks_us(), self.press)
 
 
 class StreamTransport:
@@ -94,7 +157,7 @@ class StreamTransport:
     The device (in raw mode, as the emulator leaves its pty) gets VMIN = VTIME = 0, so a
     read returns what has arrived and never waits for more; the event loop is told to wake when input is
     waiting (select.poll under MicroPython's asyncio, add_reader under CPython's).
-    Writes go out whole: a partial write continues where it stopped (write_all).
+    A write takes what the device has room for now (POLLOUT), never waiting.
     """
 
     def __init__(self, path, size=256):
@@ -108,7 +171,12 @@ class StreamTransport:
         self._reader = asyncio.StreamReader(self.stream) if _MICROPYTHON else None
 
     def write(self, data):
-        write_all(self.stream, data, self._out)
+        if not self._out.poll(0):
+            return 0
+        return self.stream.write(data) or 0   # at most CHUNK: less than POLLOUT's room
+
+    def wait(self, ms):
+        self._out.poll(ms)
 
     async def read(self):
         while True:
@@ -121,20 +189,6 @@ class StreamTransport:
                     continue
             if data:
                 return data
-
-
-def write_all(stream, data, out_poll=None, wait_ms=50):
-    """Write every byte of `data`: a stream may take part of it (a full UART or pty
-    buffer) and returns how much, or None when it took nothing; wait until it can take
-    more (out_poll: a select.poll registered for POLLOUT) and go on where it stopped."""
-    view = memoryview(data)
-    while len(view):
-        n = stream.write(view)
-        if n is None:
-            n = 0
-        view = view[n:]
-        if len(view) and out_poll is not None:
-            out_poll.poll(wait_ms)
 
 
 _open_file = open  # the built-in: this module's open() makes the HAL
@@ -204,6 +258,7 @@ class Pixels:
 
     def write(self):
         self.link.send("px", {"rgb": binascii.hexlify(self.buf).decode()})
+        self.link.lit()
 
 
 class LinkHal:

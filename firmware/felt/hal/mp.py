@@ -431,8 +431,12 @@ class UartTransport:
         self._rx = bytearray(size)
 
     def write(self, data):
-        from felt.hal.link import write_all
-        write_all(self.uart, data)
+        """What the UART's buffer takes now (made with timeout=0: it never waits)."""
+        return self.uart.write(data) or 0
+
+    def wait(self, ms):
+        import time
+        time.sleep_ms(min(ms, 1))   # a byte leaves a 115200-baud UART every 87 us
 
     async def read(self):
         while True:

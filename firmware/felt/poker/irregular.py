@@ -34,7 +34,6 @@ from felt.poker import cards as C
 
 DEALING_PHASE = 0   # felt.poker.round.DEALING (the round imports this module)
 
-KINDS = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul", "away")
 SECTIONS = {"void": "19:47-27.12(f)", "dead": "13:47-20.38(h)", "misdeal": "13:47-20.38(f)",
             "face_up": "13:47-20.38(i)", "exposed": "13:47-20.38(l)",
             "foul": "13:47-20.38(j)3", "away": "13:47-20.38(j)4",

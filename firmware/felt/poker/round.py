@@ -26,12 +26,20 @@ Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all
           ("rake", amount)                taken after a betting round (13:47-20.37)
           ("award", pot, seat, amount, share)   share: "high", "low" or "all"
           ("end",)
+          ("settle",)                     only from apply(event, settle=False): the
+                                          round's end (showdown, awards) waits for
+                                          settle(), so the table can light the LEDs first
 """
 
-from felt import check
+from felt import check, lazy
 from felt.poker import cards as C
 from felt.poker.button import next_seat, clockwise_from
-from felt.poker import irregular, showdown
+from felt.poker import showdown
+
+# The irregularities' events: their rules (felt.poker.irregular) are loaded when one
+# happens, and the table forgets them again after the round (felt.lazy).
+IRREGULAR = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul", "away")
+IRREGULAR_RULES = "felt.poker.irregular"
 
 ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
 CHOICES = ("discard", "draw", "straddle", "decline")
@@ -115,6 +123,7 @@ class Round:
         self._resume = None         # (phase, to_act) to go back to after a replaced card
         self.exposed = [[] for _ in range(n)]  # stud hole cards exposed while dealing (20.38(l))
         self.brought_down = [False] * n  # an up card turned into a down card for one
+        self._defer = False         # apply(settle=False): the end waits for settle()
 
     # ----- starting -------------------------------------------------------------------
 
@@ -253,8 +262,8 @@ class Round:
         kind = event[0]
         if kind == "card":
             return self._why_not_card(event[1]) if len(event) == 2 else "malformed card event"
-        if kind in irregular.KINDS:
-            return irregular.why_not(self, event)
+        if kind in IRREGULAR:
+            return lazy.load(IRREGULAR_RULES).why_not(self, event)
         if kind not in ACTIONS and kind not in CHOICES:
             return "unknown event %s" % check.shown(kind)
         seat = event[1]
@@ -373,25 +382,58 @@ class Round:
 
     # ----- applying events -------------------------------------------------------------
 
-    def apply(self, event):
+    def apply(self, event, settle=True):
+        """Check and apply `event`; its effects.  With settle=False, the end of the
+        round it brings (the showdown, the awards) waits for settle(): the effects then
+        end with ("settle",)."""
         out = []
+        self._defer = not settle
+        try:
+            self._apply(event, out)
+        finally:
+            self._defer = False
+        return out
+
+    def settle(self):
+        """The end of the round that apply(event, settle=False) left waiting; its effects."""
+        out = []
+        self._finish(out)
+        return out
+
+    def save(self):
+        """The round's state as it is, for undo(): the table lights the LEDs for an
+        event before its journal write, and undoes the event if the write fails."""
+        state = {}
+        for k, v in self.__dict__.items():
+            if isinstance(v, list):
+                v = [list(x) if isinstance(x, list) else x for x in v]
+            elif isinstance(v, bytearray):
+                v = bytearray(v)
+            state[k] = v
+        return state
+
+    def undo(self, state):
+        """Back to a state save() took."""
+        for k in state:
+            setattr(self, k, state[k])
+
+    def _apply(self, event, out):
         if isinstance(event, tuple) and len(event) == 2 and event[0] == "card":
             card, reason = self._check_card(event[1])   # the card read, parsed once
             if reason is not None:
                 raise Refused(reason)
             self._take_card(card, out)
-            return out
+            return
         reason = self.why_not(event)
         if reason is not None:
             raise Refused(reason)
         kind = event[0]
-        if kind in irregular.KINDS:
-            irregular.apply(self, event, out)
+        if kind in IRREGULAR:
+            lazy.load(IRREGULAR_RULES).apply(self, event, out)
         elif kind in CHOICES:
             self._choose(kind, event[1], event[2] if len(event) == 3 else None, out)
         else:
             self._act(kind, event[1], event[2] if len(event) == 3 else None, out)
-        return out
 
     def _advance(self, out):
         """Carry out the variant's steps until one waits for cards or a player."""
@@ -740,6 +782,10 @@ class Round:
     # ----- the end of the round --------------------------------------------------------
 
     def _finish(self, out):
+        if self._defer:
+            self.to_act = -1      # nobody acts while the end waits for settle()
+            out.append(("settle",))
+            return
         self.phase = COMPLETE
         self.to_act = -1
         self._return_uncalled(out)

@@ -21,17 +21,9 @@ card), "draw" (the 5 held).  `split`: "high", "low", "hilo" (no qualifier), "hil
 `phh`: the Poker Hand History variant code where PHH has one.
 """
 
-from felt import check
+from felt import check, lazy
 
-HOLDEM_STREETS = (("burn",), ("board", 3), ("bet", "button"), ("burn",), ("board", 1),
-                  ("bet", "button"), ("burn",), ("board", 1), ("bet", "button"))
-STUD7 = (("deal", 2, 1), ("bet", "bring_in"), ("burn",), ("deal", 0, 1), ("bet", "showing"),
-         ("burn",), ("deal", 0, 1), ("bet", "showing"), ("burn",), ("deal", 0, 1),
-         ("bet", "showing"), ("burn",), ("deal", 1, 0), ("bet", "showing"))
-DRAW_ROUND = (("burn",), ("draw",), ("bet", "button"))
-STUD7_ROUNDS = ("third street", "fourth street", "fifth street", "sixth street", "seventh street")
-DRAW_ROUNDS = ("before the draw", "after the first draw", "after the second draw",
-               "after the third draw")
+GAMES = "felt.poker.games"   # the table of every game (felt.lazy)
 
 
 class Variant:
@@ -62,65 +54,30 @@ class Variant:
         return 8 if self.split == "hilo8" else 6 if self.split == "hilo6" else 0
 
 
-VARIANTS = (
-    Variant("holdem", "Hold 'em", "FT", 11,
-            (("deal", 2, 0), ("bet", "blinds")) + HOLDEM_STREETS,
-            (0, 0, 1, 1), "holdem", "high", sections="13:47-20.36, 19:47-14.10, 13:69F-14.10"),
-    Variant("pineapple", "Pineapple", None, 11,
-            (("deal", 3, 0), ("bet", "blinds"), ("discard", 1)) + HOLDEM_STREETS,
-            (0, 0, 1, 1), "holdem", "high", sections="13:69F-14.10(k)"),
-    Variant("crazy-pineapple", "Crazy Pineapple", None, 11,
-            (("deal", 3, 0), ("bet", "blinds")) + HOLDEM_STREETS[:3] + (("discard", 1),)
-            + HOLDEM_STREETS[3:],
-            (0, 0, 1, 1), "holdem", "high", sections="13:69F-14.10(k)"),
-    Variant("omaha", "Omaha", "FO", 10,
-            (("deal", 4, 0), ("bet", "blinds")) + HOLDEM_STREETS,
-            (0, 0, 1, 1), "omaha", "high", sections="19:47-14.8(a)3"),
-    Variant("omaha-hilo8", "Omaha high-low eight or better", "FO/8", 10,
-            (("deal", 4, 0), ("bet", "blinds")) + HOLDEM_STREETS,
-            (0, 0, 1, 1), "omaha", "hilo8", sections="19:47-14.8(a)3"),
-    Variant("stud7", "Seven-card stud", "F7S", 8, STUD7, (0, 0, 1, 1, 1), "stud", "high",
-            order="dealer", bring_in="low", sections="19:47-14.9, 13:47-20.35",
-            rounds=STUD7_ROUNDS),
-    Variant("stud7-hilo", "Seven-card stud high-low", None, 8, STUD7, (0, 0, 1, 1, 1),
-            "stud", "hilo", order="dealer", bring_in="high_ace_low", sections="19:47-14.9",
-            rounds=STUD7_ROUNDS),
-    Variant("stud7-hilo8", "Seven-card stud high-low eight or better", "F7S/8", 8, STUD7,
-            (0, 0, 1, 1, 1), "stud", "hilo8", order="dealer", bring_in="low_ace_high",
-            sections="19:47-14.9", rounds=STUD7_ROUNDS),
-    Variant("stud5", "Five-card stud", None, 10,
-            (("deal", 1, 1), ("bet", "bring_in"), ("burn",), ("deal", 0, 1), ("bet", "showing"),
-             ("burn",), ("deal", 0, 1), ("bet", "showing"), ("burn",), ("deal", 0, 1),
-             ("bet", "showing")),
-            (0, 0, 1, 1), "stud", "high", order="dealer", bring_in="low",
-            sections="19:47-14.8(a)5",
-            rounds=("second street", "third street", "fourth street", "fifth street")),
-    Variant("draw5", "Five-card draw", "F5D", 6,
-            (("deal", 5, 0), ("bet", "blinds")) + DRAW_ROUND, (0, 1), "draw", "high",
-            sections="19:47-14.8(a)4", rounds=DRAW_ROUNDS),
-    Variant("draw5-low", "Five-card draw low", None, 6,
-            (("deal", 5, 0), ("bet", "blinds")) + DRAW_ROUND, (0, 1), "draw", "low",
-            sections="19:47-14.8(a)4, 13:69F-14.3(e)-(f)", rounds=DRAW_ROUNDS),
-    Variant("triple-draw-a5", "Triple draw low ball, ace to five", None, 7,
-            (("deal", 5, 0), ("bet", "blinds")) + DRAW_ROUND * 3, (0, 0, 1, 1), "draw", "low",
-            sections="13:69F-14.12B", rounds=DRAW_ROUNDS),
-    Variant("triple-draw-27", "Triple draw low ball, deuce to seven", "F2L3D", 7,
-            (("deal", 5, 0), ("bet", "blinds")) + DRAW_ROUND * 3, (0, 0, 1, 1), "draw", "low",
-            low="27", sections="13:69F-14.12B, 13:69F-14.3(e)", rounds=DRAW_ROUNDS),
-    Variant("mambo-stud", "Mambo stud", None, 11,
-            (("deal", 1, 1), ("bet", "low_up"), ("burn",), ("deal", 1, 0), ("bet", "high_up"),
-             ("burn",), ("board", 1), ("bet", "high_up")),
-            (0, 1, 1), "mambo", "hilo6", order="dealer", sections="19:47-14.8(a)6",
-            rounds=("first round", "second round", "final round")),
-)
-
-NAMES = tuple([v.name for v in VARIANTS])
+NAMES = ("holdem", "pineapple", "crazy-pineapple", "omaha", "omaha-hilo8", "stud7", "stud7-hilo",
+         "stud7-hilo8", "stud5", "draw5", "draw5-low", "triple-draw-a5", "triple-draw-27",
+         "mambo-stud")
 CASINO_NIGHT = ("holdem", "stud7")   # 13:47-20.4
 CASINO_NIGHT_MAX = (11, 8)           # 13:47-20.36(b), 13:47-20.35(b)
 
 
+def every():
+    """Every game, one Variant each.  The table builds them only to choose its own (get()),
+    from a module it forgets again: the rest are garbage, and spare a board's heap."""
+    games = lazy.load(GAMES).every(Variant)
+    lazy.forget(GAMES)
+    return games
+
+
+_last = None   # the game last asked for: a table asks for its own again and again
+
+
 def get(name):
-    for v in VARIANTS:
+    global _last
+    if _last is not None and _last.name == name:
+        return _last
+    for v in every():
         if v.name == name:
+            _last = v
             return v
     raise KeyError("unknown game %s (games: %s)" % (check.shown(name), ", ".join(NAMES)))

@@ -2,7 +2,9 @@
 
 A plain dict on the wire (docs/protocol.md, message `cfg`); validated here so that a
 setting the rules forbid is refused with the section that forbids it, and the table
-keeps the configuration it had.
+keeps the configuration it had.  The table holds what this makes, a TableConfig
+(felt.table.table_config); this module it loads only to read a configuration or show
+the sign, and forgets again (felt.lazy).
 """
 
 from felt import check
@@ -10,6 +12,7 @@ from felt.poker import rake as rake_mod
 from felt.poker import structure as structure_mod
 from felt.poker import variants
 from felt.poker.structure import ConfigError
+from felt.table.table_config import TableConfig
 
 MAX_SEATS = 11
 REGIMES = ("casino", "casino_night")    # N.J.A.C. 19:47 / 13:69F, or 13:47-20
@@ -18,29 +21,6 @@ TABLE_KEYS = ("game", "regime", "seats", "stacks", "button", "rake", "min_wager"
 STRUCTURE_KEYS = ("structure", "small_bet", "big_bet", "blinds", "ante", "cap", "bring_in",
                   "check_raise", "straddle")
 KEYS = TABLE_KEYS + STRUCTURE_KEYS
-
-
-class TableConfig:
-    def __init__(self, game, regime, seats, stacks, structure, rake, button_start,
-                 min_wager, max_wager):
-        self.game = game
-        self.variant = variants.get(game)
-        self.regime = regime
-        self.seats = seats
-        self.stacks = stacks
-        self.structure = structure
-        self.rake = rake
-        self.button_start = button_start
-        self.min_wager = min_wager
-        self.max_wager = max_wager
-
-    def as_dict(self):
-        d = self.structure.as_dict()
-        d.update({"game": self.game, "regime": self.regime, "seats": self.seats,
-                  "stacks": list(self.stacks), "button": self.button_start,
-                  "rake": self.rake.as_dict(), "min_wager": self.min_wager,
-                  "max_wager": self.max_wager})
-        return d
 
 
 def from_dict(d, board_seats=MAX_SEATS):

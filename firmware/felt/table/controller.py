@@ -9,13 +9,12 @@ journal (after a power cut, mid-round if need be).  After every accepted input t
 are redrawn from state.
 """
 
-from felt import check
+from felt import check, lazy
 from felt.poker import cards as C
 from felt.poker.button import dealer_right, by_high_card, next_seat, rotate
 from felt.poker import hands
-from felt.poker.round import Round, BETTING, CHOOSING, DEALING
+from felt.poker.round import Round, BETTING, CHOOSING, DEALING, IRREGULAR_RULES
 from felt.poker.structure import ConfigError
-from felt.table import config as config_mod
 from felt.table import messages
 from felt.table import scenes
 from felt.table.decks import Decks
@@ -31,7 +30,9 @@ HAND_SHUFFLE = "hand_shuffle"   # the dealer shuffles by hand (20.38(o), (p))
 CUT = "cut"              # every shuffle is cut before the deal (20.38(f)1)
 PLAYING = "playing"
 
-QUERIES = ("hello", "state", "sign")
+QUERIES = ("hello", "state", "sign", "heap")
+RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
+CONFIG = "felt.table.config"       # reading a configuration, writing the sign (felt.lazy)
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 
 # Dealer-panel buttons that report an irregularity of the round, with the event each
@@ -72,8 +73,12 @@ class Controller:
         self._cycle = False      # the shuffler has reported shuffling since it was started
         self._saved = None       # the lasting state last written to the journal
         self.locked = None       # why play is stopped (lock()), or None
+        self._scene = None       # what the LEDs show: (seat statuses, button, centre)
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
         self._resume()
+        lazy.forget(RECOVERY)    # a boot's work only
+        lazy.forget(IRREGULAR_RULES)   # if the replay needed it: back when asked for
+        self.journal.buf = None
         self.render()
 
     # ----- the one entry point ---------------------------------------------------------
@@ -114,10 +119,21 @@ class Controller:
     def _on_state(self, p):
         self.hal.link.send("state", self.snapshot())
 
+    def _on_heap(self, p):
+        """The GC heap after a collection, for a technician and felt-bench (null where
+        the runtime has no fixed heap: CPython)."""
+        import gc
+        gc.collect()
+        used = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
+        free = gc.mem_free() if hasattr(gc, "mem_free") else None
+        self.hal.link.send("heap", {"used": used, "free": free})
+
     def _on_sign(self, p):
         if self.config is None:
             return "no table configuration: send cfg first"
-        self.hal.link.send("sign", {"text": config_mod.sign(self.config)})
+        text = lazy.load(CONFIG).sign(self.config)
+        lazy.forget(CONFIG)
+        self.hal.link.send("sign", {"text": text})
 
     def _on_clock(self, p):
         """Table time in minutes, for time charges (13:47-20.37(a)4iii)."""
@@ -136,9 +152,11 @@ class Controller:
         if self.state != IDLE:
             return "configuration changes wait until the round is over"
         try:
-            cfg = config_mod.from_dict(p, len(self.leds["seats"]))
+            cfg = lazy.load(CONFIG).from_dict(p, len(self.leds["seats"]))
         except ConfigError as e:
             return str(e)
+        finally:
+            lazy.forget(CONFIG)
         self.config = cfg
         self.round = None
         self.stacks = list(cfg.stacks)
@@ -441,10 +459,20 @@ class Controller:
         self._effects(self.round.start())
 
     def _apply(self, event):
-        # Journaled before acting on it; not journaled, not applied (the table locks).
+        """The LEDs first: the round takes the event and the LEDs show the new state
+        before its journal write, its frames and the end of the round (the showdown's
+        work).  Not journaled, not applied: a write that fails undoes the event and
+        locks the table."""
+        r = self.round
+        saved = r.save() if self.journal.path is not None else None   # no file, no fail
+        effects = r.apply(event, settle=False)
+        self.render()
         if not self._journal(self.journal.append, event):
+            if saved is not None:
+                r.undo(saved)
+            self.render()
             raise check.Refused("the table is locked: %s" % self.locked)
-        self._effects(self.round.apply(event))
+        self._effects(effects)
 
     def _journal(self, write, *args):
         """A journal write; True if it went, else the table is locked (the flash is
@@ -507,9 +535,12 @@ class Controller:
                 self._evt({"e": "exposed", "seat": e[1], "card": C.code(e[2])})
             elif k == "end":
                 self._end_round()
+            elif k == "settle":
+                self._effects(self.round.settle())   # the showdown, after the LEDs
 
     def _end_round(self):
         r = self.round
+        lazy.forget(IRREGULAR_RULES)   # loaded if the round had an irregularity
         self.stacks = list(r.stacks)
         self.rake_total += r.raked   # after a void, dead round or misdeal: nothing
         self._evt({"e": "end", "hand": self.hand, "button": self.button,
@@ -589,19 +620,20 @@ class Controller:
         sentence saying what was found (which file, which record, what): it is never
         taken for a new table, and nothing more is written to it."""
         j = self.journal
+        recovery = lazy.load(RECOVERY)
         try:
-            saved = j.recover()
+            saved = recovery.recover(j)
             if saved is None:
                 return
-            table, header, events, under_way = saved
-            cfg, decks = self._restorable(table)
-            r = j.replay() if header is not None else None
+            table, header, count, under_way = saved
+            cfg, decks = recovery.restorable(self, table)
+            r = recovery.replay(j) if header is not None else None
             if under_way:
-                self._check_round(header, table, cfg)
+                recovery.check_round(self, header, table, cfg)
         except MemoryError:
             raise      # the heap, not the journal: the board reboots (felt.guard)
         except Exception as e:  # noqa: BLE001 - whatever the journal holds, never a crash
-            if isinstance(e, (journal_mod.Damaged, check.Refused)):
+            if isinstance(e, (recovery.Damaged, check.Refused)):
                 self.lock(journal_mod.brief(str(e)))
             else:
                 self.lock(journal_mod.brief("journal %s not resumed: %s" % (
@@ -621,7 +653,7 @@ class Controller:
             self.hand = header["hand"]
             self.state = PLAYING
         self._evt({"e": "resumed", "hand": self.hand, "state": self.state,
-                   "events": len(events) if under_way else 0})
+                   "events": count if under_way else 0})
         if not under_way:
             return                # the last round, if any, stays lit with its winners
         if r.finished():
@@ -632,59 +664,6 @@ class Controller:
             self.hal.card_reader.want(what, seat)
         elif r.to_act >= 0:
             self._to_act(r.to_act)
-
-    def _restorable(self, table):
-        """(config, decks) from a table record, or Refused saying what is wrong with it:
-        every amount a whole number in range, and every chip there: the stacks and the
-        rake hold what the configuration began with, since chips leave only as rake
-        (13:47-20.37) and nothing else brings any."""
-        where = "journal %s record %d: " % (self.journal.path, self.journal.table_seq)
-        missing = [k for k in self.lasting() if k not in table]
-        if missing:
-            raise check.Refused(where + "the table record lacks %s" % ", ".join(sorted(missing)))
-        try:
-            cfg = table["config"]
-            cfg = config_mod.from_dict(cfg, len(self.leds["seats"])) if cfg is not None else None
-            stacks = table["stacks"]
-            if not isinstance(stacks, list) or len(stacks) != (cfg.seats if cfg else 0):
-                raise check.Refused("the stacks are not one a seat")
-            for s in range(len(stacks)):
-                check.whole(stacks[s], "stack %d" % s)
-            check.whole(table["rake_total"], "rake_total")
-            check.whole(table["button"], "the button", -1, len(stacks) - 1)
-            for k in ("hand", "minutes", "charged"):
-                check.whole(table[k], k)
-            check.flag(table["shuffler_present"], "shuffler_present")
-            check.flag(table["shoe_must_go"], "shoe_must_go")
-            if table["called_off"] not in journal_mod.CALLED_OFF:
-                raise check.Refused("called_off is %s" % check.shown(table["called_off"]))
-            d = table["decks"]
-            if not isinstance(d, dict) or d.get("in_play") not in ("A", "B") or \
-                    not isinstance(d.get("retired"), list) or \
-                    [n for n in d["retired"] if n not in ("A", "B")]:
-                raise check.Refused("the decks are %s" % check.shown(d))
-            decks = Decks()
-            decks.restore(d)
-            held = sum(stacks) + table["rake_total"]
-            began = sum(cfg.stacks) if cfg else 0
-            if held != began:
-                raise check.Refused("the stacks and the rake hold %d chips, the table began "
-                                    "with %d" % (held, began))
-        except check.Refused as e:
-            raise check.Refused(where + str(e))
-        return cfg, decks
-
-    def _check_round(self, header, table, cfg):
-        """The round under way begins from the table record before it: its stacks, the
-        next hand, the configured game."""
-        where = "journal %s record %d: " % (self.journal.path, self.journal.header_seq)
-        if cfg is None:
-            raise check.Refused(where + "a round on a table not configured")
-        if header.get("stacks") != table["stacks"] or header.get("hand") != table["hand"] + 1:
-            raise check.Refused(where + "the round does not begin from the table before it")
-        if header.get("game") != cfg.game or header.get("structure") != cfg.structure.as_dict() \
-                or header.get("rake") != cfg.rake.as_dict():
-            raise check.Refused(where + "the round is not the configured game")
 
     # ----- output --------------------------------------------------------------------------
 
@@ -742,10 +721,13 @@ class Controller:
         return scenes.IDLE
 
     def render(self):
+        """Light the LEDs for the table's state; written only when they change."""
         # Between rounds the last round's button stays lit with its winners.
         shown_button = self.round.button if self.state == IDLE and self.round else self.button
-        scenes.render(self.hal.pixels, self.leds, self.seat_statuses(), shown_button,
-                      self.centre_status())
+        scene = (self.seat_statuses(), shown_button, self.centre_status())
+        if scene != self._scene:
+            self._scene = scene
+            scenes.render(self.hal.pixels, self.leds, scene[0], scene[1], scene[2])
 
     def snapshot(self):
         r = self.round

@@ -85,6 +85,7 @@ SPECS = {
     "hello": {"session": (False, _text)},
     "state": {},
     "sign": {},
+    "heap": {},
     "btn": {"seat": (True, _seat), "b": (True, _one_of(SEAT_BUTTONS)), "to": (False, _chips)},
     "discard": {"seat": (True, _seat), "cards": (True, _cards)},
     "chip": {"seat": (True, _seat), "amount": (True, _chip), "announced": (False, check.flag)},

@@ -13,11 +13,10 @@ button, the button last (stud: from the dealer's left).  `_seats` maps them back
 """
 
 from felt.poker import cards as C
-from felt.poker import irregular
 from felt.poker import rake as rake_mod
 from felt.poker import structure as structure_mod
 from felt.poker import variants
-from felt.poker.round import Round, DEALING
+from felt.poker.round import Round, DEALING, IRREGULAR
 
 # Variant codes: the structure's letter, then the game's part.  FT, NT, PO, FO/8, F7S,
 # F7S/8 and F2L3D are PHH's own (the PHH specification and PokerKit 0.7.7); every
@@ -233,7 +232,7 @@ def history(header, events, round=None):
         e = tuple(e)
         if e[0] == "card":
             w.card(C.code(C.parse(e[1])))
-        elif e[0] in irregular.KINDS:
+        elif e[0] in IRREGULAR:
             irregular_events = True
             line = w.irregularity(e)
             w.flush(w.pending)

@@ -68,12 +68,13 @@ def test_pixels_send_the_whole_chain_as_hex():
 
 
 class _Trickle:
-    """A stream that takes at most 3 bytes a write, and every other write nothing
+    """A transport that takes at most 3 bytes a write, and every other write nothing
     (None, as a non-blocking stream says it would block)."""
 
     def __init__(self):
         self.got = bytearray()
         self.calls = 0
+        self.waited = 0
 
     def write(self, data):
         self.calls += 1
@@ -83,19 +84,47 @@ class _Trickle:
         self.got.extend(bytes(data[:n]))
         return n
 
-
-def test_a_partial_write_continues_where_it_stopped():
-    s = _Trickle()
-    frame = P.encode(7, "evt", {"e": "to_act", "seat": 3})
-    L.write_all(s, frame)
-    assert bytes(s.got) == frame
+    def wait(self, ms):
+        self.waited += 1
 
 
-def test_the_uart_transport_writes_every_byte():
+def _frames(data):
+    d = P.Decoder()
+    d.feed(bytes(data))
+    return [(k, p) for _, k, p in d], d.errors
+
+
+def test_partial_writes_deliver_every_frame_whole_and_in_order():
+    t = _Trickle()
+    lk = L.Link(t)
+    sent = [("evt", {"e": "to_act", "seat": s, "legal": ["fold", "call"]}) for s in range(6)]
+    for kind, payload in sent:
+        lk.send(kind, payload)
+    while not lk.drain():      # the writer task's work (pump), here in a loop
+        pass
+    assert _frames(t.got) == (sent, 0) and lk.queued == 0
+
+
+def test_a_full_queue_waits_for_the_transport_and_drops_nothing():
+    t = _Trickle()
+    lk = L.Link(t, limit=64)
+    sent = [("log", {"msg": "line %d of the technician's log" % i}) for i in range(20)]
+    for kind, payload in sent:
+        lk.send(kind, payload)
+        assert lk.queued <= 64     # bounded: the send waited until it was back under
+    lk.drain()
+    while not lk.drain():
+        pass
+    assert _frames(t.got) == (sent, 0)
+    assert lk.waits > 0 and t.waited > 0
+
+
+def test_the_uart_transport_takes_what_the_uart_takes_and_never_waits():
     from felt.hal import mp
     s = _Trickle()
-    mp.UartTransport(s).write(b"@0 px {} *0\n" * 4)
-    assert bytes(s.got) == b"@0 px {} *0\n" * 4
+    u = mp.UartTransport(s)
+    assert u.write(b"@0 px {} *0\n") == 3 and u.write(b"@0 px {} *0\n") == 0
+    assert bytes(s.got) == b"@0 "
 
 
 def test_a_frame_resent_after_a_reboot_and_a_hello_is_not_applied_again():

@@ -6,7 +6,8 @@ button on seat 0 unless said: seat 1 posts 1, seat 2 posts 2."""
 
 from felt.poker.round import CHOOSING
 from felt.poker.structure import Structure, ConfigError
-from felt.poker.variants import VARIANTS
+from felt.poker.variants import every
+VARIANTS = every()
 from firmware_helpers import deal, act, refused, of_kind
 from variant_helpers import new_game, blinds_limit, feed, passive, codes_of
 

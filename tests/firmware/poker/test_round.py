@@ -3,7 +3,7 @@ rules README's decisions.  Four seats of 100 with the button on seat 0 unless sa
 
 from felt.poker.cards import parse
 from felt.poker.evaluate import evaluate
-from firmware_helpers import new_round, deal, act, refused, of_kind, limit_2_4
+from firmware_helpers import new_round, deal, act, refused, of_kind, limit_2_4, snapshot
 
 HOLES = "2c 3c 4c 5c 2d 3d 4d 5d"        # seats 1, 2, 3, 0, twice round
 FLOP = "9s Ah Kh Qd"                    # burn, then three
@@ -328,3 +328,40 @@ def test_malformed_event_is_refused_with_a_reason():
     for bad in (("fold",), ("call", 1, 2), "fold", None):
         assert refused(r, bad)
     assert "malformed" in r.why_not(("fold",))
+
+
+def _to_the_river_bet(r):
+    deal(r, HOLES)
+    preflop_all_call(r)
+    deal(r, FLOP)
+    act(r, "check 1", "check 2", "check 3", "check 0")
+    deal(r, TURN)
+    act(r, "check 1", "check 2", "check 3", "check 0")
+    deal(r, RIVER)
+    act(r, "bet 1", "call 2", "call 3")
+
+
+def test_an_end_left_to_settle_gives_the_same_effects_after_the_last_action():
+    # The table lights the LEDs before the showdown's work (felt.table.controller).
+    whole, _ = new_round([100] * 4)
+    _to_the_river_bet(whole)
+    expected = whole.apply(("call", 0))
+    r, _ = new_round([100] * 4)
+    _to_the_river_bet(r)
+    first = r.apply(("call", 0), settle=False)
+    assert first[-1] == ("settle",) and not of_kind(first, "show")
+    assert r.to_act == -1 and not r.finished()
+    assert first[:-1] + r.settle() == expected
+    assert r.finished() and (r.stacks, r.winners) == (whole.stacks, whole.winners)
+
+
+def test_undo_puts_back_the_state_save_took():
+    r, _ = new_round([100] * 4)
+    _to_the_river_bet(r)
+    before = snapshot(r)
+    state = r.save()
+    r.apply(("call", 0))
+    assert r.finished()
+    r.undo(state)
+    assert snapshot(r) == before
+    assert r.apply(("fold", 0)) and r.finished()

@@ -61,7 +61,7 @@ def time_cfg(hourly, every=30, per="player", stacks=None):
 # ----- players per game -----------------------------------------------------------------
 
 def test_each_game_seats_its_maximum_and_refuses_one_more():
-    for v in variants.VARIANTS:
+    for v in variants.every():
         most = v.max_players
         cfg = from_dict(table_for(v.name, most))
         assert cfg.game == v.name and sum([1 for s in cfg.stacks if s]) == most
@@ -99,7 +99,7 @@ def test_more_seats_than_the_board_has_are_refused():
 # ----- casino night (13:47-20) --------------------------------------------------------------
 
 def test_a_casino_night_offers_only_hold_em_and_seven_card_stud():
-    for v in variants.VARIANTS:
+    for v in variants.every():
         d = table_for(v.name, 2, regime="casino_night")
         if v.name in ("holdem", "stud7"):
             assert from_dict(d).regime == "casino_night"
@@ -177,7 +177,7 @@ def test_blinds_in_stud_are_refused():
 
 
 def test_a_bring_in_outside_stud_is_refused():
-    for v in variants.VARIANTS:
+    for v in variants.every():
         if not v.stud():
             assert "bring-in" in refusal(table_for(v.name, 4, bring_in=1)), v.name
 
@@ -285,7 +285,7 @@ def test_sign_posts_time_charges_and_no_rake():
 
 
 def test_sign_names_every_game():
-    for v in variants.VARIANTS:
+    for v in variants.every():
         text = sign(from_dict(table_for(v.name, 2)))
         assert text.split("\n")[0].startswith(v.title)
         assert numbers_in(line_with(text, "Players")) == [v.max_players]

@@ -3,7 +3,7 @@ the journal written before acting, and LED scenes drawn from state."""
 
 from felt.table.controller import IDLE, PLAYING, SHUFFLING
 from felt.table import scenes
-from felt.table.journal import rebuild
+from felt.table.recovery import rebuild
 
 from table_fakes import LEDS, configured, events
 
@@ -136,3 +136,35 @@ def test_deal_refused_while_a_round_is_under_way():
     ctl, hal = table()
     dealt_round(ctl, hal)
     assert "already under way" in ctl.handle("dealer", {"b": "deal"})
+
+
+def test_a_press_lights_the_leds_before_its_journal_write_its_frames_and_the_showdown():
+    # The LEDs first: a board's UART and flash are slow, a seat's light must not wait.
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+    order = []
+    write, append, send = hal.pixels.write, ctl.journal.append, hal.link.send
+    hal.pixels.write = lambda: (order.append("leds"), write())
+    ctl.journal.append = lambda e: (order.append("journal"), append(e))
+    hal.link.send = lambda k, p: (order.append(p.get("e", k)), send(k, p))
+    cards = "9s Ah Kh Qd 8s 7h 6s Jc".split()
+    while ctl.state == PLAYING:
+        del order[:]
+        if ctl.round.to_act >= 0:
+            assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"}) is None
+        else:
+            assert ctl.handle("card", {"code": cards.pop(0)}) is None
+    # The last call ended the round: its LEDs, then its record, then the showdown.
+    assert order[:3] == ["leds", "journal", "action"], order
+    assert order.index("show") > order.index("action") and order[-1] == "leds"
+    assert order.index("end") < order.index("leds", 1)
+
+
+def test_leds_that_do_not_change_are_not_written_again():
+    ctl, hal = table()
+    writes = hal.pixels.writes
+    assert ctl.handle("clock", {"minutes": 5}) is None
+    assert ctl.handle("state", {}) is None
+    assert hal.pixels.writes == writes
+    assert ctl.handle("dealer", {"b": "deal"}) is None    # shuffling: the centre changes
+    assert hal.pixels.writes == writes + 1

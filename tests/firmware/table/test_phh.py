@@ -198,13 +198,13 @@ def test_variant_codes():
     assert phh.variant_code("holdem", "spread") == "ST"
     assert phh.variant_code("mambo-stud", "fixed") == "FMS/6"
     codes = []
-    for v in variants.VARIANTS:
+    for v in variants.every():
         assert v.name in phh.GAME_CODES, v.name
         if v.phh:
             assert phh.variant_code(v.name, "fixed") == v.phh
         for kind in ("fixed", "spread", "pot", "no"):
             codes.append(phh.variant_code(v.name, kind))
-    assert len(set(codes)) == len(codes) == 4 * len(variants.VARIANTS)
+    assert len(set(codes)) == len(codes) == 4 * len(variants.every())
     assert [c for c in codes if phh.standard(c)] == [
         "FT", "NT", "PO", "FO/8", "F7S", "F7S/8", "F2L3D"]
 

@@ -1,0 +1,422 @@
+"""Reading the journal after a restart (felt.table.journal writes it; docs/journal.md):
+the records checked one at a time, a record torn by a power cut cut off, the table's
+lasting state and the round under way rebuilt, and anything that does not read exactly
+`Damaged`, saying which file, which record and what.  Only a boot needs this, so the
+table loads it then and forgets it after (felt.lazy).
+"""
+
+import json
+import sys
+
+from felt import check, lazy
+from felt.poker import rake, structure, variants
+from felt.poker.round import Round
+from felt.table.decks import Decks
+from felt.table.journal import CALLED_OFF, KINDS, MAX_RECORD, brief, why, _crc_text, _exists, _size
+
+
+class Damaged(Exception):
+    """The journal cannot be read exactly; str() says which file, which line or record,
+    and what is wrong."""
+
+
+def recover(j):
+    """(table, header, count, under_way) to resume from after a restart, or None for
+    a new table (no journal, nor a <path>.1): the last table
+    record, and the last round in the file (header None if none), under_way when it
+    began after that record.  Damaged when the journal cannot be read exactly; it
+    is then left as found and never written to.  The journal carries on from here."""
+    if j.path is None:
+        return None
+    if j.buf is None:
+        j.buf = bytearray(MAX_RECORD + 1)
+    try:
+        return _recover(j)
+    except OSError as e:
+        raise Damaged(brief("journal %s cannot be read: %s" % (j.path, why(e))))
+
+
+def _recover(j):
+    path, prev, new = j.path, j.path + ".1", j.path + ".new"
+    if _exists(new):
+        _settle(j, new)
+    size = _size(path)
+    if size == 0:
+        # Every file is born whole (renamed into place): an empty one was emptied.
+        raise Damaged(brief("journal %s is empty: the journal was lost" % path))
+    if size < 0:
+        if _exists(prev):
+            raise Damaged(brief("journal %s is missing but %s is there: the journal "
+                                "was lost" % (path, prev)))
+        j._size = None
+        j._ready = True
+        return None
+    table = None
+    under_way = False
+    last = None
+    found = {}
+    for n, seq, kind, record in _records(path, found, j.buf):
+        if (n == 1) != (kind == "stamp") or (n == 2 and kind != "table"):
+            raise _damaged(path, n, "a %s record where the file must begin with its "
+                           "stamp and a table record" % kind)
+        body = record[kind]
+        if kind == "stamp":
+            _check_stamp(j, path, body)
+            first = seq
+        elif kind == "table":
+            table, j.table_seq, under_way = body, seq, False
+        elif kind == "round":
+            j.header, j.header_seq, j.count = body, seq, 0
+            if j.events is not None:
+                j.events = []
+            under_way = True
+        elif last not in ("round", "event"):
+            raise _damaged(path, n, "an event outside any round")
+        else:
+            j.count += 1
+            if j.events is not None:
+                j.events.append(tuple(body))
+        if "from" in record:
+            j.last_frame = record["from"]
+        last = kind
+        j.seq = seq
+    if table is None:
+        raise Damaged(brief("journal %s holds no whole table record" % path))
+    if _exists(prev):
+        seq = _first_seq(prev, j.buf)
+        if seq >= first:
+            raise Damaged(brief("journal %s begins at record %d, but %s, the file before "
+                                "it, at %d: an older copy" % (path, first, prev, seq)))
+    if found["torn"] is not None:
+        _cut(j, found["torn"])
+    j._size = found["torn"] if found["torn"] is not None else found["end"]
+    j._ready = True
+    return table, j.header, j.count, under_way
+
+
+def _check_stamp(j, path, stamp):
+    if stamp.get("board") != j.stamp["board"]:
+        raise Damaged(brief("journal %s was written by table %s, not this one (%s)" % (
+            path, check.shown(stamp.get("board")), check.shown(j.stamp["board"]))))
+
+
+def _settle(j, new):
+    """<path>.new left by a power cut: beside the file, a new file begun and not
+    renamed (the file is as it was); alone, one cut between its renames, to take the
+    file's place if it is whole."""
+    path = j.path
+    if _exists(path):
+        j._remove(new)
+        return
+    found = {}
+    try:
+        kinds = [r[2] for r in _records(new, found, j.buf)]
+        whole = kinds == ["stamp", "table"] and found["torn"] is None
+    except Damaged:
+        whole = False
+    if whole:
+        j._rename(new, path)
+    elif _exists(path + ".1"):
+        raise Damaged(brief("journal %s is missing and %s is not whole" % (path, new)))
+    else:
+        j._remove(new)    # the table's first file, cut short: a new table
+
+
+def _cut(j, end):
+    """Cut a record torn by a power cut off the end of the file, so the next record
+    never follows part of one: the whole records are copied to <path>.new, which
+    then replaces the file (a cut meanwhile leaves the file as it was)."""
+    new = j.path + ".new"
+    j._put(new, b"", "wb")
+    with open(j.path, "rb") as f:
+        while end > 0:
+            chunk = f.read(min(end, 512))
+            if not chunk:
+                break
+            j._put(new, chunk, "ab")
+            end -= len(chunk)
+    j._rename(new, j.path)
+
+
+def replay(j):
+    """The current round rebuilt from its header and events; Damaged, naming the
+    record, when the rules refuse one or the chips do not add up."""
+    h = j.header
+    where = "journal %s record %d" % (j.path, j.header_seq)
+    stacks = h.get("stacks")
+    if not isinstance(stacks, list) or not all([check.is_whole(s) and 0 <= s <= check.MAX_CHIPS
+                                                for s in stacks]):
+        raise Damaged(brief("%s: the round's stacks are not whole numbers of chips" % where))
+    if not check.is_whole(h.get("button")) or not check.is_whole(h.get("hand")):
+        raise Damaged(brief("%s: the round's hand or button is not a whole number" % where))
+    try:
+        r = _begun(h)
+    except MemoryError:
+        raise    # the heap, not the journal: the board reboots (felt.guard)
+    except Exception:  # noqa: BLE001 - whatever the header holds, a sentence
+        raise Damaged(brief("%s: a round the rules cannot begin" % where))
+    # The events are read from the file again, one at a time, rather than kept from
+    # recover(): kept, they would lie among the garbage of reading and cut up the heap.
+    for _, seq, kind, record in _records(j.path, {}, j.buf):
+        if seq <= j.header_seq:
+            continue
+        if kind != "event":
+            break                # the round ended: the table record after it
+        e = tuple(record["event"])
+        try:
+            r.apply(e)
+        except MemoryError:
+            raise    # the heap, not the journal: the board reboots (felt.guard)
+        except Exception:  # noqa: BLE001
+            raise Damaged(brief("journal %s record %d: the rules refuse the event %s" % (
+                j.path, seq, check.shown(e))))
+    # 13:47-20.37: chips leave a round only as rake.
+    held = sum(r.stacks) + r.raked + (0 if r.finished() else r.pot())
+    if held != sum(stacks):
+        raise Damaged(brief("%s: the round's chips do not add up" % where))
+    return r
+
+
+def _begun(header):
+    """The round a header begins, started."""
+    r = Round(header["stacks"], header["button"], structure.from_dict(header["structure"]),
+              variants.get(header["game"]), rake.from_dict(header["rake"]))
+    r.start()
+    return r
+
+
+def rebuild(header, events):
+    r = _begun(header)
+    for e in events:
+        r.apply(tuple(e))
+    return r
+
+
+def load(path):
+    """[(header, events)] for every round in a journal file, oldest first."""
+    rounds = []
+    for _, _, kind, record in _records(path, {}, bytearray(MAX_RECORD + 1)):
+        if kind == "round":
+            rounds.append((record["round"], []))
+        elif kind == "event" and rounds:
+            rounds[-1][1].append(tuple(record["event"]))
+    return rounds
+
+
+def _records(path, found, buf):
+    """(line number, seq, kind, record) for each whole record of the file, one at a time
+    (a board never holds the whole file); Damaged at the first that does not read
+    exactly.  A last line cut short by a power cut ends them: found["torn"] is then the
+    offset where it begins (else None); found["end"], where the whole records end."""
+    found["torn"] = None
+    end = 0
+    n = 0
+    due = None
+    with open(path, "rb") as f:
+        lines = _Lines(f, buf)
+        while True:
+            line = lines.next()
+            if not lines.whole and not len(line):
+                break
+            n += 1
+            if not lines.whole:
+                if len(line) > MAX_RECORD:
+                    raise _damaged(path, n, "longer than any record")
+                _check_torn(path, n, bytes(line), due)
+                found["torn"] = end
+                break
+            seq, record = _parse(path, n, line)
+            if due is not None and seq != due:
+                raise _damaged(path, n, "record %d where %d was due: a record lost, "
+                               "repeated or out of order" % (seq, due))
+            due = seq + 1
+            end += len(line) + 1
+            yield n, seq, _kind(path, n, record), record
+    found["end"] = end
+
+
+class _Lines:
+    """A file's lines, one at a time, each a memoryview into one buffer (valid until the
+    next), without its newline; `whole` says whether it had one.  A board's heap is
+    fragmented: a line copied, or read by readline(), needs a fresh block its size each
+    time, and the one buffer (Journal.buf) is taken at boot before the heap fragments.  A line longer than MAX_RECORD comes back
+    cut there, not whole."""
+
+    def __init__(self, f, buf):
+        self.f = f
+        self.buf = buf            # MAX_RECORD + 1 bytes
+        self.view = memoryview(buf)
+        self.start = self.end = 0
+        self.whole = False
+
+    def next(self):
+        buf, view = self.buf, self.view
+        while True:
+            i = buf.find(b"\n", self.start, self.end)
+            if i >= 0:
+                line, self.start, self.whole = view[self.start:i], i + 1, True
+                return line
+            if self.end - self.start > MAX_RECORD:
+                self.whole = False
+                return view[self.start:self.start + MAX_RECORD + 1]
+            n = self.end - self.start
+            view[0:n] = view[self.start:self.end]     # what is left to the front
+            self.start, self.end = 0, n
+            got = self.f.readinto(view[n:])
+            if not got:
+                self.whole = False
+                line, self.start = view[0:n], n
+                return line
+            self.end += got
+
+
+def _parse(path, n, line):
+    """(seq, record) of a whole line (a memoryview, without its newline)."""
+    head = bytes(line[:20])
+    a = head.find(b" ")
+    b = head.find(b" ", a + 1) if a > 0 else -1
+    if b != a + 9 or not head[:a].isdigit():
+        raise _damaged(path, n, "a record without its number and checksum (an older "
+                       "firmware's journal?)" if head[:1] == b"{" else "not a journal record")
+    digits = head[:a]
+    body = line[b + 1:]
+    if _crc_text(digits, body) != head[a + 1:b]:
+        raise _damaged(path, n, "the checksum does not match: damaged or edited")
+    try:
+        record = _loads(body)
+    except ValueError:
+        raise _damaged(path, n, "not JSON")
+    return int(digits), record
+
+
+# MicroPython's json reads the buffer in place; CPython's wants bytes.
+_loads = json.loads if sys.implementation.name == "micropython" else \
+    (lambda body: json.loads(bytes(body)))
+
+
+def _kind(path, n, record):
+    """Which of KINDS the record is, checking its shape."""
+    kinds = [k for k in KINDS if isinstance(record, dict) and k in record]
+    if len(kinds) != 1 or len(record) != 1 + ("from" in record):
+        raise _damaged(path, n, "not a record the journal writes")
+    kind = kinds[0]
+    body = record[kind]
+    if kind == "event":
+        ok = isinstance(body, list) and len(body) > 0 and isinstance(body[0], str)
+    else:
+        ok = isinstance(body, dict)
+    fr = record.get("from")
+    if fr is not None and not (isinstance(fr, list) and 3 <= len(fr) <= 4
+                               and check.is_whole(fr[0]) and isinstance(fr[1], str)):
+        ok = False
+    if not ok:
+        raise _damaged(path, n, "a %s record of the wrong shape" % kind)
+    return kind
+
+
+def _check_torn(path, n, tail, due):
+    """A last line without its end: part of a record a power cut interrupted, to be cut
+    off, or Damaged when no record begins so (a byte we never write, a whole record
+    whose end was changed)."""
+    for c in tail:
+        if c < 0x20 or c > 0x7e:
+            raise _damaged(path, n, "a byte no record holds (%d) in the last line" % c)
+    a = tail.find(b" ")
+    digits = tail if a < 0 else tail[:a]
+    if a == 0 or (digits and not digits.isdigit()):
+        raise _damaged(path, n, "the last line is not part of a record")
+    if a < 0:
+        return
+    if due is not None and int(digits) != due:
+        raise _damaged(path, n, "the last line begins record %s where %d was due" % (
+            digits.decode(), due))
+    rest = tail[a + 1:]
+    b = rest.find(b" ")
+    crc = rest if b < 0 else rest[:b]
+    if len(crc) > 8 or (b >= 0 and len(crc) != 8) or \
+            not all([c in b"0123456789abcdef" for c in crc]):
+        raise _damaged(path, n, "the last line is not part of a record")
+    if b > 0 and len(rest) > b + 1 and _crc_text(digits, rest[b + 1:-1]) == crc:
+        raise _damaged(path, n, "the last record's end is damaged")
+
+
+def _damaged(path, n, what):
+    return Damaged(brief("journal %s line %d: %s" % (path, n, what)))
+
+
+def _first_seq(path, buf):
+    """The sequence number of the file's first record (its stamp); Damaged if none."""
+    with open(path, "rb") as f:
+        lines = _Lines(f, buf)
+        line = lines.next()
+        if not lines.whole:
+            raise _damaged(path, 1, "no whole record")
+        seq, record = _parse(path, 1, line)
+    if _kind(path, 1, record) != "stamp":
+        raise _damaged(path, 1, "the file does not begin with its stamp")
+    return seq
+
+
+CONFIG = "felt.table.config"   # reading the configuration (felt.lazy)
+
+
+# ----- the table the journal holds -------------------------------------------------------
+
+
+def restorable(ctl, table):
+    """(config, decks) from a table record, or Refused saying what is wrong with it:
+    every amount a whole number in range, and every chip there: the stacks and the
+    rake hold what the configuration began with, since chips leave only as rake
+    (13:47-20.37) and nothing else brings any."""
+    where = "journal %s record %d: " % (ctl.journal.path, ctl.journal.table_seq)
+    missing = [k for k in ctl.lasting() if k not in table]
+    if missing:
+        raise check.Refused(where + "the table record lacks %s" % ", ".join(sorted(missing)))
+    try:
+        cfg = table["config"]
+        if cfg is not None:
+            try:
+                cfg = lazy.load(CONFIG).from_dict(cfg, len(ctl.leds["seats"]))
+            finally:
+                lazy.forget(CONFIG)
+        stacks = table["stacks"]
+        if not isinstance(stacks, list) or len(stacks) != (cfg.seats if cfg else 0):
+            raise check.Refused("the stacks are not one a seat")
+        for s in range(len(stacks)):
+            check.whole(stacks[s], "stack %d" % s)
+        check.whole(table["rake_total"], "rake_total")
+        check.whole(table["button"], "the button", -1, len(stacks) - 1)
+        for k in ("hand", "minutes", "charged"):
+            check.whole(table[k], k)
+        check.flag(table["shuffler_present"], "shuffler_present")
+        check.flag(table["shoe_must_go"], "shoe_must_go")
+        if table["called_off"] not in CALLED_OFF:
+            raise check.Refused("called_off is %s" % check.shown(table["called_off"]))
+        d = table["decks"]
+        if not isinstance(d, dict) or d.get("in_play") not in ("A", "B") or \
+                not isinstance(d.get("retired"), list) or \
+                [n for n in d["retired"] if n not in ("A", "B")]:
+            raise check.Refused("the decks are %s" % check.shown(d))
+        decks = Decks()
+        decks.restore(d)
+        held = sum(stacks) + table["rake_total"]
+        began = sum(cfg.stacks) if cfg else 0
+        if held != began:
+            raise check.Refused("the stacks and the rake hold %d chips, the table began "
+                                "with %d" % (held, began))
+    except check.Refused as e:
+        raise check.Refused(where + str(e))
+    return cfg, decks
+
+
+def check_round(ctl, header, table, cfg):
+    """The round under way begins from the table record before it: its stacks, the
+    next hand, the configured game."""
+    where = "journal %s record %d: " % (ctl.journal.path, ctl.journal.header_seq)
+    if cfg is None:
+        raise check.Refused(where + "a round on a table not configured")
+    if header.get("stacks") != table["stacks"] or header.get("hand") != table["hand"] + 1:
+        raise check.Refused(where + "the round does not begin from the table before it")
+    if header.get("game") != cfg.game or header.get("structure") != cfg.structure.as_dict() \
+            or header.get("rake") != cfg.rake.as_dict():
+        raise check.Refused(where + "the round is not the configured game")

@@ -1,0 +1,116 @@
+"""felt-bench, part (g): the whole firmware in MicroPython's unix port (32-bit, the `.mpy`
+files a board loads, the board's heap), played over the link by the emulator.
+
+- the heap in use (after a collection, the firmware's `heap` query) after boot and
+  between rounds of a seeded 11-handed hold 'em run;
+- from a seat press arriving to its LED frame being written, and to the end of its
+  handling, over every press of that run (the firmware's `perf` frames, booted with
+  --measure; the unix port here, an RP2040 runs 10 to 30 times slower);
+- the smallest `-X heapsize` that completes the 1000-hand hold 'em fault run, found by
+  bisection (a run that reboots, even once, does not complete).
+
+Goals (issue 9): min heap within 150 KB, leaving 30 KB or more of a Pico's 185 KB free;
+press to LED p99 within 1 ms here.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+MIN_HEAP_GOAL = 150 * 1024
+PRESS_TO_LED_GOAL_MS = 1.0
+FAULT_RUN = ["--game", "holdem", "--players", "11", "--seed", "5", "--faults", "random"]
+
+
+def measure_table(hands, players=11, seed=5):
+    """Heap and press figures of a seeded run (no faults) in the unix port."""
+    from host_tools.emulator.session import Session
+    with Session(players=players, seed=seed, runtime="micropython", measure=True) as s:
+        after_boot = s.link.request("heap", {}, "heap")["used"]
+        between = []
+        for _ in range(hands):
+            s.play_round()
+            between.append(s.link.request("heap", {}, "heap")["used"])
+        perf = list(s.link.perf)
+    led = sorted([p[0] for p in perf if p[0] is not None])
+    showdown = [p[1] for p in perf if p[2]]
+    return {"mp_heap_after_boot_bytes": after_boot,
+            "mp_heap_between_rounds_bytes": max(between),
+            "mp_press_to_led_p50_ms": round(_pct(led, 0.50) / 1000, 3),
+            "mp_press_to_led_p99_ms": round(_pct(led, 0.99) / 1000, 3),
+            "mp_showdown_press_ms": round(max(showdown) / 1000, 3) if showdown else None,
+            "mp_presses": len(led), "mp_showdown_presses": len(showdown),
+            "mp_table_hands": hands}
+
+
+def _pct(sorted_values, q):
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def completes(heap_bytes, hands, timeout=1800):
+    """Whether the fault run completes at this heap: exit 0 and no reboot."""
+    cli = Path(sys.executable).with_name("felt-emulator")
+    p = subprocess.run([str(cli), "--runtime", "micropython", "--heap", str(heap_bytes),
+                        "--hands", str(hands)] + FAULT_RUN, stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, timeout=timeout)
+    return p.returncode == 0 and not any(
+        line.startswith("reboot: ") for line in p.stdout.splitlines())
+
+
+def min_heap(hands, low=64 * 1024, high=185 * 1024, step=1024, tried=None):
+    """The smallest heap (to `step`) at which the fault run completes, or None when it
+    does not at `high`.  `tried` collects (heap, completed)."""
+    tried = [] if tried is None else tried
+    ok = completes(high, hands)
+    tried.append((high, ok))
+    if not ok:
+        return None
+    while high - low > step:
+        mid = (low + high) // 2 // step * step
+        ok = completes(mid, hands)
+        tried.append((mid, ok))
+        if ok:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def run(hands, min_heap_hands):
+    """Every figure of part (g), printed, and as a dict for the JSON line."""
+    figures = measure_table(hands)
+    tried = []
+    figures["mp_min_heap_bytes"] = min_heap(min_heap_hands, tried=tried) \
+        if min_heap_hands else None
+    figures["mp_min_heap_hands"] = min_heap_hands
+    print_table(figures, tried)
+    return figures
+
+
+def print_table(f, tried):
+    print("the whole firmware in MicroPython's unix port (32-bit, .mpy files, %d hands of "
+          "11-handed hold 'em, seed 5):" % f["mp_table_hands"])
+    print("  heap in use after boot      %7d bytes" % f["mp_heap_after_boot_bytes"])
+    print("  heap between rounds, most   %7d bytes" % f["mp_heap_between_rounds_bytes"])
+    p99 = f["mp_press_to_led_p99_ms"]
+    print("  press to LED frame          %7.3f ms p50, %.3f ms p99 over %d presses; goal "
+          "p99 within %.1f ms: %s (%.0f%%)" % (
+              f["mp_press_to_led_p50_ms"], p99, f["mp_presses"], PRESS_TO_LED_GOAL_MS,
+              "met" if p99 <= PRESS_TO_LED_GOAL_MS else "MISSED",
+              100.0 * p99 / PRESS_TO_LED_GOAL_MS))
+    if f["mp_showdown_press_ms"] is not None:
+        print("  a press that brings the showdown, handled whole: %.3f ms at most (%d)" % (
+            f["mp_showdown_press_ms"], f["mp_showdown_presses"]))
+    m = f["mp_min_heap_bytes"]
+    if not f["mp_min_heap_hands"]:
+        print("  smallest heap: not measured (--min-heap-hands 0)")
+    elif m is None:
+        print("  smallest heap: the %d-hand fault run does not complete even at 185 KB"
+              % f["mp_min_heap_hands"])
+    else:
+        print("  smallest heap completing the %d-hand hold 'em fault run: %d bytes (%.1f KB; "
+              "tried %s); goal within %d KB: %s (%.0f%%)" % (
+                  f["mp_min_heap_hands"], m, m / 1024,
+                  ", ".join("%dK %s" % (h // 1024, "ok" if ok else "no") for h, ok in tried),
+                  MIN_HEAP_GOAL // 1024, "met" if m <= MIN_HEAP_GOAL else "MISSED",
+                  100.0 * m / MIN_HEAP_GOAL))
