@@ -59,6 +59,8 @@ async def run(hal, board, journal, rebooted=None):
     if rebooted is not None:       # first: a boot that fails again has said it
         hal.link.send("log", {"msg": "rebooted: %s" % rebooted})
     ctl = Controller(hal, board, journal)
+    if rebooted is not None:
+        ctl.record("task_reset", rebooted)
     tasks = [("link", hal.link.serve(ctl.handle)), ("resend", resend_task(hal, guard)),
              ("send", hal.link.pump(lambda: guard.beat("send")))]
     if hal.wired:

@@ -30,8 +30,10 @@ MINUTES_PER_ROUND = 2   # table time the emulator lets pass per round (time char
 
 def forget_journal(path):
     """Remove a journal with its previous file and any new one begun (docs/journal.md):
-    an empty journal, or none beside a previous file, is a lost journal: the table locks."""
-    for p in (path + ".new", path + ".1", path, path + ".reboot"):
+    an empty journal, or none beside a previous file, is a lost journal: the table locks.
+    The event log beside it goes too: a new table."""
+    for p in (path + ".new", path + ".1", path, path + ".reboot", path + ".events",
+              path + ".events.1"):
         try:
             os.remove(p)
         except FileNotFoundError:

@@ -86,9 +86,10 @@ def scratch_dir(name):
 
 def journal_path(name):
     """A journal path in a folder of its own, with none of its files there yet (the
-    journal, <path>.1, <path>.new: docs/journal.md)."""
+    journal, <path>.1, <path>.new: docs/journal.md; the event log, <path>.events and
+    <path>.events.1: docs/tilts.md)."""
     path = scratch_dir("journal-" + name) + "/journal.jsonl"
-    for p in (path, path + ".1", path + ".new"):
+    for p in (path, path + ".1", path + ".new", path + ".events", path + ".events.1"):
         try:
             os.remove(p)
         except OSError:
@@ -112,6 +113,16 @@ def start_round(ctl):
     assert ctl.handle("dealer", {"b": "deal"}) is None
     assert ctl.handle("shuf", {"state": "done"}) is None
     assert ctl.handle("dealer", {"b": "cut_done"}) is None
+
+
+def first_card_dealt(path, cfg):
+    """A table journaling to `path`, configured with `cfg`, its first round begun and
+    its first card dealt; (controller, hal)."""
+    ctl, hal = boot(path)
+    assert ctl.handle("cfg", cfg) is None
+    start_round(ctl)
+    assert ctl.handle("card", {"code": "2c"}) is None
+    return ctl, hal
 
 
 def read_bytes(path):

@@ -18,7 +18,7 @@ except ImportError:
 from felt import protocol as P
 from felt.hal.clock import sleep_ms, ticks_ms, ticks_us
 
-QUERIES = ("hello", "state", "sign", "heap")
+QUERIES = ("hello", "state", "sign", "heap", "eventlog")
 OUT_BYTES = 4096   # frames waiting for the transport; past this a send waits for it
 CHUNK = 256        # bytes offered to the transport at once
 

@@ -145,7 +145,13 @@ def apply(r, event, out):
         _notice(out, "away", "seat %d left with an unprotected hand: folded" % seat)
         if r.bring_in_due and seat == r.to_act:
             # 13:47-20.38(k)2: the forced bet is still owed by the player who leaves.
+            # The hand is folded as it is posted, so the bring-in stays in the pot: were
+            # the betting to close on it, it is no uncalled bet to hand back.
+            r.folded[seat] = True
+            r._alive -= 1
             r._act("bring_in", seat, None, out)
+            out.append(("dead_hand", seat))
+            return
         _out_of_hand(r, seat, out)
 
 

@@ -101,8 +101,28 @@ def _max_section(variant, regime):
             "triple-draw-27": "13:69F-14.12B(b)"}.get(variant.name, "the rules README")
 
 
-def sign(cfg):
-    """The posted sign's text (13:47-20.37(a), 13:47-20.39, 19:47-8.3)."""
+MAX_SIGN = 900   # characters: the sign goes out in one link frame (1024 bytes)
+
+
+def sign(cfg, coming=None, at=0, now=0, changes=()):
+    """The posted sign's text (13:47-20.37(a), 13:47-20.39, 19:47-8.3(a)); with a rule
+    change posted (`coming`, the configuration it makes, or why it cannot apply;
+    `changes`, the settings it changes), the lines it changes and when (19:47-8.3(b)1)."""
+    lines = _rules(cfg)
+    text = "\n".join(lines)
+    if coming is None:
+        return text
+    head = "\nRule change at table minute %d (in %d minutes):\n  " % (at, max(0, at - now))
+    if isinstance(coming, str):
+        return text + head + "not possible now: " + coming
+    new = "\n  ".join([line for line in _rules(coming) if line not in lines])
+    if len(text) + len(head) + len(new) > MAX_SIGN:
+        # Too long for one frame: the settings it changes, by name.
+        new = "changing " + ", ".join(sorted(changes))
+    return text + head + new
+
+
+def _rules(cfg):
     s = cfg.structure
     v = cfg.variant
     lines = ["%s - %s" % (v.title, s.name())]
@@ -140,4 +160,4 @@ def sign(cfg):
         lines.append("Maximum rake: %d a round" % r.maximum)
     lines.append("Players: at most %d" % (v.max_players if cfg.regime == "casino" else
                  variants.CASINO_NIGHT_MAX[variants.CASINO_NIGHT.index(cfg.game)]))
-    return "\n".join(lines)
+    return lines

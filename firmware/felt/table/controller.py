@@ -20,6 +20,7 @@ from felt.table import scenes
 from felt.table.decks import Decks
 from felt.table import journal as journal_mod
 from felt.table.journal import Journal, JournalError
+from felt.table.eventlog import EventLog
 
 FIRMWARE = "felt 0.1"
 
@@ -30,10 +31,12 @@ HAND_SHUFFLE = "hand_shuffle"   # the dealer shuffles by hand (20.38(o), (p))
 CUT = "cut"              # every shuffle is cut before the deal (20.38(f)1)
 PLAYING = "playing"
 
-QUERIES = ("hello", "state", "sign", "heap")
+QUERIES = ("hello", "state", "sign", "heap", "eventlog")
 RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIG = "felt.table.config"       # reading a configuration, writing the sign (felt.lazy)
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
+RULE_NOTICE = 30           # minutes a rule change is posted before it applies (19:47-8.3(b))
+AT_ONCE = ("min_wager", "max_wager")   # changes that apply when posted (19:47-8.3(c))
 
 # Dealer-panel buttons that report an irregularity of the round, with the event each
 # makes (felt.poker.irregular); "card" and "seat" name what they concern.
@@ -54,6 +57,8 @@ class Controller:
         self.leds = board["leds"]
         self.journal = journal or Journal()
         self.journal.identify(FIRMWARE, board["name"])   # the stamp each file begins with
+        # Tilts and errors, kept beside the journal (docs/tilts.md).
+        self.eventlog = EventLog(self.journal.path + ".events" if self.journal.path else None)
         self.config = None
         self.stacks = []
         self.button = -1
@@ -73,6 +78,7 @@ class Controller:
         self._cycle = False      # the shuffler has reported shuffling since it was started
         self._saved = None       # the lasting state last written to the journal
         self.locked = None       # why play is stopped (lock()), or None
+        self.coming = None       # a posted rule change: {"rules": {...}, "at": minute}
         self._scene = None       # what the LEDs show: (seat statuses, button, centre)
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
         self._resume()
@@ -128,10 +134,24 @@ class Controller:
         free = gc.mem_free() if hasattr(gc, "mem_free") else None
         self.hal.link.send("heap", {"used": used, "free": free})
 
+    def _on_eventlog(self, p):
+        """The event log, a page at a time from record `from` (docs/tilts.md)."""
+        records, nxt = self.eventlog.page(p.get("from", 0))
+        self.hal.link.send("eventlog", {"records": records, "next": nxt})
+
+    def record(self, code, detail=""):
+        """A tilt, an error or a clearing, into the event log (docs/tilts.md)."""
+        self.eventlog.add(self.minutes, self.hand, code, detail)
+
     def _on_sign(self, p):
         if self.config is None:
             return "no table configuration: send cfg first"
-        text = lazy.load(CONFIG).sign(self.config)
+        coming = None
+        if self.coming is not None:
+            coming = self._configured(self.coming["rules"])
+        config = lazy.load(CONFIG)
+        text = config.sign(self.config, coming, self.coming["at"] if self.coming else 0,
+                           self.minutes, self.coming["rules"] if self.coming else ())
         lazy.forget(CONFIG)
         self.hal.link.send("sign", {"text": text})
 
@@ -146,6 +166,7 @@ class Controller:
         self.minutes = minutes
         if self.state == IDLE:
             self._time_charges()
+            self._rules_due()
         return None
 
     def _on_cfg(self, p):
@@ -158,6 +179,7 @@ class Controller:
         finally:
             lazy.forget(CONFIG)
         self.config = cfg
+        self.coming = None       # a new table: nothing posted for it yet
         self.round = None
         self.stacks = list(cfg.stacks)
         self.button = -1
@@ -165,6 +187,63 @@ class Controller:
         self.rake_total = 0
         self._charged = self.minutes // cfg.rake.every
         return None
+
+    def _on_rules(self, p):
+        """A change of the table's rules (19:47-8.3), between rounds: the minimum and
+        maximum wagers at once ((c)); any other change is posted on the sign with the
+        time it applies, and applies RULE_NOTICE minutes of table time later ((b))."""
+        if self.config is None:
+            return "no table configuration: send cfg first"
+        if self.state != IDLE:
+            return "rule changes wait until the round is over"
+        if not isinstance(p, dict) or not p:
+            return "rules: say which settings change"
+        for key in sorted(p):
+            if key in ("seats", "stacks"):
+                return ("a rule change keeps the seats and the stacks: a new table is a "
+                        "cfg")
+        cfg = self._configured(p)
+        if isinstance(cfg, str):
+            return cfg
+        if not [k for k in p if k not in AT_ONCE]:
+            self._time_charges()
+            self._set_rules(cfg)
+            self._evt({"e": "rules", "state": "in_effect", "changes": p})
+            return None
+        self.coming = {"rules": p, "at": self.minutes + RULE_NOTICE}
+        self._evt({"e": "rules", "state": "posted", "changes": p, "at": self.coming["at"]})
+        return None
+
+    def _configured(self, changes):
+        """The configuration with `changes` made, or why not (ConfigError's sentence)."""
+        d = self.config.as_dict()
+        d.update(changes)
+        d["stacks"] = list(self.stacks)
+        try:
+            return lazy.load(CONFIG).from_dict(d, len(self.leds["seats"]))
+        except ConfigError as e:
+            return str(e)
+        finally:
+            lazy.forget(CONFIG)
+
+    def _set_rules(self, cfg):
+        self.config = cfg
+        self._charged = self.minutes // cfg.rake.every
+
+    def _rules_due(self):
+        """A posted rule change whose time has come applies, between rounds."""
+        if self.coming is None or self.minutes < self.coming["at"]:
+            return
+        changes = self.coming["rules"]
+        self.coming = None
+        self._time_charges()     # what is due under the old rules first
+        cfg = self._configured(changes)
+        if isinstance(cfg, str):
+            # The table changed since it was posted (a new maximum wager, say).
+            self._evt({"e": "rules", "state": "dropped", "changes": changes, "why": cfg})
+            return
+        self._set_rules(cfg)
+        self._evt({"e": "rules", "state": "in_effect", "changes": changes})
 
     def _on_dealer(self, p):
         b = p["b"]
@@ -181,6 +260,7 @@ class Controller:
             if self.shuffler_present:
                 return ("remove the shuffler before shuffling by hand (13:47-20.38(p))")
             self._evt({"e": "shuffled", "how": "hand", "deck": self.decks.name()})
+            self.record("shuffler_jam_cleared", "deck %s shuffled by hand" % self.decks.name())
             self._wait(CUT)
             return None
         if b == "shuffler_removed":
@@ -192,6 +272,7 @@ class Controller:
             return "no table configuration: send cfg first"
         if self.state != IDLE:
             return "a round is already under way (%s)" % self.state
+        self._rules_due()
         if self.shoe_must_go:
             return "remove the failed dealing shoe first (19:47-27.12(g))"
         if not self.decks.usable():
@@ -231,6 +312,7 @@ class Controller:
             # 13:47-20.38(o): jammed, stopped or a cycle not completed: shuffle by hand.
             self._irregularity("shuffler_jam", "13:47-20.38(o)",
                                "the shuffler failed: shuffle deck %s by hand" % self.decks.name())
+            self.record("shuffler_jam", "deck %s to be shuffled by hand" % self.decks.name())
             self._wait(HAND_SHUFFLE)
         elif state == "done":
             bad = self._deck_check(p)
@@ -266,6 +348,7 @@ class Controller:
             if not p["present"] and self.shoe_must_go:
                 self.shoe_must_go = False
                 self._evt({"e": "shoe", "present": False})
+                self.record("shoe_failure_cleared", "the failed shoe was removed")
         state = p.get("state", "ok")
         if state == "ok":
             return None
@@ -275,6 +358,7 @@ class Controller:
         # back, the cards are reshuffled with those dealt, and the shoe is removed.
         self.shoe_must_go = True
         self._apply(("void", "dealing shoe " + state))
+        self.record("shoe_failure", "the dealing shoe reported %s: the round is void" % state)
         return None
 
     def _on_deck(self, p):
@@ -282,6 +366,7 @@ class Controller:
         reason = self.decks.register(p["register"])
         if reason is None:
             self._evt({"e": "deck", "registered": p["register"], "in_play": self.decks.name()})
+            self.record("deck_registered", "deck %s" % p["register"])
         return reason
 
     def _panel_round(self, b, p):
@@ -376,13 +461,14 @@ class Controller:
             self._apply((kind, seat, codes))
         return reason
 
-    def lock(self, why):
+    def lock(self, why, code="critical_memory"):
         """Stop play: the table cannot vouch for its state (a journal it cannot read
         exactly, a write that failed).  Every input but the queries is refused from now
         on, the centre LEDs show it, and the link says why; nothing is changed or
         forgotten, so a technician can see what was found."""
         if self.locked is None:
             self.locked = why
+            self.record(code, why)
             self._evt({"e": "locked", "why": why})
             self.render()
 
@@ -411,6 +497,7 @@ class Controller:
     def _retire_deck(self, why):
         sealed = self.decks.name()
         other = self.decks.retire()
+        self.record("deck_retired", "deck %s: %s" % (sealed, why))
         self._irregularity("deck_retired", "13:47-20.38(h)",
                            "deck %s sealed and reported (%s); %s" % (
                                sealed, why, "deck %s to the table" % other if other
@@ -480,7 +567,7 @@ class Controller:
         try:
             write(*args)
         except JournalError as e:
-            self.lock(str(e))
+            self.lock(str(e), "journal_write_failed")
             return False
         return True
 
@@ -606,7 +693,8 @@ class Controller:
                 "decks": self.decks.as_dict(), "rake_total": self.rake_total,
                 "minutes": self.minutes, "charged": self._charged,
                 "shuffler_present": self.shuffler_present,
-                "shoe_must_go": self.shoe_must_go, "called_off": self.called_off}
+                "shoe_must_go": self.shoe_must_go, "called_off": self.called_off,
+                "coming": self.coming}
 
     def _save(self):
         state = self.lasting()
@@ -646,12 +734,15 @@ class Controller:
         self._charged = table["charged"]
         self.shuffler_present = table["shuffler_present"]
         self.shoe_must_go, self.called_off = table["shoe_must_go"], table["called_off"]
+        self.coming = table["coming"]
         self._saved = table
         if self.journal.last_frame is not None:
             self.hal.link.resume(self.journal.last_frame)
         if under_way:
             self.hand = header["hand"]
             self.state = PLAYING
+            self.record("power_lost_in_play", "round %d resumed after %d events" % (
+                self.hand, count))
         self._evt({"e": "resumed", "hand": self.hand, "state": self.state,
                    "events": count if under_way else 0})
         if not under_way:

@@ -86,6 +86,7 @@ SPECS = {
     "state": {},
     "sign": {},
     "heap": {},
+    "eventlog": {"from": (False, check.whole)},
     "btn": {"seat": (True, _seat), "b": (True, _one_of(SEAT_BUTTONS)), "to": (False, _chips)},
     "discard": {"seat": (True, _seat), "cards": (True, _cards)},
     "chip": {"seat": (True, _seat), "amount": (True, _chip), "announced": (False, check.flag)},

@@ -392,6 +392,10 @@ def restorable(ctl, table):
         check.flag(table["shoe_must_go"], "shoe_must_go")
         if table["called_off"] not in CALLED_OFF:
             raise check.Refused("called_off is %s" % check.shown(table["called_off"]))
+        c = table["coming"]
+        if c is not None and not (isinstance(c, dict) and sorted(c) == ["at", "rules"] and
+                                  isinstance(c["rules"], dict) and check.is_whole(c["at"])):
+            raise check.Refused("the rule change posted is %s" % check.shown(c))
         d = table["decks"]
         if not isinstance(d, dict) or d.get("in_play") not in ("A", "B") or \
                 not isinstance(d.get("retired"), list) or \

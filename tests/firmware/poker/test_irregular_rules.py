@@ -392,3 +392,21 @@ def test_a_forced_bet_is_still_owed_after_throwing_the_cards_away_20_38_k2():
     assert r.stacks == [100, 99, 101]
     assert [e for e in of_kind(out, "return") if e[1] == 1] == []
 
+
+
+def test_a_bring_in_owed_by_a_player_who_leaves_stays_in_the_pot():
+    # 13:47-20.38(k)2 with (j)4: the bring-in is posted as the hand is folded; when no
+    # one is left to call it, it is no uncalled bet to hand back to the folded hand.
+    from felt.poker.round import Round
+    from felt.poker.structure import Structure
+    from felt.poker import variants
+    r = Round([2, 40, 1, 1], 0, Structure("fixed", 2, 2, (), 1, 0, 1), variants.get("stud5"))
+    r.start()
+    for code in "2c 2d 2h 2s 3d 3c 3h 3s".split():
+        r.apply(("card", code))
+    r.apply(("away", 0))
+    assert r.to_act == 1 and r.bring_in_due
+    out = r.apply(("away", 1))
+    assert ("action", 1, "bring_in", 1, False) in out and ("dead_hand", 1) in out
+    assert not [e for e in out if e[0] == "return"]
+    assert r.stacks[1] == 38 and r.total[1] == 2

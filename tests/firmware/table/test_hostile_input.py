@@ -156,3 +156,15 @@ def test_the_largest_table_answers_state_and_sign_within_a_frame():
     assert ctl.handle("cfg", cfg) is None
     assert len(P.encode(65535, "state", ctl.snapshot())) <= P.MAX_FRAME
     assert len(P.encode(65535, "sign", {"text": config_mod.sign(ctl.config)})) <= P.MAX_FRAME
+    # With every setting but the seats and stacks changing (19:47-8.3(b)): still one frame.
+    change = {"game": "pineapple", "small_bet": big // 10 - 1, "big_bet": big - 1,
+              "blinds": [big // 10 - 1] * 2, "ante": big - 1, "cap": 998, "min_wager": big // 11,
+              "max_wager": big - 1, "check_raise": False, "straddle": True,
+              "regime": "casino", "button": "high_card",
+              "rake": {"method": "incremental", "maximum": big - 1,
+                       "levels": [[big - 8 + i, 2] for i in range(8)]}}
+    assert ctl.handle("rules", change) is None and ctl.coming is not None
+    assert ctl.handle("sign", {}) is None
+    text = [p for k, p in hal.link.sent if k == "sign"][-1]["text"]
+    assert "Rule change at table minute 30" in text
+    assert len(P.encode(65535, "sign", {"text": text})) <= P.MAX_FRAME

@@ -11,7 +11,7 @@ from felt import protocol as P
 from felt.table import journal as J
 from felt.table.controller import PLAYING
 
-from table_fakes import (BOARD, boot, events, journal_path, read_bytes,
+from table_fakes import (BOARD, boot, events, first_card_dealt, journal_path, read_bytes,
                          start_round, write_bytes)
 
 CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
@@ -137,10 +137,7 @@ def test_a_byte_set_to_0xff_in_the_middle_locks_the_table_at_every_boot():
 
 def test_0xff_at_any_byte_never_resumes_and_never_crashes():
     path = journal_path("ff-any")
-    ctl, _ = boot(path)
-    assert ctl.handle("cfg", CFG) is None
-    start_round(ctl)
-    assert ctl.handle("card", {"code": "2c"}) is None
+    first_card_dealt(path, CFG)
     data = read_bytes(path)
     for at in range(0, len(data), 3):
         write_bytes(path, data[:at] + b"\xff" + data[at + 1:])
