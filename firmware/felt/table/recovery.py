@@ -192,17 +192,6 @@ def rebuild(header, events):
     return r
 
 
-def load(path):
-    """[(header, events)] for every round in a journal file, oldest first."""
-    rounds = []
-    for _, _, kind, record in _records(path, {}, bytearray(MAX_RECORD + 1)):
-        if kind == "round":
-            rounds.append((record["round"], []))
-        elif kind == "event" and rounds:
-            rounds[-1][1].append(tuple(record["event"]))
-    return rounds
-
-
 def _records(path, found, buf):
     """(line number, seq, kind, record) for each whole record of the file, one at a time
     (a board never holds the whole file); Damaged at the first that does not read
