@@ -146,12 +146,9 @@ class Controller:
     def _on_sign(self, p):
         if self.config is None:
             return "no table configuration: send cfg first"
-        coming = None
-        if self.coming is not None:
-            coming = self._configured(self.coming["rules"])
-        config = lazy.load(CONFIG)
-        text = config.sign(self.config, coming, self.coming["at"] if self.coming else 0,
-                           self.minutes, self.coming["rules"] if self.coming else ())
+        c = self.coming or {"rules": (), "at": 0}
+        coming = self._configured(c["rules"]) if self.coming else None
+        text = lazy.load(CONFIG).sign(self.config, coming, c["at"], self.minutes, c["rules"])
         lazy.forget(CONFIG)
         self.hal.link.send("sign", {"text": text})
 
@@ -172,12 +169,9 @@ class Controller:
     def _on_cfg(self, p):
         if self.state != IDLE:
             return "configuration changes wait until the round is over"
-        try:
-            cfg = lazy.load(CONFIG).from_dict(p, len(self.leds["seats"]))
-        except ConfigError as e:
-            return str(e)
-        finally:
-            lazy.forget(CONFIG)
+        cfg = self._read_config(p)
+        if isinstance(cfg, str):
+            return cfg
         self.config = cfg
         self.coming = None       # a new table: nothing posted for it yet
         self.round = None
@@ -196,12 +190,10 @@ class Controller:
             return "no table configuration: send cfg first"
         if self.state != IDLE:
             return "rule changes wait until the round is over"
-        if not isinstance(p, dict) or not p:
+        if not p:
             return "rules: say which settings change"
-        for key in sorted(p):
-            if key in ("seats", "stacks"):
-                return ("a rule change keeps the seats and the stacks: a new table is a "
-                        "cfg")
+        if "seats" in p or "stacks" in p:
+            return "a rule change keeps the seats and the stacks: a new table is a cfg"
         cfg = self._configured(p)
         if isinstance(cfg, str):
             return cfg
@@ -215,10 +207,14 @@ class Controller:
         return None
 
     def _configured(self, changes):
-        """The configuration with `changes` made, or why not (ConfigError's sentence)."""
+        """The configuration with `changes` made, or why not."""
         d = self.config.as_dict()
         d.update(changes)
         d["stacks"] = list(self.stacks)
+        return self._read_config(d)
+
+    def _read_config(self, d):
+        """A TableConfig from `d`, or why not (ConfigError's sentence)."""
         try:
             return lazy.load(CONFIG).from_dict(d, len(self.leds["seats"]))
         except ConfigError as e:
