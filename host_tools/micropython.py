@@ -89,12 +89,13 @@ def parse_heap(text):
     return int(t) * scale
 
 
-def command(script, args, heap_bytes, path=()):
+def command(script, args, heap_bytes, path=(), tree=TREE):
     """(argv, env) running `script` with `args` in the unix port, with a heap of
-    `heap_bytes`; modules come from the board tree, then the folders of `path`."""
+    `heap_bytes`; modules come from the board tree (or another, such as an image's),
+    then the folders of `path`."""
     env = dict(os.environ)
     # .frozen holds asyncio, frozen into the build as on a board's firmware image.
-    env["MICROPYPATH"] = ":".join([".frozen", str(TREE)] + [str(p) for p in path])
+    env["MICROPYPATH"] = ":".join([".frozen", str(tree)] + [str(p) for p in path])
     argv = [str(binary()), "-X", "heapsize=%d" % heap_bytes, str(script)]
     return argv + list(args), env
 

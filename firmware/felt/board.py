@@ -127,7 +127,9 @@ def validate(data, name=None):
     _uart(c, data, "card_reader", pins, ("baud",), ("max_line",))
     data["card_reader"].setdefault("max_line", 16)
     c.int(data["card_reader"]["max_line"], "card_reader.max_line", 4, 64)
-    _uart(c, data, "link", pins, ("baud",), ())
+    _uart(c, data, "link", pins, ("baud",), ("timeout_ms",))
+    data["link"].setdefault("timeout_ms", 0)
+    c.int(data["link"]["timeout_ms"], "link.timeout_ms", 0, 600000)
     if data["runtime"] == "micropython" and data["card_reader"]["uart"] == data["link"]["uart"]:
         c.fail("card_reader and link both on UART %d" % data["link"]["uart"])
     _shuffler(c, data, pins)

@@ -1,7 +1,9 @@
-"""Boot: the board definition, the journal, the HAL for this runtime, then the event
-loop (felt.loop) until a task dies, and then the board reboots (felt.guard), saying why
-after the reboot.  main.py only calls main(): a board compiles main.py from source at
-every boot, and this module comes as bytecode (.mpy), sparing the heap that work.
+"""Boot: the program check (felt.image), the board definition, the journal, the HAL
+for this runtime, then the event loop (felt.loop) until a task dies, and then the board
+reboots (felt.guard), saying why after the reboot.  A program that fails its check
+never starts the table (felt.tilted).  main.py only calls main(): a board compiles
+main.py from source at every boot, and this module comes as bytecode (.mpy), sparing
+the heap that work.
 """
 
 import os
@@ -12,7 +14,28 @@ def _arg(argv, name, default=None):
     return argv[argv.index(name) + 1] if name in argv else default
 
 
+TILT_EXIT = 3   # the firmware process's exit code when its program check failed
+
+# The files a tilted board runs to show its tilt: when one of them failed the check,
+# the board says why on its console only (its bytes could crash the VM).
+TILT_PATH = ("felt/__init__.", "felt/lazy.", "felt/board.", "felt/hal/", "felt/tilted.",
+             "felt/table/__init__.", "felt/table/scenes.", "felt/table/eventlog",
+             "felt/table/journal.", "felt/protocol.", "felt/check.", "board.json")
+
+
 def main(argv):
+    port = _arg(argv, "--port")
+    # The program check before anything else is loaded: on a board always, from its
+    # root; over the link when the emulator runs an image (--image DIR).
+    image = _arg(argv, "--image", None if port else "")
+    problems = tilt = trust = None
+    if image is not None:
+        trust = _arg(argv, "--trust", _join(image, "felt.pub"))
+        problems, took = _check_program(image, trust)
+    if problems:
+        tilt = _said(problems)
+        if [p for p in problems if [t for t in TILT_PATH if p[0].startswith(t)]]:
+            sys.exit(TILT_EXIT)     # the console has said it
     # The board definition first, and its checker forgotten before the table's code
     # is loaded: boot's peak of heap is then the table's, not the two together.
     from felt import lazy
@@ -23,10 +46,15 @@ def main(argv):
         # definition in error stays at the REPL, where a technician reads why.
         _reset_plainly()
     lazy.forget("felt.board")   # checked: its code is not needed again
-    port = _arg(argv, "--port")
     # On a board the journal is the board's (a power cut resumes from it); over the
     # link it is kept only when asked for.
     path = _arg(argv, "--journal", None if port else board["journal"])
+    if tilt is not None:
+        try:
+            _show_tilt(argv, board, path, tilt)
+        except Exception as e:  # noqa: BLE001 - the console has said it
+            print("felt: the tilt could not be shown: %s" % type(e).__name__, file=sys.stderr)
+        sys.exit(TILT_EXIT)
     if path is not None:
         # Reading the journal (the table forgets it once resumed) goes where the board's
         # checker was: in one piece, before the heap is cut up by everything else.
@@ -47,18 +75,11 @@ def main(argv):
     note = path + ".reboot" if path else None   # why the board last rebooted
     hal = None
     try:
-        if port is not None:
-            from felt.hal import link
-            hal = link.open(board, link.StreamTransport(port))
-            hal.link.measure = "--measure" in argv   # perf frames for felt-bench
-        elif sys.implementation.name == "circuitpython":
-            from felt.hal import cp
-            hal = cp.open(board)
-        else:
-            from felt.hal import mp
-            hal = mp.open(board)
+        hal = _open_hal(argv, board)
+        if problems is not None:
+            hal.link.send("log", {"msg": "program checked: %s, in %d ms" % took})
         from felt import loop
-        why = asyncio.run(loop.run(hal, board, journal, guard.take_note(note)))
+        why = asyncio.run(loop.run(hal, board, journal, guard.take_note(note), trust))
     except Exception as e:  # noqa: BLE001 - a boot that fails reboots too, never hangs
         why = "boot failed: %s" % type(e).__name__
     guard.leave_note(note, why)
@@ -69,6 +90,66 @@ def main(argv):
             pass
         hal.reset()
     _reset_plainly()   # no HAL to reset with
+
+
+def _check_program(root, trust):
+    """(problems, (summary, ms)) of felt.image.check, loaded for it and forgotten, its
+    garbage collected: what the table loads next is not cut up by it."""
+    import gc
+    from felt import lazy
+    from felt.hal.clock import ticks_ms
+    from felt.protocol import ticks_diff
+    start = ticks_ms()
+    problems, summary = lazy.load("felt.image").check(root, trust)
+    took = ticks_diff(ticks_ms(), start)
+    lazy.forget("felt.image")
+    lazy.forget("felt.ed25519")
+    gc.collect()
+    return problems, (summary, took)
+
+
+def _said(problems):
+    """The program check failed: the tilt naming the first file that failed, said on
+    the console (the event log, the LEDs and the link say it too when they can)."""
+    name, why = problems[0]
+    if len(problems) > 1:
+        why += " (and %d more files)" % (len(problems) - 1)
+    print("felt: tilt program_check_failed: %s: %s" % (name, why), file=sys.stderr)
+    return {"code": "program_check_failed", "file": name, "why": why}
+
+
+def _show_tilt(argv, board, path, tilt):
+    """The table never starts: the tilt goes to the event log, the LEDs and the link
+    (felt.tilted), and stays until a signed image is installed."""
+    try:
+        import asyncio
+    except ImportError:
+        import uasyncio as asyncio
+    if path is not None:
+        from felt.table.eventlog import EventLog
+        EventLog(path + ".events").add(None, None, tilt["code"],
+                                       "%s: %s" % (tilt["file"], tilt["why"]))
+    from felt import tilted
+    asyncio.run(tilted.run(_open_hal(argv, board), board, tilt))
+
+
+def _open_hal(argv, board):
+    """The HAL for this runtime: the serial link when given a --port."""
+    port = _arg(argv, "--port")
+    if port is not None:
+        from felt.hal import link
+        hal = link.open(board, link.StreamTransport(port))
+        hal.link.measure = "--measure" in argv   # perf frames for felt-bench
+        return hal
+    if sys.implementation.name == "circuitpython":
+        from felt.hal import cp
+        return cp.open(board)
+    from felt.hal import mp
+    return mp.open(board)
+
+
+def _join(root, name):
+    return root + "/" + name if root else name
 
 
 def _reset_plainly():

@@ -11,6 +11,7 @@ except ImportError:
 
 from felt.guard import Guard
 from felt.hal.clock import sleep_ms
+from felt.protocol import ticks_diff
 from felt.table.controller import Controller
 
 
@@ -44,6 +45,15 @@ async def shuffler_task(hal, ctl, guard):
         await sleep_ms(20)
 
 
+async def link_watch_task(hal, ctl, guard, timeout_ms):
+    """A table that needs its host (the board's link.timeout_ms): silent that long, the
+    link is lost and play waits for it (Controller.link_lost, docs/tilts.md)."""
+    while True:
+        ctl.link_lost(ticks_diff(hal.ticks_ms(), hal.link.heard) > timeout_ms)
+        guard.beat("link_watch")
+        await sleep_ms(100)
+
+
 async def resend_task(hal, guard):
     """Resend a frame the host has not acknowledged in time."""
     while True:
@@ -52,21 +62,29 @@ async def resend_task(hal, guard):
         await sleep_ms(50)
 
 
-async def run(hal, board, journal, rebooted=None):
+async def run(hal, board, journal, rebooted=None, trust=None):
     """Boot the table (it resumes from its journal) and run it until a task dies;
-    returns why.  `rebooted`: why the board last rebooted, if it did, for the log."""
+    returns why.  `rebooted`: why the board last rebooted, if it did, for the log;
+    `trust`: the file of keys a technician's commands are signed with
+    (felt.table.technician), None on a developer's table over the link."""
     guard = Guard(hal.ticks_ms)
     if rebooted is not None:       # first: a boot that fails again has said it
         hal.link.send("log", {"msg": "rebooted: %s" % rebooted})
-    ctl = Controller(hal, board, journal)
+    ctl = Controller(hal, board, journal, trust)
     if rebooted is not None:
         ctl.record("task_reset", rebooted)
+    if hal.watchdog_reset:
+        ctl.record("watchdog_reset", "the watchdog reset the board: a stall the guard did "
+                                     "not catch, or its own reset failed")
     tasks = [("link", hal.link.serve(ctl.handle)), ("resend", resend_task(hal, guard)),
              ("send", hal.link.pump(lambda: guard.beat("send")))]
     if hal.wired:
         tasks.append(("buttons", buttons_task(hal, ctl, guard)))
         tasks.append(("cards", cards_task(hal, ctl)))
         tasks.append(("shuffler", shuffler_task(hal, ctl, guard)))
+        if board["link"]["timeout_ms"]:
+            tasks.append(("link_watch", link_watch_task(hal, ctl, guard,
+                                                        board["link"]["timeout_ms"])))
     for name, coro in tasks:
         asyncio.create_task(guard.run(name, coro))
     asyncio.create_task(guard.watchdog(hal.feed))

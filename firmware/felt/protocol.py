@@ -29,7 +29,9 @@ QUEUE = const(8)  # frames a Sender holds awaiting their turn
 
 # Kinds the receiver must answer with ack or nak; the sender resends them until it does.
 ACKED = ("btn", "dealer", "card", "shuf", "cfg", "need", "shuffle", "discard", "chip", "clock",
-         "shoe", "deck", "rules")
+         "shoe", "deck", "rules", "tech", "clear")
+# Questions to the board: answered by their reply, never acked, changing nothing.
+QUERIES = ("hello", "state", "sign", "heap", "eventlog", "challenge")
 
 _MIN_BODY = const(16)  # "0 k {} *12345678" between '@' and '\n'
 

@@ -3,14 +3,19 @@
     felt-emulator --hands 200 --players 9 --seed 7     # headless, scripted players
     felt-emulator --hands 1000 --seed 5 --faults random # with devices and dealer failing
     felt-emulator --players 6                           # the interactive view
+    felt-emulator --runtime micropython --image build/image --hands 10  # a signed image
 """
 
 import argparse
 import sys
+from pathlib import Path
 
 from felt.poker import variants
-from host_tools.emulator.link import add_runtime_arguments, check_runtime
+from host_tools.emulator.link import Tilted, add_runtime_arguments, check_runtime
 from host_tools.emulator.session import DEFAULT_BOARD, RAKES, Session, round_line, table_config
+
+
+TILTED = 3    # the exit status when the table tilts at boot (its program check failed)
 
 
 def parse_args(argv):
@@ -39,12 +44,36 @@ def parse_args(argv):
                          "exposed cards...) at random moments, seeded by --seed")
     ap.add_argument("--trace", help="write every frame on the link to this file")
     add_runtime_arguments(ap)
+    ap.add_argument("--image", metavar="DIR",
+                    help="run the signed image in DIR (felt-flash build) as a board flashed "
+                         "with it: its program is checked at boot (MicroPython only)")
+    ap.add_argument("--trust", metavar="FILE", default="keys/felt.pub",
+                    help="with --image: the public key the board trusts (default %(default)s)")
+    ap.add_argument("--tech-key", metavar="FILE", default="keys/felt.key",
+                    help="with --image: the technician's private key, which signs the "
+                         "table's configuration and deck registrations (default %(default)s)")
     ap.add_argument("--interactive", action="store_true",
                     help="the terminal view (the default when --hands is not given)")
     args = ap.parse_args(argv)
     if args.list_games:
         return args
     check_runtime(ap, args)
+    if args.image is not None:
+        if args.runtime != "micropython":
+            ap.error("--image needs --runtime micropython: an image's program is bytecode")
+        if not (Path(args.image) / "board.json").is_file():
+            ap.error("--image %s: no board.json there (felt-flash build makes images)"
+                     % args.image)
+        if not Path(args.trust).is_file():
+            ap.error("--trust %s: no such key file (felt-flash keygen makes one)" % args.trust)
+        args.board = str(Path(args.image) / "board.json")   # the board it was built for
+        from host_tools.flash import load_key
+        try:
+            args.tech_key = load_key(args.tech_key)
+        except SystemExit as e:
+            ap.error(str(e))
+    else:
+        args.tech_key = None
     most = variants.get(args.game).max_players
     if not 2 <= args.players <= most:
         ap.error("--players must be 2..%d for %s" % (most, args.game))
@@ -53,12 +82,14 @@ def parse_args(argv):
     return args
 
 
-def headless(args, out=sys.stdout):
+def headless(args, out=None):
+    out = out or sys.stdout
     config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
                           args.button, args.straddle)
     session = Session(players=args.players, seed=args.seed, board=args.board,
                       journal=args.journal, config=config, phh=args.phh, inject=args.faults,
-                      runtime=args.runtime, heap=args.heap)
+                      runtime=args.runtime, heap=args.heap, image=args.image, trust=args.trust,
+                      tech_key=args.tech_key)
     faulty = args.faults is not None
     played = 0
     if args.trace:
@@ -81,6 +112,9 @@ def headless(args, out=sys.stdout):
         state = session.state()
         rake = state["rake"]
         end_chips = sum(state["stacks"]) + rake
+    except Tilted as e:
+        print("felt-emulator: the table is tilted: %s" % e, file=sys.stderr)
+        return TILTED
     except RuntimeError as e:     # a LinkError, or the emulated shoe out of cards
         session.faults.append(str(e))
         end_chips = -1

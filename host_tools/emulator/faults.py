@@ -612,7 +612,7 @@ class Faults:
     # ----- the technician ----------------------------------------------------------------
 
     def _technician(self, what, payload, note, expect):
-        why, new = self._send(what, payload)
+        why, new = self._send(*self.s.as_technician(what, payload))
         if why is not None or not any(expect(q) for k, q in new if k == "evt"):
             self._problem("technician: %s %s: %s" % (what, payload, why or "no event"))
             return False

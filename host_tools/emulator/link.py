@@ -24,6 +24,14 @@ class LinkError(RuntimeError):
     """The firmware stopped answering or went away."""
 
 
+class Tilted(LinkError):
+    """The firmware's program check failed at boot (felt.image): the table never starts.
+    str() names the code, the file and why."""
+
+
+TILT_EXIT = 3   # felt.boot.TILT_EXIT: a tilted firmware that could not say so on the link
+
+
 class _Gone(Exception):
     """The firmware's end of the pty closed: the process ended."""
 
@@ -272,7 +280,9 @@ class FirmwareProcess:
     given)."""
 
     def __init__(self, board_path, journal=None, python=sys.executable, phh=None,
-                 runtime="cpython", heap=None, measure=False):
+                 runtime="cpython", heap=None, measure=False, image=None, trust=None):
+        """`image`: run a signed image (felt-flash build) as a board flashed with it, its
+        program checked at boot against the public key file `trust` (MicroPython only)."""
         if runtime not in RUNTIMES:
             raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
         self.journal = journal
@@ -289,8 +299,15 @@ class FirmwareProcess:
             from host_tools import micropython
             if heap is None:
                 heap = load(str(board_path))["heap_bytes"]
-            micropython.board_tree()
-            self.cmd, self.env = micropython.command(micropython.TREE / "main.py", args, heap)
+            tree = micropython.TREE
+            if image is not None:
+                tree = Path(image).resolve()
+                args += ["--image", str(tree), "--trust", str(Path(trust).resolve())]
+            else:
+                micropython.board_tree()
+            self.cmd, self.env = micropython.command(tree / "main.py", args, heap, tree=tree)
+        elif image is not None:
+            raise ValueError("an image runs on MicroPython: its program is bytecode")
         else:
             self.cmd = [python, str(FIRMWARE_MAIN)] + args
             self.env = dict(os.environ)
@@ -323,6 +340,10 @@ class FirmwareProcess:
             code = self.proc.wait(5)
         except subprocess.TimeoutExpired:
             raise LinkError("the firmware closed its port but goes on running")
+        if code == TILT_EXIT:
+            said = [line[len("felt: tilt "):] for line in self.stderr().splitlines()
+                    if line.startswith("felt: tilt ")]
+            raise Tilted(said[-1] if said else "the firmware exited with %d" % code)
         if code != REBOOT_EXIT:
             raise LinkError("the firmware exited with %d: %s" % (code, self.stderr()[-1500:]))
         self.proc.stderr.close()

@@ -14,7 +14,7 @@ from pathlib import Path
 from felt.poker import variants
 from host_tools.emulator.devices import LedStrip, Shoe, Shuffler, seeded
 from host_tools.emulator.faults import KINDS as FAULT_KINDS, Faults
-from host_tools.emulator.link import REPO, FirmwareProcess
+from host_tools.emulator.link import REPO, FirmwareProcess, LinkError, Tilted
 from host_tools.emulator.players import BUTTON_FOR, RandomPlayer
 
 DEFAULT_BOARD = REPO / "hardware" / "boards" / "pico-11.json"
@@ -65,11 +65,14 @@ def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="
 class Session:
     def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
                  button="dealer_right", journal=None, config=None, phh=None, inject=None,
-                 runtime="cpython", heap=None, measure=False):
+                 runtime="cpython", heap=None, measure=False, image=None, trust=None,
+                 tech_key=None):
         """`inject`: None (no faults), "manual" (faults only when armed or injected, e.g.
         from the terminal view's keys) or "random" (also at random moments).  `runtime`
-        and `heap`: what the firmware runs on; `measure`: its perf frames (HostLink.perf)
-        (host_tools.emulator.link.FirmwareProcess)."""
+        and `heap`: what the firmware runs on; `measure`: its perf frames (HostLink.perf);
+        `image` and `trust`: a signed image to run and the key the board trusts
+        (host_tools.emulator.link.FirmwareProcess); `tech_key`: the private key that
+        signs the technician's commands to it (host_tools.tech)."""
         self.board_path = Path(board)
         self.board = json.loads(self.board_path.read_text())
         self.players = players
@@ -99,7 +102,8 @@ class Session:
             journal = os.path.join(tempfile.mkdtemp(prefix="felt-journal-"), "journal.jsonl")
         forget_journal(journal)
         self.fw = FirmwareProcess(self.board_path, journal, phh=phh, runtime=runtime, heap=heap,
-                                  measure=measure)
+                                  measure=measure, image=image, trust=trust)
+        self.tech_key = tech_key
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
         self.link = self.fw.link
 
@@ -123,12 +127,28 @@ class Session:
         if kind == "px":
             self.strip.capture(p["rgb"])
         self.hello = self.link.request("hello", {}, "hello")
-        self._must(self.link.send("cfg", self.config), "cfg")
+        tilt = self.hello.get("tilt")
+        if tilt:      # the program check failed (felt.tilted): the table never starts
+            raise Tilted("%s: %s: %s" % (tilt["code"], tilt["file"], tilt["why"]))
+        self._must(self.link.send(*self.as_technician("cfg", self.config)), "cfg")
         # The shoe holds a shuffled deck from the start, for the button's high card.
         self.shoe.load(self.shuffler.shuffle())
 
     def state(self):
         return self.link.request("state", {}, "state")
+
+    def as_technician(self, kind, payload):
+        """(kind, payload) of a technician's command as this board takes it: signed for
+        its challenge when it trusts keys (hello's `signed`), else as it is."""
+        from felt.table.controller import TECHNICIAN_ONLY
+        if kind not in TECHNICIAN_ONLY or not self.hello.get("signed"):
+            return kind, payload
+        if self.tech_key is None:
+            raise LinkError("the board takes only signed technician commands: give the "
+                            "technician's key")
+        from host_tools import tech
+        return "tech", tech.signed(self.tech_key, self.link.request("challenge", {}, "challenge"),
+                                   kind, payload)
 
     def power_cut(self):
         """The table's power fails and comes back: the firmware boots and resumes from

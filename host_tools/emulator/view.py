@@ -376,7 +376,8 @@ def run_view(args) -> int:
                           args.button, args.straddle)
     session = Session(players=args.players, seed=args.seed, board=args.board,
                       journal=args.journal, config=config, inject=args.faults or "manual",
-                      runtime=args.runtime, heap=args.heap)
+                      runtime=args.runtime, heap=args.heap, image=args.image, trust=args.trust,
+                      tech_key=args.tech_key)
     app = FeltView(session)
     try:
         session.open()

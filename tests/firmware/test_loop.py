@@ -49,3 +49,14 @@ def test_a_killed_task_reboots_the_table_which_resumes_exactly_and_says_why():
     asyncio.run(loop.run(hal2, BOARD, Journal(path), take_note(path + ".reboot")))
     logs = [p["msg"] for k, p in wire2.frames() if k == "log"]
     assert logs == ["rebooted: task link died: MemoryError"]
+
+
+def test_a_watchdog_reset_is_logged_at_boot():
+    from felt.table.journal import Journal
+    path = journal_path("loop-watchdog")
+    hal = L.open(BOARD, DyingWire())
+    hal.watchdog_reset = True                      # as the board's reset cause says
+    asyncio.run(loop.run(hal, BOARD, Journal(path)))
+    ctl, _ = boot(path)
+    records, _ = ctl.eventlog.page(0)
+    assert [r["code"] for r in records] == ["watchdog_reset"]

@@ -1,16 +1,33 @@
-"""felt-flash lays out the board's filesystem: bytecode for MicroPython, source for
-CircuitPython, main.py and the checked board definition."""
+"""felt-flash: keys, signed images (bytecode for MicroPython, source for CircuitPython,
+main.py, the checked board definition, a signed manifest) and the commands that
+install them.  The board's side of the check is tests/host/test_signed_image.py."""
 
 import json
+import os
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from host_tools import flash
 
 
-def test_micropython_board_gets_bytecode_main_and_board_json(tmp_path):
-    out = tmp_path / "fs"
-    flash.build("pico-11", out)
+@pytest.fixture(scope="module")
+def key(tmp_path_factory):
+    private, public = flash.keygen(tmp_path_factory.mktemp("keys") / "felt")
+    return private
+
+
+def test_keygen_writes_a_private_key_only_its_owner_reads_and_never_overwrites(tmp_path):
+    private, public = flash.keygen(tmp_path / "k")
+    assert os.stat(private).st_mode & 0o777 == 0o600
+    assert len(bytes.fromhex(public.read_text().strip())) == 32
+    with pytest.raises(flash.Refused, match="never overwritten"):
+        flash.keygen(tmp_path / "k")
+
+
+def test_micropython_image_gets_bytecode_main_board_json_and_a_signed_manifest(tmp_path, key):
+    out = tmp_path / "image"
+    manifest = flash.build("pico-11", out, key)
     sources = sorted(p.relative_to(flash.FIRMWARE).with_suffix(".mpy")
                      for p in (flash.FIRMWARE / "felt").rglob("*.py"))
     built = sorted(p.relative_to(out) for p in out.rglob("*.mpy"))
@@ -18,41 +35,57 @@ def test_micropython_board_gets_bytecode_main_and_board_json(tmp_path):
     assert all((out / p).read_bytes()[:1] == b"M" for p in built)   # the .mpy header
     assert (out / "main.py").read_text() == (flash.FIRMWARE / "main.py").read_text()
     assert json.loads((out / "board.json").read_text())["name"] == "pico-11"
+    # Every program file, by size and SHA-256; the signature covers the manifest's bytes.
+    assert sorted(manifest["files"]) == sorted(
+        [p.as_posix() for p in built] + ["board.json", "main.py"])
+    assert manifest["files"]["main.py"] == list(flash.board_image.sha256_file(str(out / "main.py")))
+    public = Ed25519PublicKey.from_public_bytes(
+        bytes.fromhex(key.with_suffix(".pub").read_text().strip()))
+    data = (out / "manifest.json").read_bytes()
+    public.verify(bytes.fromhex((out / "manifest.sig").read_text().strip()), data)
+    assert json.loads(data) == manifest
+    assert flash.check_image(out, key.with_suffix(".pub")).startswith("%d files" % len(manifest["files"]))
 
 
-def test_circuitpython_board_gets_source(tmp_path):
-    out = tmp_path / "fs"
-    flash.build("feather-rp2040-cp", out)
+def test_circuitpython_image_gets_source(tmp_path, key):
+    out = tmp_path / "image"
+    flash.build("feather-rp2040-cp", out, key)
     assert not list(out.rglob("*.mpy"))
     assert (out / "felt" / "poker" / "round.py").exists()
 
 
-def test_unknown_board_is_refused_with_the_known_names(tmp_path):
+def test_unknown_board_is_refused_with_the_known_names(tmp_path, key):
     with pytest.raises(SystemExit, match="known: .*pico-11"):
-        flash.build("no-such-board", tmp_path / "fs")
+        flash.build("no-such-board", tmp_path / "fs", key)
 
 
-def test_commands_copy_everything_then_soft_reset(tmp_path):
-    out = tmp_path / "fs"
-    flash.build("pico-11", out)
-    (cmd,) = flash.mpremote_commands("/dev/ttyACM0", out)
+def test_install_removes_the_old_program_copies_the_image_then_soft_resets(tmp_path, key):
+    out = tmp_path / "image"
+    flash.build("pico-11", out, key)
+    (cmd,) = flash.install_commands("/dev/ttyACM0", out)
     assert cmd[1:3] == ["connect", "/dev/ttyACM0"] and cmd[-2:] == ["+", "soft-reset"]
-    assert str(out / "main.py") in cmd
+    code = cmd[cmd.index("exec") + 1]
+    assert "['/felt', '/main.py', '/board.json']" in code and "journal" not in code
+    compile(code, "exec", "exec")
+    assert cmd.index("exec") < cmd.index("cp")
+    assert str(out / "main.py") in cmd and str(out / "manifest.sig") in cmd
 
 
-def test_a_new_table_removes_the_journal_before_the_reset(tmp_path, capsys):
+def test_a_new_table_removes_the_journal_too(tmp_path, key, capsys):
     # The journal makes a board resume after a power cut or a re-flash
     # (felt.table.journal); --new-table forgets it.
-    out = tmp_path / "fs"
-    flash.build("pico-11", out)
-    (cmd,) = flash.mpremote_commands("/dev/ttyACM0", out, "/journal.jsonl")
-    at = cmd.index("exec")
-    assert cmd[at - 1] == "+" and cmd[-2:] == ["+", "soft-reset"]
-    code = cmd[at + 1]
-    assert "'/journal.jsonl'" in code and "'/journal.jsonl.1'" in code
-    compile(code, "exec", "exec")
-    assert flash.main(["--board", "pico-11", "--out", str(out), "--dry-run",
-                       "--new-table"]) == 0
-    assert "os.remove" in capsys.readouterr().out
-    (plain,) = flash.mpremote_commands("/dev/ttyACM0", out)
-    assert "exec" not in plain
+    out = tmp_path / "image"
+    flash.build("pico-11", out, key)
+    (cmd,) = flash.install_commands("/dev/ttyACM0", out, "/journal.jsonl")
+    code = cmd[cmd.index("exec") + 1]
+    assert "'/journal.jsonl.1', '/journal.jsonl']" in code
+    assert flash.main(["install", "--image", str(out), "--trust", str(key.with_suffix(".pub")),
+                       "--dry-run", "--new-table"]) == 0
+    assert "/journal.jsonl" in capsys.readouterr().out
+
+
+def test_install_dry_run_needs_the_boards_key(tmp_path, key):
+    out = tmp_path / "image"
+    flash.build("pico-11", out, key)
+    with pytest.raises(SystemExit):
+        flash.main(["install", "--image", str(out), "--dry-run"])

@@ -19,7 +19,8 @@ returning an object with these attributes:
   `await serve(handler)` reads frames for ever, answering each with the handler's
   verdict (docs/protocol.md); `flush()` resends what was not acknowledged in time.
 - `ticks_ms()`: a millisecond clock that wraps at 2**30; `feed()`: feed the watchdog;
-  `reset()`: reboot the board (felt.guard: a task of the loop died).
+  `reset()`: reboot the board (felt.guard: a task of the loop died); `watchdog_reset`:
+  True when the watchdog reset the board last (logged at boot, docs/tilts.md).
 - `wired`: True when buttons, reader and shuffler are pins to poll (felt.loop then starts
   a task for each); False on the link backend, where they arrive as messages.
 

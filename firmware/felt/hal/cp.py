@@ -162,6 +162,13 @@ class CircuitIO:
     def reset(self):
         self.hw.microcontroller.reset()
 
+    def watchdog_reset(self):
+        mc = self.hw.microcontroller
+        try:
+            return mc.cpu.reset_reason == mc.ResetReason.WATCHDOG
+        except AttributeError:    # a port that does not say
+            return False
+
 
 def open(board, hw=None, watchdog=True):
     """The HAL for a CircuitPython board.  `board` is a definition from felt.board.load

@@ -18,7 +18,6 @@ except ImportError:
 from felt import protocol as P
 from felt.hal.clock import sleep_ms, ticks_ms, ticks_us
 
-QUERIES = ("hello", "state", "sign", "heap", "eventlog")
 OUT_BYTES = 4096   # frames waiting for the transport; past this a send waits for it
 CHUNK = 256        # bytes offered to the transport at once
 
@@ -47,6 +46,7 @@ class Link:
         self.sender = P.Sender()
         self.dedup = P.Dedup()
         self.frame = None        # (seq, kind, payload, session) of the frame being handled
+        self.heard = ticks_ms()  # when the last whole frame came (felt.loop: link_lost)
         # Booted with --measure: after each seat press a `perf` frame says how long its
         # LEDs and its whole handling took (felt-bench).  `press` is when it arrived.
         self.measure = False
@@ -111,6 +111,7 @@ class Link:
             data = await self.transport.read()
             self.decoder.feed(data)
             for seq, kind, payload in self.decoder:
+                self.heard = self.ticks_ms()
                 self._receive(seq, kind, payload, handler)
             self.flush()
 
@@ -118,7 +119,7 @@ class Link:
         if kind == "ack" or kind == "nak":
             self.sender.settle(kind, payload)
             return
-        if kind in QUERIES:          # answered by their reply, not acked
+        if kind in P.QUERIES:          # answered by their reply, not acked
             if kind == "hello":
                 session = payload.get("session")
                 self.dedup.hello(session if isinstance(session, str) else None)
@@ -263,6 +264,7 @@ class Pixels:
 
 class LinkHal:
     wired = False   # no pins to poll: inputs arrive as messages
+    watchdog_reset = False   # no watchdog: the process is killed or exits
 
     def __init__(self, board, transport):
         self.board = board

@@ -455,7 +455,7 @@ class Hal:
     wired = True  # buttons, reader and shuffler are pins to poll (main.py starts their tasks)
 
     def __init__(self, board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed,
-                 reset):
+                 reset, watchdog_reset=False):
         self.board = board
         self.buttons = buttons
         self.card_reader = card_reader
@@ -465,6 +465,7 @@ class Hal:
         self.ticks_ms = ticks_ms
         self.feed = feed
         self.reset = reset
+        self.watchdog_reset = watchdog_reset
 
 
 def _no_feed():
@@ -491,7 +492,7 @@ def assemble(board, io, watchdog=True):
     with an rxbuf-byte receive buffer; `i2c(bus)` a bus as Mcp23017 takes; `ticks_ms`,
     the clock; `strip(leds)` the LED chain's wire-order buffer and the function that
     sends it, as (buf, write); `watchdog(ms)` starts the watchdog and returns its feed;
-    `reset()` reboots the board.
+    `reset()` reboots the board; `watchdog_reset()`, whether the watchdog reset it last.
     Pins are claimed in the order below: CircuitIO's same-pin error names them so.
     """
     from felt.board import button_table
@@ -527,7 +528,8 @@ def assemble(board, io, watchdog=True):
     feed = _no_feed
     if watchdog:
         feed = io.watchdog(board["watchdog_ms"])
-    return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed, io.reset)
+    return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed, io.reset,
+               io.watchdog_reset())
 
 
 class Modules:
@@ -578,6 +580,10 @@ class MachineIO:
 
     def reset(self):
         self.machine.reset()
+
+    def watchdog_reset(self):
+        m = self.machine
+        return hasattr(m, "reset_cause") and m.reset_cause() == getattr(m, "WDT_RESET", None)
 
 
 def open(board, hw=None, watchdog=True):

@@ -10,11 +10,11 @@ are redrawn from state.
 """
 
 from felt import check, lazy
+from felt.protocol import QUERIES
 from felt.poker import cards as C
 from felt.poker.button import dealer_right, by_high_card, next_seat, rotate
 from felt.poker import hands
 from felt.poker.round import Round, BETTING, CHOOSING, DEALING, IRREGULAR_RULES
-from felt.poker.structure import ConfigError
 from felt.table import messages
 from felt.table import scenes
 from felt.table.decks import Decks
@@ -31,12 +31,12 @@ HAND_SHUFFLE = "hand_shuffle"   # the dealer shuffles by hand (20.38(o), (p))
 CUT = "cut"              # every shuffle is cut before the deal (20.38(f)1)
 PLAYING = "playing"
 
-QUERIES = ("hello", "state", "sign", "heap", "eventlog")
+# A technician's, signed, where the board trusts keys (felt.table.technician).
+TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear")
+TECHNICIAN = "felt.table.technician"
 RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
-CONFIG = "felt.table.config"       # reading a configuration, writing the sign (felt.lazy)
+CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
-RULE_NOTICE = 30           # minutes a rule change is posted before it applies (19:47-8.3(b))
-AT_ONCE = ("min_wager", "max_wager")   # changes that apply when posted (19:47-8.3(c))
 
 # Dealer-panel buttons that report an irregularity of the round, with the event each
 # makes (felt.poker.irregular); "card" and "seat" name what they concern.
@@ -51,7 +51,10 @@ BUTTON_ACTIONS = {"fold": ("fold", "decline"), "call": ("check", "call", "bring_
 
 
 class Controller:
-    def __init__(self, hal, board, journal=None):
+    def __init__(self, hal, board, journal=None, trust=None):
+        """`trust`: the file of public keys the board trusts (felt.image), one of which
+        must sign a technician's command (felt.table.technician); None on a developer's
+        table over the link, which takes those commands plainly."""
         self.hal = hal
         self.board = board
         self.leds = board["leds"]
@@ -59,6 +62,21 @@ class Controller:
         self.journal.identify(FIRMWARE, board["name"])   # the stamp each file begins with
         # Tilts and errors, kept beside the journal (docs/tilts.md).
         self.eventlog = EventLog(self.journal.path + ".events" if self.journal.path else None)
+        self.trust = trust
+        self.challenge = None       # drawn when first asked for (felt.table.technician)
+        self._authorised = False    # a technician's signed command is being carried out
+        self.minutes = 0         # table time, for time charges
+        self.reset()
+        self._scene = None       # what the LEDs show: (seat statuses, button, centre)
+        self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
+        self._resume()
+        lazy.forget(RECOVERY)    # a boot's work only
+        lazy.forget(IRREGULAR_RULES)   # if the replay needed it: back when asked for
+        self.journal.buf = None
+        self.render()
+
+    def reset(self):
+        """A new table, unconfigured (at boot, and when a technician clears a tilt)."""
         self.config = None
         self.stacks = []
         self.button = -1
@@ -66,7 +84,6 @@ class Controller:
         self.state = IDLE
         self.round = None
         self.rake_total = 0      # taken by the house this session (13:47-20.37)
-        self.minutes = 0         # table time, for time charges
         self._charged = 0        # time-charge assessments made
         self._placing = []       # (seat, card) dealt to place the button
         self.decks = Decks()
@@ -78,14 +95,8 @@ class Controller:
         self._cycle = False      # the shuffler has reported shuffling since it was started
         self._saved = None       # the lasting state last written to the journal
         self.locked = None       # why play is stopped (lock()), or None
+        self.link_down = False   # the host is silent and play waits for it (link_lost)
         self.coming = None       # a posted rule change: {"rules": {...}, "at": minute}
-        self._scene = None       # what the LEDs show: (seat statuses, button, centre)
-        self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
-        self._resume()
-        lazy.forget(RECOVERY)    # a boot's work only
-        lazy.forget(IRREGULAR_RULES)   # if the replay needed it: back when asked for
-        self.journal.buf = None
-        self.render()
 
     # ----- the one entry point ---------------------------------------------------------
 
@@ -94,8 +105,12 @@ class Controller:
         h = getattr(self, "_on_" + kind, None)
         if h is None:
             return "unknown message %r" % (kind,)
-        if self.locked is not None and kind not in QUERIES:
+        if self.locked is not None and kind not in QUERIES and kind != "tech":
             reason = "the table is locked: %s" % self.locked
+        elif self.link_down and self._waits_for_link(kind, payload):
+            reason = "the host link is lost: play waits for it"
+        elif kind in TECHNICIAN_ONLY and self.trust is not None and not self._authorised:
+            reason = "%s is a technician's command: send it signed (tech)" % kind
         else:
             reason = messages.why_not(kind, payload)   # checked whole before any change
         try:
@@ -120,7 +135,8 @@ class Controller:
 
     def _on_hello(self, p):
         self.hal.link.send("hello", {"fw": FIRMWARE, "board": self.board["name"],
-                                     "seats": len(self.leds["seats"])})
+                                     "seats": len(self.leds["seats"]),
+                                     "signed": self.trust is not None})
 
     def _on_state(self, p):
         self.hal.link.send("state", self.snapshot())
@@ -143,14 +159,26 @@ class Controller:
         """A tilt, an error or a clearing, into the event log (docs/tilts.md)."""
         self.eventlog.add(self.minutes, self.hand, code, detail)
 
+    # A technician's command (felt.table.technician): loaded only for one.
+
+    def _on_challenge(self, p):
+        self._cold(TECHNICIAN, "challenge", p)
+
+    def _on_tech(self, p):
+        return self._cold(TECHNICIAN, "command", p)
+
+    def _on_clear(self, p):
+        return self._cold(TECHNICIAN, "clear", p)
+
+    def _cold(self, module, name, p):
+        """`name`(self, p) of a module loaded for it and forgotten after (felt.lazy)."""
+        try:
+            return getattr(lazy.load(module), name)(self, p)
+        finally:
+            lazy.forget(module)
+
     def _on_sign(self, p):
-        if self.config is None:
-            return "no table configuration: send cfg first"
-        c = self.coming or {"rules": (), "at": 0}
-        coming = self._configured(c["rules"]) if self.coming else None
-        text = lazy.load(CONFIG).sign(self.config, coming, c["at"], self.minutes, c["rules"])
-        lazy.forget(CONFIG)
-        self.hal.link.send("sign", {"text": text})
+        return self._cold(CONFIGURE, "sign", p)
 
     def _on_clock(self, p):
         """Table time in minutes, for time charges (13:47-20.37(a)4iii)."""
@@ -166,80 +194,18 @@ class Controller:
             self._rules_due()
         return None
 
+    # The configuration and the rules, changed seldom (felt.table.configure).
+
     def _on_cfg(self, p):
-        if self.state != IDLE:
-            return "configuration changes wait until the round is over"
-        cfg = self._read_config(p)
-        if isinstance(cfg, str):
-            return cfg
-        self.config = cfg
-        self.coming = None       # a new table: nothing posted for it yet
-        self.round = None
-        self.stacks = list(cfg.stacks)
-        self.button = -1
-        self.hand = 0
-        self.rake_total = 0
-        self._charged = self.minutes // cfg.rake.every
-        return None
+        return self._cold(CONFIGURE, "new_table", p)
 
     def _on_rules(self, p):
-        """A change of the table's rules (19:47-8.3), between rounds: the minimum and
-        maximum wagers at once ((c)); any other change is posted on the sign with the
-        time it applies, and applies RULE_NOTICE minutes of table time later ((b))."""
-        if self.config is None:
-            return "no table configuration: send cfg first"
-        if self.state != IDLE:
-            return "rule changes wait until the round is over"
-        if not p:
-            return "rules: say which settings change"
-        if "seats" in p or "stacks" in p:
-            return "a rule change keeps the seats and the stacks: a new table is a cfg"
-        cfg = self._configured(p)
-        if isinstance(cfg, str):
-            return cfg
-        if not [k for k in p if k not in AT_ONCE]:
-            self._time_charges()
-            self._set_rules(cfg)
-            self._evt({"e": "rules", "state": "in_effect", "changes": p})
-            return None
-        self.coming = {"rules": p, "at": self.minutes + RULE_NOTICE}
-        self._evt({"e": "rules", "state": "posted", "changes": p, "at": self.coming["at"]})
-        return None
-
-    def _configured(self, changes):
-        """The configuration with `changes` made, or why not."""
-        d = self.config.as_dict()
-        d.update(changes)
-        d["stacks"] = list(self.stacks)
-        return self._read_config(d)
-
-    def _read_config(self, d):
-        """A TableConfig from `d`, or why not (ConfigError's sentence)."""
-        try:
-            return lazy.load(CONFIG).from_dict(d, len(self.leds["seats"]))
-        except ConfigError as e:
-            return str(e)
-        finally:
-            lazy.forget(CONFIG)
-
-    def _set_rules(self, cfg):
-        self.config = cfg
-        self._charged = self.minutes // cfg.rake.every
+        return self._cold(CONFIGURE, "rules", p)
 
     def _rules_due(self):
         """A posted rule change whose time has come applies, between rounds."""
-        if self.coming is None or self.minutes < self.coming["at"]:
-            return
-        changes = self.coming["rules"]
-        self.coming = None
-        self._time_charges()     # what is due under the old rules first
-        cfg = self._configured(changes)
-        if isinstance(cfg, str):
-            # The table changed since it was posted (a new maximum wager, say).
-            self._evt({"e": "rules", "state": "dropped", "changes": changes, "why": cfg})
-            return
-        self._set_rules(cfg)
-        self._evt({"e": "rules", "state": "in_effect", "changes": changes})
+        if self.coming is not None and self.minutes >= self.coming["at"]:
+            self._cold(CONFIGURE, "due", None)
 
     def _on_dealer(self, p):
         b = p["b"]
@@ -456,6 +422,25 @@ class Controller:
         if reason is None:
             self._apply((kind, seat, codes))
         return reason
+
+    def link_lost(self, lost):
+        """The host fell silent (`lost`) or was heard again (felt.loop, on a table whose
+        board needs its host).  While it is lost no round starts and no player acts;
+        what already happened at the table (cards read, the shuffler, the shoe, the
+        dealer's reports) is still taken, so nothing physical goes unrecorded."""
+        if lost == self.link_down:
+            return
+        self.link_down = lost
+        self.record("link_lost" if lost else "link_restored",
+                    "the host fell silent" if lost else "the host is heard again")
+        self._evt({"e": "link", "lost": lost})
+        self.render()
+
+    def _waits_for_link(self, kind, payload):
+        if self.hal.link.frame is not None:     # the host speaks: the link is back
+            self.link_lost(False)
+            return False
+        return kind in ("btn", "chip", "discard") or (kind == "dealer" and payload.get("b") == "deal")
 
     def lock(self, why, code="critical_memory"):
         """Stop play: the table cannot vouch for its state (a journal it cannot read
@@ -698,59 +683,8 @@ class Controller:
             self._saved = state
 
     def _resume(self):
-        """Boot: carry on from the journal, the round under way included (its events
-        replayed through the rules core).  No journal is a new table.  A journal that
-        cannot be read exactly, or whose chips do not add up, locks the table with a
-        sentence saying what was found (which file, which record, what): it is never
-        taken for a new table, and nothing more is written to it."""
-        j = self.journal
-        recovery = lazy.load(RECOVERY)
-        try:
-            saved = recovery.recover(j)
-            if saved is None:
-                return
-            table, header, count, under_way = saved
-            cfg, decks = recovery.restorable(self, table)
-            r = recovery.replay(j) if header is not None else None
-            if under_way:
-                recovery.check_round(self, header, table, cfg)
-        except MemoryError:
-            raise      # the heap, not the journal: the board reboots (felt.guard)
-        except Exception as e:  # noqa: BLE001 - whatever the journal holds, never a crash
-            if isinstance(e, (recovery.Damaged, check.Refused)):
-                self.lock(journal_mod.brief(str(e)))
-            else:
-                self.lock(journal_mod.brief("journal %s not resumed: %s" % (
-                    j.path, journal_mod.why(e))))
-            return
-        self.config, self.decks, self.round = cfg, decks, r
-        self.stacks = list(table["stacks"])
-        self.button, self.hand = table["button"], table["hand"]
-        self.rake_total, self.minutes = table["rake_total"], table["minutes"]
-        self._charged = table["charged"]
-        self.shuffler_present = table["shuffler_present"]
-        self.shoe_must_go, self.called_off = table["shoe_must_go"], table["called_off"]
-        self.coming = table["coming"]
-        self._saved = table
-        if self.journal.last_frame is not None:
-            self.hal.link.resume(self.journal.last_frame)
-        if under_way:
-            self.hand = header["hand"]
-            self.state = PLAYING
-            self.record("power_lost_in_play", "round %d resumed after %d events" % (
-                self.hand, count))
-        self._evt({"e": "resumed", "hand": self.hand, "state": self.state,
-                   "events": count if under_way else 0})
-        if not under_way:
-            return                # the last round, if any, stays lit with its winners
-        if r.finished():
-            self._end_round()     # the power went after the round's last event
-            self._save()
-        elif r.expecting() is not None:
-            what, seat = r.expecting()
-            self.hal.card_reader.want(what, seat)
-        elif r.to_act >= 0:
-            self._to_act(r.to_act)
+        """Boot: carry on from the journal (felt.table.recovery.resume)."""
+        lazy.load(RECOVERY).resume(self)
 
     # ----- output --------------------------------------------------------------------------
 
@@ -785,7 +719,7 @@ class Controller:
         return out
 
     def centre_status(self):
-        if self.locked is not None:
+        if self.locked is not None or self.link_down:
             return scenes.LOCKED
         if self.shoe_must_go:
             return scenes.SHOE_OUT

@@ -72,6 +72,16 @@ def _text(v, what):
         raise check.Refused("%s must be a text of 1 to %d characters" % (what, MAX_TEXT))
 
 
+def _object(v, what):
+    if not isinstance(v, dict):
+        raise check.Refused("%s must be an object" % what)
+
+
+def _signature(v, what):
+    if not isinstance(v, str) or len(v) != 128 or [c for c in v if c not in "0123456789abcdef"]:
+        raise check.Refused("%s must be 64 bytes in lower-case hex" % what)
+
+
 def _one_of(choices):
     def checker(v, what):
         if v not in choices or not isinstance(v, str):
@@ -87,6 +97,10 @@ SPECS = {
     "sign": {},
     "heap": {},
     "eventlog": {"from": (False, check.whole)},
+    "challenge": {},
+    "clear": {},
+    "tech": {"cmd": (True, _one_of(("cfg", "rules", "deck", "clear"))), "body": (True, _object),
+             "sig": (True, _signature)},
     "btn": {"seat": (True, _seat), "b": (True, _one_of(SEAT_BUTTONS)), "to": (False, _chips)},
     "discard": {"seat": (True, _seat), "cards": (True, _cards)},
     "chip": {"seat": (True, _seat), "amount": (True, _chip), "announced": (False, check.flag)},

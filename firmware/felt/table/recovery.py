@@ -20,6 +20,62 @@ class Damaged(Exception):
     and what is wrong."""
 
 
+def resume(ctl):
+    """Boot: carry on from the journal, the round under way included (its events
+    replayed through the rules core).  No journal is a new table.  A journal that
+    cannot be read exactly, or whose chips do not add up, locks the table with a
+    sentence saying what was found (which file, which record, what): it is never
+    taken for a new table, and nothing more is written to it."""
+    from felt.table.controller import PLAYING   # loaded by now: the controller calls this
+    j = ctl.journal
+    try:
+        saved = recover(j)
+        if saved is None:
+            return
+        table, header, count, under_way = saved
+        cfg, decks = restorable(ctl, table)
+        r = replay(j) if header is not None else None
+        if under_way:
+            check_round(ctl, header, table, cfg)
+    except MemoryError:
+        raise      # the heap, not the journal: the board reboots (felt.guard)
+    except Exception as e:  # noqa: BLE001 - whatever the journal holds, never a crash
+        if isinstance(e, (Damaged, check.Refused)):
+            ctl.lock(brief(str(e)))
+        else:
+            ctl.lock(brief("journal %s not resumed: %s" % (
+                j.path, why(e))))
+        return
+    ctl.config, ctl.decks, ctl.round = cfg, decks, r
+    ctl.stacks = list(table["stacks"])
+    ctl.button, ctl.hand = table["button"], table["hand"]
+    ctl.rake_total, ctl.minutes = table["rake_total"], table["minutes"]
+    ctl._charged = table["charged"]
+    ctl.shuffler_present = table["shuffler_present"]
+    ctl.shoe_must_go, ctl.called_off = table["shoe_must_go"], table["called_off"]
+    ctl.coming = table["coming"]
+    ctl._saved = table
+    if ctl.journal.last_frame is not None:
+        ctl.hal.link.resume(ctl.journal.last_frame)
+    if under_way:
+        ctl.hand = header["hand"]
+        ctl.state = PLAYING
+        ctl.record("power_lost_in_play", "round %d resumed after %d events" % (
+            ctl.hand, count))
+    ctl._evt({"e": "resumed", "hand": ctl.hand, "state": ctl.state,
+              "events": count if under_way else 0})
+    if not under_way:
+        return               # the last round, if any, stays lit with its winners
+    if r.finished():
+        ctl._end_round()     # the power went after the round's last event
+        ctl._save()
+    elif r.expecting() is not None:
+        what, seat = r.expecting()
+        ctl.hal.card_reader.want(what, seat)
+    elif r.to_act >= 0:
+        ctl._to_act(r.to_act)
+
+
 def recover(j):
     """(table, header, count, under_way) to resume from after a restart, or None for
     a new table (no journal, nor a <path>.1): the last table

@@ -172,6 +172,12 @@ def test_card_reader_and_link_on_one_uart_are_refused():
     assert "card_reader and link both on UART 0" in _refusal(d)
 
 
+def test_link_timeout_is_optional_and_bounded():
+    d = _copy(_pico())
+    d["link"]["timeout_ms"] = -1
+    assert "link.timeout_ms" in _refusal(d)
+
+
 def test_pin_type_must_suit_the_runtime():
     d = _copy(_pico())
     d["leds"]["pin"] = "GP22"

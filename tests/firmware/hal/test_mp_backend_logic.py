@@ -642,10 +642,13 @@ class _FakeNeoPixel:
         self.writes += 1
 
 
-def _open_pico(watchdog=True):
+def _open_pico(watchdog=True, cause=None):
     fakes = [FakeMcp(), FakeMcp(), FakeMcp()]
     chips = {0x20: fakes[0], 0x21: fakes[1], 0x22: fakes[2]}
     machine, made = _fake_machine(chips, {10: fakes[0], 11: fakes[1], 12: fakes[2]})
+    if cause is not None:           # machine.reset_cause() and its constants, as on rp2
+        machine.PWRON_RESET, machine.WDT_RESET = 1, 3
+        machine.reset_cause = lambda: cause
     hw = _Ns()
     hw.machine = machine
     hw.neopixel = _Ns()
@@ -667,6 +670,12 @@ def test_open_pico_wires_buttons_to_the_expanders_on_i2c0():
         clock.now += 5
         got.extend(hal.buttons.poll(hal.ticks_ms()))
     assert got == [(7, "raise")]
+
+
+def test_open_pico_says_whether_the_watchdog_reset_the_board():
+    assert _open_pico(cause=3)[0].watchdog_reset is True
+    assert _open_pico(cause=1)[0].watchdog_reset is False
+    assert _open_pico()[0].watchdog_reset is False      # a port without reset_cause
 
 
 def test_open_pico_puts_the_reader_and_link_on_their_uarts():

@@ -168,3 +168,25 @@ def test_leds_that_do_not_change_are_not_written_again():
     assert hal.pixels.writes == writes
     assert ctl.handle("dealer", {"b": "deal"}) is None    # shuffling: the centre changes
     assert hal.pixels.writes == writes + 1
+
+
+def test_a_lost_host_link_stops_new_rounds_and_actions_but_not_the_tables_devices():
+    # docs/tilts.md, link_lost: a table whose board needs its host (link.timeout_ms).
+    ctl, hal = table()
+    ctl.link_lost(True)
+    assert ctl.centre_status() == scenes.LOCKED
+    assert ctl.handle("dealer", {"b": "deal"}) == "the host link is lost: play waits for it"
+    ctl.link_lost(False)
+    dealt_round(ctl, hal)
+    seat = ctl.round.to_act
+    ctl.link_lost(True)
+    assert ctl.handle("btn", {"seat": seat, "b": "call"}) == \
+        "the host link is lost: play waits for it"
+    assert ctl.handle("shuf", {"state": "idle"}) is None      # devices are still heard
+    hal.link.frame = (7, "clock", {"minutes": 1}, None)       # the host speaks again
+    assert ctl.handle("clock", {"minutes": 1}) is None
+    hal.link.frame = None
+    assert not ctl.link_down
+    assert ctl.handle("btn", {"seat": seat, "b": "call"}) is None
+    assert [r["code"] for r in ctl.eventlog.memory] == \
+        ["link_lost", "link_restored", "link_lost", "link_restored"]

@@ -1,7 +1,8 @@
 """19:47-8.3: a change of a table's rules is posted on the sign with the time it takes
 effect, half an hour ahead ((b)1); the minimum and maximum wagers change at once ((c))."""
 
-from felt.table.controller import IDLE, RULE_NOTICE
+from felt.table.configure import RULE_NOTICE
+from felt.table.controller import IDLE
 
 from table_fakes import boot, events, journal_path, start_round
 

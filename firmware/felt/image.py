@@ -1,0 +1,169 @@
+"""The program check at boot: before the table starts, the board proves that every
+program file is the one a trusted key signed (docs/tilts.md, `program_check_failed`).
+
+An image (host_tools/flash.py builds it) is the board's program files plus
+`manifest.json`, which lists each file's size and SHA-256 with the firmware's version,
+and `manifest.sig`, an Ed25519 signature of the manifest's bytes in hex (felt.ed25519).
+The board trusts the public keys in `felt.pub` (hex, one a line), put there when the
+board was provisioned, not by an image.  The check fails when the signature is not by
+a trusted key, or any file listed is missing or differs, or a program file is there
+that the manifest does not list: a program file is anything under `felt/` or `lib/`
+(where MicroPython imports from), any `.py` or `.mpy`, and `board.json`.
+
+Only a boot needs this, so boot loads it and forgets it after (felt.lazy).
+"""
+
+import binascii
+import hashlib
+import json
+import os
+
+MANIFEST = "manifest.json"
+SIGNATURE = "manifest.sig"
+TRUST = "felt.pub"
+PROGRAM_DIRS = ("felt", "lib")
+CHUNK = 512         # bytes hashed at a time: the heap never holds a whole file
+MAX_MANIFEST = 16 * 1024
+MAX_KEYS = 8
+
+
+def check(root, trust):
+    """([(file, why), ...], summary): what is wrong with the image in folder `root` ("" for
+    the current one, as on a board), signed by a key in the file `trust`; none when it
+    is whole and signed.  Every listed file is hashed even when the signature fails, so
+    the boot knows which of its own files it may still run to show the tilt."""
+    keys = trusted(trust)
+    if isinstance(keys, tuple):
+        return [keys], "no trusted key"
+    manifest = _read(_join(root, MANIFEST), MAX_MANIFEST)
+    if manifest is None:
+        return [(MANIFEST, "the manifest is missing: the program was not installed as "
+                           "a signed image")], "no manifest"
+    try:
+        files = json.loads(manifest)["files"]
+        names = sorted(files)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return [(MANIFEST, "not a manifest this firmware reads")], "no manifest"
+    problems = []
+    signer = _signer(root, keys, manifest)
+    if signer is None:
+        problems.append((MANIFEST, "not signed by a key this board trusts"))
+    for name in names:
+        why = _differs(_join(root, name), files[name])
+        if why is not None:
+            problems.append((name, why))
+    for name in program_files(root):
+        if name not in files:
+            problems.append((name, "a program file the manifest does not list"))
+    return problems, "%d files, signed by key %s" % (len(names), signer or "unknown")
+
+
+def key_id(public_key):
+    """A key's short name in logs: the first 8 hex digits of its SHA-256."""
+    return binascii.hexlify(hashlib.sha256(public_key).digest()[:4]).decode()
+
+
+def is_program(name):
+    """Whether the file `name` (relative to the image's root, "/" between folders) is
+    program: code MicroPython may run, or the board definition."""
+    return name.split("/")[0] in PROGRAM_DIRS or name.endswith(".py") or \
+        name.endswith(".mpy") or name == "board.json"
+
+
+def program_files(root):
+    """The names of the program files in folder `root`, relative to it."""
+    out = []
+    _walk(root, "", out)
+    return [n for n in out if is_program(n)]
+
+
+def sha256_file(path):
+    """(size, SHA-256 in hex) of the file at `path`, read CHUNK bytes at a time."""
+    h = hashlib.sha256()
+    size = 0
+    buf = bytearray(CHUNK)
+    view = memoryview(buf)
+    with open(path, "rb") as f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                break
+            h.update(view[:n])
+            size += n
+    return size, binascii.hexlify(h.digest()).decode()
+
+
+def _signer(root, keys, manifest):
+    """The id of the trusted key that signed the manifest, or None."""
+    sig = _read(_join(root, SIGNATURE), 200)
+    sig = _unhex(sig.strip()) if sig is not None else None
+    if sig is None or len(sig) != 64:
+        return None
+    from felt import ed25519
+    for k in keys:
+        if ed25519.verify(k, manifest, sig):
+            return key_id(k)
+    return None
+
+
+def _differs(path, entry):
+    try:
+        size, digest = sha256_file(path)
+    except OSError:
+        return "listed in the manifest but missing"
+    if not isinstance(entry, list) or len(entry) != 2 or [size, digest] != entry:
+        return "its SHA-256 or size differs from the manifest's"
+    return None
+
+
+def trusted(trust):
+    """The public keys (bytes) in the file `trust`, or (file, why not).  Read a line at
+    a time: a technician's command reads them with the table's heap in pieces."""
+    keys = []
+    try:
+        with open(trust) as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    key = _unhex(line)
+                    if key is None or len(key) != 32:
+                        return TRUST, "a line that is not a 32-byte public key in hex"
+                    if len(keys) == MAX_KEYS:
+                        return TRUST, "more than %d keys" % MAX_KEYS
+                    keys.append(key)
+    except OSError:
+        return TRUST, "no trusted key: the board was not provisioned (felt-flash provision)"
+    if not keys:
+        return TRUST, "no trusted key in the file"
+    return keys
+
+
+def _walk(root, rel, out):
+    for name in os.listdir(_join(root, rel) or "."):
+        sub = rel + "/" + name if rel else name
+        if os.stat(_join(root, sub))[0] & 0x4000:    # a folder
+            if rel or name in PROGRAM_DIRS:
+                _walk(root, sub, out)
+        else:
+            out.append(sub)
+
+
+def _read(path, most):
+    """The file's bytes, or None when there is none or it is over `most` bytes."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(most + 1)
+    except OSError:
+        return None
+    return data if len(data) <= most else None
+
+
+def _unhex(text):
+    try:
+        return binascii.unhexlify(text)
+    except (ValueError, TypeError):
+        return None
+
+
+def _join(root, name):
+    return root + "/" + name if root else name

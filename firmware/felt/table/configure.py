@@ -1,0 +1,105 @@
+"""Configuring the table, changing its rules (19:47-8.3) and writing its sign: seldom
+done, so loaded for it and forgotten after (felt.lazy), as the controller's `_cold`.
+Each function takes the controller and the message's payload, and returns None or why
+not; a refusal changes nothing.
+"""
+
+from felt import lazy
+from felt.poker.structure import ConfigError
+from felt.table.controller import IDLE
+
+CONFIG = "felt.table.config"   # reading a configuration, writing the sign (felt.lazy)
+RULE_NOTICE = 30           # minutes a rule change is posted before it applies (19:47-8.3(b))
+AT_ONCE = ("min_wager", "max_wager")   # changes that apply when posted (19:47-8.3(c))
+
+
+def new_table(ctl, p):
+    """`cfg`: a new table, between rounds."""
+    if ctl.state != IDLE:
+        return "configuration changes wait until the round is over"
+    cfg = _read(ctl, p)
+    if isinstance(cfg, str):
+        return cfg
+    ctl.config = cfg
+    ctl.coming = None        # a new table: nothing posted for it yet
+    ctl.round = None
+    ctl.stacks = list(cfg.stacks)
+    ctl.button = -1
+    ctl.hand = 0
+    ctl.rake_total = 0
+    ctl._charged = ctl.minutes // cfg.rake.every
+    return None
+
+
+def rules(ctl, p):
+    """`rules`: a change of the table's rules (19:47-8.3), between rounds: the minimum
+    and maximum wagers at once ((c)); any other change is posted on the sign with the
+    time it applies, and applies RULE_NOTICE minutes of table time later ((b))."""
+    if ctl.config is None:
+        return "no table configuration: send cfg first"
+    if ctl.state != IDLE:
+        return "rule changes wait until the round is over"
+    if not p:
+        return "rules: say which settings change"
+    if "seats" in p or "stacks" in p:
+        return "a rule change keeps the seats and the stacks: a new table is a cfg"
+    cfg = _changed(ctl, p)
+    if isinstance(cfg, str):
+        return cfg
+    if not [k for k in p if k not in AT_ONCE]:
+        ctl._time_charges()
+        _apply(ctl, cfg)
+        ctl._evt({"e": "rules", "state": "in_effect", "changes": p})
+        return None
+    ctl.coming = {"rules": p, "at": ctl.minutes + RULE_NOTICE}
+    ctl._evt({"e": "rules", "state": "posted", "changes": p, "at": ctl.coming["at"]})
+    return None
+
+
+def due(ctl, p=None):
+    """The posted rule change, its time come, applies (between rounds)."""
+    changes = ctl.coming["rules"]
+    ctl.coming = None
+    ctl._time_charges()      # what is due under the old rules first
+    cfg = _changed(ctl, changes)
+    if isinstance(cfg, str):
+        # The table changed since it was posted (a new maximum wager, say).
+        ctl._evt({"e": "rules", "state": "dropped", "changes": changes, "why": cfg})
+        return
+    _apply(ctl, cfg)
+    ctl._evt({"e": "rules", "state": "in_effect", "changes": changes})
+
+
+def sign(ctl, p):
+    """`sign`: the posted sign, with a rule change coming and when."""
+    if ctl.config is None:
+        return "no table configuration: send cfg first"
+    c = ctl.coming or {"rules": (), "at": 0}
+    coming = _changed(ctl, c["rules"]) if ctl.coming else None
+    text = lazy.load(CONFIG).sign(ctl.config, coming, c["at"], ctl.minutes, c["rules"])
+    lazy.forget(CONFIG)
+    ctl.hal.link.send("sign", {"text": text})
+    return None
+
+
+def _apply(ctl, cfg):
+    ctl.config = cfg
+    ctl._charged = ctl.minutes // cfg.rake.every
+
+
+def _changed(ctl, changes):
+    """The configuration with `changes` made, or why not."""
+    d = ctl.config.as_dict()
+    d.update(changes)
+    d["stacks"] = list(ctl.stacks)
+    return _read(ctl, d)
+
+
+def _read(ctl, d):
+    """A TableConfig from `d`, or why not (ConfigError's sentence)."""
+    try:
+        return lazy.load(CONFIG).from_dict(d, len(ctl.leds["seats"]))
+    except ConfigError as e:
+        return str(e)
+    finally:
+        lazy.forget(CONFIG)

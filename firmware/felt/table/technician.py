@@ -1,0 +1,136 @@
+"""The technician's authority: configuring the table, changing its rules, registering a
+deck and clearing a tilt are done only by a command signed with a key the board trusts
+(its `felt.pub`, felt.image), never by whoever is on the link.  Seat buttons and the
+dealer's panel stay as they are.
+
+A signed command is `tech {"cmd": kind, "body": {...}, "sig": hex}`: an Ed25519
+signature (felt.ed25519) of `felt-tech ` followed by the canonical JSON
+(felt.protocol.dumps) of {"board", "body", "cmd", "nonce"}, where `board` is this
+board's id and `nonce` the challenge it gives (the `challenge` query).  The board draws
+a new challenge when first asked and after every signed command, accepted or not, so a
+recorded command is never accepted again: a counter that needs no keeping, which a new
+table or a re-flash cannot wind back.  Loaded only for a technician's command
+(felt.lazy), as the controller's `_technician`.
+"""
+
+import binascii
+import os
+
+from felt import lazy, protocol
+from felt.table import messages
+
+PREFIX = b"felt-tech "
+
+
+def challenge(ctl, p):
+    """Answer the `challenge` query: this board's id and its current challenge."""
+    if ctl.challenge is None:
+        ctl.challenge = nonce()
+    ctl.hal.link.send("challenge", {"board": board_id(ctl.board), "nonce": ctl.challenge})
+
+
+def command(ctl, p):
+    """Carry out a signed `tech` command, or say why not; the challenge is spent either
+    way."""
+    if ctl.trust is None:
+        return "this table trusts no key: send technician commands plainly"
+    kind, body = p["cmd"], p["body"]
+    key = None
+    if ctl.challenge is not None:
+        key = signer(ctl.trust, board_id(ctl.board), ctl.challenge, p)
+    ctl.challenge = nonce()
+    if key is None:
+        ctl.record("technician_refused", kind)
+        return "%s refused: not signed by a trusted key for this board's challenge" % kind
+    if ctl.locked is not None and kind != "clear":
+        return "the table is locked: %s" % ctl.locked
+    reason = messages.why_not(kind, body)
+    if reason is None:
+        ctl._authorised = True
+        try:
+            reason = getattr(ctl, "_on_" + kind)(body)
+        finally:
+            ctl._authorised = False
+    if reason is None:
+        ctl.record("technician", "%s, signed by key %s" % (kind, key))
+    return reason
+
+
+def clear(ctl, p):
+    """A tilted table cleared (docs/tilts.md): its journal kept as found, set aside as
+    `<journal>.cleared`, and the table started anew, unconfigured.  The chips it held
+    are in the journal set aside, for the floor to settle; none carry over."""
+    if ctl.locked is None:
+        return "nothing to clear: the table is not tilted"
+    why = ctl.locked
+    try:
+        kept = _set_aside(ctl.journal)
+    except OSError as e:
+        from felt.table.journal import why as said
+        return "the journal could not be set aside: %s" % said(e)
+    ctl.reset()
+    ctl.record("tilt_cleared", "%s; the journal as found is %s" % (why, kept))
+    ctl._evt({"e": "cleared", "kept": kept})
+    return None
+
+
+def board_id(board):
+    """The board's own id where the chip has one (machine.unique_id), else its name."""
+    try:
+        import machine
+        return binascii.hexlify(machine.unique_id()).decode()
+    except (ImportError, AttributeError):
+        return board["name"]
+
+
+def nonce():
+    """A fresh challenge: 64 random bits in hex."""
+    try:
+        return binascii.hexlify(os.urandom(8)).decode()
+    except (AttributeError, NotImplementedError):
+        import random
+        return "%08x%08x" % (random.getrandbits(32), random.getrandbits(32))
+
+
+def signed_bytes(board, nonce, cmd, body):
+    """What a technician's key signs (host_tools/tech.py signs the same bytes)."""
+    return PREFIX + protocol.dumps({"board": board, "body": body, "cmd": cmd,
+                                    "nonce": nonce}).encode()
+
+
+def signer(trust, board, challenge, p):
+    """The id of the key in the file `trust` that signed the command `p` for this
+    board and challenge, or None."""
+    sig = binascii.unhexlify(p["sig"])
+    data = signed_bytes(board, challenge, p["cmd"], p["body"])
+    image = lazy.load("felt.image")
+    keys = image.trusted(trust)
+    if isinstance(keys, tuple):        # (file, why): none to trust
+        keys = ()
+    ed25519 = lazy.load("felt.ed25519")
+    try:
+        for k in keys:
+            if ed25519.verify(k, data, sig):
+                return image.key_id(k)
+        return None
+    finally:
+        lazy.forget("felt.ed25519")
+        lazy.forget("felt.image")
+
+
+def _set_aside(j):
+    """The journal's files renamed `<path>.cleared` (its file before, `.cleared.1`) and
+    a new journal begun; returns the name kept.  A power cut between the renames
+    leaves a journal lost beside its file before: locked again, cleared again."""
+    from felt.table.journal import _exists
+    kept = j.path + ".cleared"
+    for old, new in ((j.path + ".1", kept + ".1"), (j.path, kept)):
+        if _exists(old):
+            j._rename(old, new)
+    if _exists(j.path + ".new"):
+        j._remove(j.path + ".new")
+    j.seq = j.table_seq = j.header_seq = j.count = 0
+    j.header = None
+    j._size = None
+    j._ready = True
+    return kept

@@ -1,0 +1,68 @@
+"""felt-tech: a technician's signed command to a board (felt.table.technician).
+
+    felt-tech --port /dev/ttyUSB0 --key keys/felt.key cfg table.json
+    felt-tech --port /dev/ttyUSB0 --key keys/felt.key rules '{"min_wager": 10}'
+    felt-tech --port /dev/ttyUSB0 --key keys/felt.key deck A
+    felt-tech --port /dev/ttyUSB0 --key keys/felt.key clear
+
+It asks the board for its challenge, signs the command for that board and challenge
+with the technician's private key, and sends it; the board answers with an ack, or a
+nak saying why (docs/protocol.md).  A board trusts the keys provisioned in its
+felt.pub (felt-flash provision).
+"""
+
+import argparse
+import json
+import sys
+
+from felt.table.technician import signed_bytes
+from host_tools.flash import load_key
+
+COMMANDS = ("cfg", "rules", "deck", "clear")
+
+
+def signed(key, challenge, cmd, body):
+    """The `tech` payload carrying `cmd` with `body`, signed with the private `key` for
+    the board and nonce of `challenge` (the board's `challenge` answer)."""
+    data = signed_bytes(challenge["board"], challenge["nonce"], cmd, body)
+    return {"cmd": cmd, "body": body, "sig": key.sign(data).hex()}
+
+
+def send(link, key, cmd, body):
+    """Ask the board behind `link` (a HostLink) for its challenge, then send the signed
+    command; returns None, or the board's reason for refusing it."""
+    challenge = link.request("challenge", {}, "challenge")
+    return link.send("tech", signed(key, challenge, cmd, body))
+
+
+def body_of(cmd, arg):
+    if cmd == "clear":
+        return {}
+    if cmd == "deck":
+        return {"register": arg}
+    text = open(arg).read() if arg and not arg.lstrip().startswith("{") else arg
+    return json.loads(text)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="felt-tech", description=__doc__.split("\n")[0])
+    ap.add_argument("--port", required=True, help="the board's link (serial port)")
+    ap.add_argument("--baud", type=int, default=115200)
+    ap.add_argument("--key", required=True, help="the technician's private key")
+    ap.add_argument("cmd", choices=COMMANDS)
+    ap.add_argument("arg", nargs="?", help="cfg/rules: JSON or a JSON file; deck: A or B")
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.cmd != "clear" and not args.arg:
+        ap.error("%s needs its argument" % args.cmd)
+    body = body_of(args.cmd, args.arg)
+    key = load_key(args.key)
+    import serial
+    from host_tools.emulator.link import HostLink
+    with serial.Serial(args.port, args.baud, timeout=0) as port:
+        why = send(HostLink(port.fileno()), key, args.cmd, body)
+    print("%s: %s" % (args.cmd, "done" if why is None else "refused: " + why))
+    return 0 if why is None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+"""A technician's authority (felt.table.technician, docs/tilts.md): where the board trusts
+keys, configuring the table, registering a deck and clearing a tilt take a command
+signed by a trusted key for this board's challenge; an unsigned, foreign or replayed
+one is refused and changes nothing.  Seat buttons and the dealer's panel are untouched.
+
+The signatures are made ahead with the RFC 8032 section 7.1 test keys (TEST 1 trusted,
+TEST 2 not) over felt.table.technician.signed_bytes, as host_tools/tech.py signs."""
+
+import os
+
+from table_fakes import BOARD, FakeHal, boot, events, journal_path, scratch_dir
+
+TRUSTED = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+NONCE, NONCE2 = "00112233aabbccdd", "8899aabbccddeeff"
+CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
+       "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
+# Signed for board "test" and NONCE by the trusted key, unless named otherwise.
+CFG_SIGNED = ("66ff34439ce5ce880a4f67893385c199c71242e2e618b7ba4eccaa855ca94ae8"
+              "886fa9843c682e482d9f7632db08ca782d2fb32a7371f92cd104eb87c39af700")
+CFG_OTHER_KEY = ("74da503ffda57c37d83d6907fd32a6b91af3ca9ff92734199085378b3920c478"
+                 "e00fa2aa0378f3ea8a253ceddde94243f24616dcf66a3b2aa737166d2580af04")
+CFG_OTHER_BOARD = ("054b83a0d11a80a5327f48afd26fba9ba6242ce5d2a3c4093006e87136c4ac48"
+                   "59fde5e3eb0f064324519d86ba441d306cc894ce9c93ee6d87d1dd8dca90b20f")
+DECK_SIGNED = ("dc16694cb73c58fea2ff5359c54997f60eb7c66aee951c8f8777f7cf2ce1a144"     # NONCE2
+               "84f6718b5dade7ff876f73c843acfafd1da58386c15dbb66d16f39aded5b2605")
+CLEAR_SIGNED = ("c7218a24b3af8d87546bc21e7c782ca7680192ac3647aa0f9d97f6d5473f89c8"
+                "0e3e033b08c1ea4b350bebd432f203496798786862f6142c9af7d9ee8e678f05")
+
+
+def trust_file():
+    """A board's felt.pub trusting TRUSTED (felt.image)."""
+    path = scratch_dir("technician-keys") + "/felt.pub"
+    with open(path, "w") as f:
+        f.write("# the RFC 8032 TEST 1 key\n%s\n" % TRUSTED)
+    return path
+
+
+def keyed(path=None):
+    """A table that trusts TRUSTED, its challenge NONCE; (controller, hal)."""
+    from felt.table.controller import Controller
+    from felt.table.journal import Journal
+    hal = FakeHal()
+    ctl = Controller(hal, BOARD, Journal(path), trust_file())
+    ctl.challenge = NONCE
+    return ctl, hal
+
+
+def tech(cmd, body, sig):
+    return {"cmd": cmd, "body": body, "sig": sig}
+
+
+def codes(ctl):
+    return [r["code"] for r in ctl.eventlog.memory]
+
+
+def test_an_unsigned_configuration_is_refused_where_the_board_trusts_keys():
+    ctl, hal = keyed()
+    why = ctl.handle("cfg", CFG)
+    assert why == "cfg is a technician's command: send it signed (tech)"
+    assert ctl.config is None
+    for kind, body in (("deck", {"register": "A"}), ("clear", {}), ("rules", {"ante": 1})):
+        assert ctl.handle(kind, body) == "%s is a technician's command: send it signed (tech)" % kind
+
+
+def test_a_command_signed_by_a_trusted_key_is_carried_out_and_logged():
+    ctl, hal = keyed()
+    assert ctl.handle("challenge", {}) is None
+    assert hal.link.sent[-1] == ("challenge", {"board": "test", "nonce": NONCE})
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
+    assert ctl.config is not None and ctl.stacks == [100, 100, 100, 100]
+    assert codes(ctl)[-1] == "technician"
+    assert ctl.eventlog.memory[-1]["detail"].startswith("cfg, signed by key ")
+
+
+def test_a_replayed_command_is_refused_and_changes_nothing():
+    ctl, hal = keyed()
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
+    assert ctl.challenge != NONCE                      # spent
+    ctl.stacks[0] = 60                                 # play went on since
+    why = ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED))
+    assert why == "cfg refused: not signed by a trusted key for this board's challenge"
+    assert ctl.stacks == [60, 100, 100, 100]
+    assert codes(ctl)[-1] == "technician_refused"
+
+
+def test_a_command_signed_by_another_key_or_for_another_board_is_refused():
+    for sig in (CFG_OTHER_KEY, CFG_OTHER_BOARD):
+        ctl, hal = keyed()
+        why = ctl.handle("tech", tech("cfg", CFG, sig))
+        assert why.startswith("cfg refused: not signed by a trusted key")
+        assert ctl.config is None
+
+
+def test_a_signature_covers_the_body():
+    ctl, hal = keyed()
+    changed = dict(CFG, stacks=[1000, 100, 100, 100])
+    assert ctl.handle("tech", tech("cfg", changed, CFG_SIGNED)).startswith("cfg refused")
+    assert ctl.config is None
+
+
+def test_a_refused_try_spends_the_challenge_too():
+    ctl, hal = keyed()
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_OTHER_KEY)) is not None
+    assert ctl.challenge != NONCE
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)).startswith("cfg refused")
+
+
+def test_a_malformed_technician_command_is_refused_with_why():
+    ctl, hal = keyed()
+    assert ctl.handle("tech", {"cmd": "btn", "body": {}, "sig": CFG_SIGNED}) == \
+        'tech cmd must be one of cfg, rules, deck, clear, not "btn"'
+    assert ctl.handle("tech", tech("cfg", CFG, "00" * 10)) == \
+        "tech sig must be 64 bytes in lower-case hex"
+    assert ctl.challenge == NONCE                      # checked before anything is spent
+
+
+def test_seat_buttons_and_the_panel_need_no_signature():
+    ctl, hal = keyed()
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
+    assert ctl.handle("dealer", {"b": "deal"}) is None
+    ctl.challenge = NONCE2
+    # A deck registered by the technician, signed (13:47-20.38(h)).
+    why = ctl.handle("tech", tech("deck", {"register": "A"}, DECK_SIGNED))
+    assert why is None or "signed" not in why
+
+
+def test_a_developers_table_over_the_link_takes_technician_commands_plainly():
+    from felt.table.controller import Controller
+    from felt.table.journal import Journal
+    hal = FakeHal()
+    ctl = Controller(hal, BOARD, Journal())            # no keys: felt-emulator without --image
+    assert ctl.handle("cfg", CFG) is None
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) == \
+        "this table trusts no key: send technician commands plainly"
+    assert hal.link.sent[0][1]["signed"] is False
+
+
+def test_clearing_a_tilt_keeps_the_journal_as_found_and_starts_a_new_table():
+    path = journal_path("technician-clear")
+    with open(path, "w") as f:
+        f.write("not a journal\n")
+    ctl, hal = keyed(path)
+    assert ctl.locked is not None
+    assert ctl.handle("cfg", CFG).startswith("the table is locked: ")
+    # Signed, but a tilted table takes nothing but the clearing.
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)).startswith("the table is locked: ")
+    ctl.challenge = NONCE
+    assert ctl.handle("tech", tech("clear", {}, CLEAR_SIGNED)) is None
+    assert ctl.locked is None and ctl.config is None
+    with open(path + ".cleared") as f:
+        assert f.read() == "not a journal\n"           # kept as found
+    assert events(hal, "cleared") == [{"e": "cleared", "kept": path + ".cleared"}]
+    assert [r["code"] for r in _log(ctl)][-2:] == ["tilt_cleared", "technician"]
+    # The new table's journal is written from scratch, and a boot resumes it.
+    assert os.stat(path)[6] > 0
+    again, _ = boot(path)
+    assert again.locked is None and again.config is None
+
+
+def test_clear_on_a_table_that_is_not_tilted_is_refused():
+    ctl, hal = keyed()
+    assert ctl.handle("tech", tech("clear", {}, CLEAR_SIGNED)) == \
+        "nothing to clear: the table is not tilted"
+
+
+def _log(ctl):
+    records, nxt = ctl.eventlog.page(0)
+    return records

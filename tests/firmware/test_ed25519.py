@@ -1,0 +1,193 @@
+"""felt.ed25519: Ed25519 verification (RFC 8032) and SHA-512 (FIPS 180-4), on CPython and
+inside MicroPython (whose hashlib has no SHA-512, so there the module's own runs).  The
+vectors are the published ones: RFC 8032, 7.1, and FIPS 180-4's examples."""
+
+from felt import ed25519
+
+P = 2 ** 255 - 19
+L = 2 ** 252 + 27742317777372353535851937790883648493
+
+
+def h(text):
+    return bytes.fromhex(text)
+
+
+# RFC 8032, 7.1: (public key, message, signature).
+TEST1 = (h("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"), b"",
+         h("e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
+           "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"))
+TEST2 = (h("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"), h("72"),
+         h("92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da"
+           "085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"))
+TEST3 = (h("fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025"), h("af82"),
+         h("6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac"
+           "18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a"))
+# TEST SHA(abc): the message is SHA-512("abc"), 64 bytes.
+TEST_ABC = (h("ec172b93ad5e563bf4932c70e1245034c35467ef2efd4d64ebf819683467e2bf"),
+            h("ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+              "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"),
+            h("dc2a4459e7369633a52b1bf277839a00201009a3efbf3ecb69bea2186c26b589"
+              "09351fc9ac90b3ecfdfbc7c66431e0303dca179c138ac17ad9bef1177331a704"))
+
+# FIPS 180-4's examples (the NIST example values): (message, SHA-512).
+SHA_ABC = (b"abc", TEST_ABC[1])
+SHA_EMPTY = (b"", h("cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce"
+                    "47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e"))
+SHA_896 = (b"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmno"
+           b"ijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+           h("8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018"
+             "501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909"))
+
+
+def flipped(data, bit):
+    """data with one bit inverted (bit 0 is the low bit of the first byte)."""
+    b = bytearray(data)
+    b[bit // 8] ^= 1 << (bit % 8)
+    return bytes(b)
+
+
+def le(n):
+    return n.to_bytes(32, "little")
+
+
+# ----- SHA-512 ---------------------------------------------------------------------------
+
+def test_sha512_gives_the_fips_180_4_digests():
+    for message, digest in (SHA_ABC, SHA_EMPTY, SHA_896):
+        assert len(SHA_896[0]) * 8 == 896
+        assert ed25519.sha512(message) == digest
+        assert ed25519.sha512_pure(message) == digest
+
+
+def test_sha512_pads_right_at_the_block_boundaries():
+    # 111 bytes leave room for the length in one block, 112 need a second; 128 fill it.
+    # The pure digest must equal the runtime's (hashlib's where there is one) and a
+    # digest of the same bytes given as a head and the rest.
+    for n in (0, 1, 111, 112, 127, 128, 129, 239, 240, 255, 256, 300):
+        data = bytes([(i * 7 + n) & 255 for i in range(n)])
+        d = ed25519.sha512_pure(data)
+        assert d == ed25519.sha512(data) and len(d) == 64
+        for cut in (1, 32, 64, 127, 128):
+            if cut <= n:
+                assert ed25519.sha512_pure(data[cut:], data[:cut]) == d
+
+
+# ----- the curve's constants ---------------------------------------------------------------
+
+def test_the_constants_are_the_rfcs():
+    assert ed25519.P == P and ed25519.L == L
+    assert ed25519.D * 121666 % P == (-121665) % P                  # d = -121665/121666
+    assert ed25519.SQRT_M1 * ed25519.SQRT_M1 % P == P - 1
+    x, y = ed25519.BX, ed25519.BY
+    assert y * 5 % P == 4 and x % 2 == 0                             # B: y = 4/5, x even
+    assert (y * y - x * x - 1 - ed25519.D * x * x % P * y * y) % P == 0   # on the curve
+
+
+# ----- RFC 8032 test vectors ---------------------------------------------------------------
+
+def test_the_rfc_8032_vectors_verify():
+    for key, message, signature in (TEST1, TEST2, TEST3, TEST_ABC):
+        assert ed25519.verify(key, message, signature) is True
+
+
+def test_buffers_verify_as_bytes_do():
+    key, message, signature = TEST3
+    assert ed25519.verify(bytearray(key), memoryview(message), memoryview(bytearray(signature)))
+
+
+# ----- refusals ----------------------------------------------------------------------------
+
+def test_a_flipped_bit_in_the_message_is_refused():
+    key, message, signature = TEST2
+    for bit in (0, 3, 7):
+        assert not ed25519.verify(key, flipped(message, bit), signature)
+    assert not ed25519.verify(key, message + b"\x00", signature)   # and a byte more
+    assert not ed25519.verify(key, b"", signature)
+
+
+def test_a_flipped_bit_in_r_is_refused():
+    key, message, signature = TEST1
+    for bit in (0, 1, 100, 254, 255):
+        assert not ed25519.verify(key, message, flipped(signature, bit))
+
+
+def test_a_flipped_bit_in_s_is_refused():
+    key, message, signature = TEST1
+    for bit in (256, 257, 400, 508, 511):
+        assert not ed25519.verify(key, message, flipped(signature, bit))
+
+
+def test_a_flipped_bit_in_the_key_is_refused():
+    key, message, signature = TEST3
+    for bit in (0, 9, 128, 254, 255):
+        assert not ed25519.verify(flipped(key, bit), message, signature)
+
+
+def test_s_plus_l_is_refused():
+    # [S + L]B = [S]B, so the equation holds: only the rule S < L (5.1.7) refuses it.
+    for key, message, signature in (TEST1, TEST2, TEST3):
+        s = int.from_bytes(signature[32:], "little")
+        assert s < L
+        assert not ed25519.verify(key, message, signature[:32] + le(s + L))
+    key, message, signature = TEST1
+    assert not ed25519.verify(key, message, signature[:32] + le(L))
+    assert not ed25519.verify(key, message, signature[:32] + b"\xff" * 32)
+
+
+def test_wrong_lengths_and_types_are_refused():
+    key, message, signature = TEST1
+    assert not ed25519.verify(key[:31], message, signature)
+    assert not ed25519.verify(key + b"\x00", message, signature)
+    assert not ed25519.verify(key, message, signature[:63])
+    assert not ed25519.verify(key, message, signature + b"\x00")
+    assert not ed25519.verify(b"", message, b"")
+    assert not ed25519.verify(None, message, signature)
+    assert not ed25519.verify(key, None, signature)
+    assert not ed25519.verify(key, "", signature)
+    assert not ed25519.verify(key.hex(), message, signature)
+    assert not ed25519.verify(key, message, 0)
+
+
+def test_a_key_that_is_no_point_is_refused():
+    # The smallest y whose x^2 = (y^2 - 1)/(d y^2 + 1) is not a square mod p (Euler's
+    # criterion): no point has it, so no key encodes it, whatever the sign bit.
+    d = ed25519.D
+    y = 2
+    while True:
+        x2 = (y * y - 1) * pow(d * y * y + 1, P - 2, P) % P
+        if pow(x2, (P - 1) // 2, P) == P - 1:
+            break
+        y += 1
+    key, message, signature = TEST1
+    for sign in (0, 1 << 255):
+        assert not ed25519.verify(le(y | sign), message, signature)
+        # No signature can be made to pass here to show it is the decoding that refuses:
+        # ask the decoding itself (5.1.3, step 3).
+        assert ed25519._decode(le(y | sign)) is None
+    assert ed25519._decode(key) is not None
+
+
+# The neutral point (x = 0, y = 1) as a key: then [S]B = R + [k]A is [S]B = R for any
+# message, so a signature R = [0]B (the neutral point again), S = 0 verifies (RFC 8032
+# does not exclude small-order keys; the keys a board trusts are felt-flash's).  That
+# makes each rule of the encoding below the one thing that refuses its case.
+NEUTRAL = le(1)
+NEUTRAL_SIG = le(1) + le(0)
+
+
+def test_the_neutral_point_written_canonically_verifies():
+    assert ed25519.verify(NEUTRAL, b"any message", NEUTRAL_SIG)
+
+
+def test_a_key_with_y_at_or_above_p_is_refused():
+    assert not ed25519.verify(le(P + 1), b"any message", NEUTRAL_SIG)
+
+
+def test_an_r_with_y_at_or_above_p_is_refused():
+    assert not ed25519.verify(NEUTRAL, b"any message", le(P + 1) + le(0))
+
+
+def test_x_zero_with_the_sign_bit_set_is_refused():
+    # 5.1.3, step 4: x = 0 has no negative, so its sign bit must be clear.
+    assert not ed25519.verify(le(1 | 1 << 255), b"any message", NEUTRAL_SIG)
+    assert not ed25519.verify(NEUTRAL, b"any message", le(1 | 1 << 255) + le(0))

@@ -1,0 +1,192 @@
+"""Signed images, checked at boot on the MicroPython runtime (felt.image, felt.tilted,
+host_tools/flash.py): a board plays only an image whose every program file is the one
+a key it trusts signed; anything else tilts it with play disabled and the file named
+(docs/tilts.md, program_check_failed)."""
+
+import json
+import shutil
+
+import pytest
+
+from felt.table import scenes
+from host_tools import flash, tech
+from host_tools.emulator import cli
+from host_tools.emulator.link import FirmwareProcess
+from host_tools.emulator.session import Session, table_config
+from host_tools.micropython import MicroPythonMissing, binary
+
+try:
+    binary()
+except MicroPythonMissing as e:   # make test builds it; a bare pytest may lack it
+    pytest.skip(str(e), allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory):
+    d = tmp_path_factory.mktemp("keys")
+    flash.keygen(d / "felt")
+    flash.keygen(d / "other")
+    return d
+
+
+@pytest.fixture(scope="module")
+def built(keys, tmp_path_factory):
+    image = tmp_path_factory.mktemp("image") / "image"
+    flash.build("pico-11", image, keys / "felt.key")
+    return image
+
+
+@pytest.fixture
+def image(built, tmp_path):
+    """A copy of the signed image, for a test to spoil."""
+    out = tmp_path / "image"
+    shutil.copytree(built, out)
+    return out
+
+
+def emulate(image, trust, capsys, hands=2):
+    code = cli.main(["--runtime", "micropython", "--image", str(image), "--trust", str(trust),
+                     "--tech-key", str(trust.with_suffix(".key")), "--hands", str(hands),
+                     "--players", "3", "--seed", "4"])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def flip(path, at=None):
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2 if at is None else at] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def test_a_signed_image_plays(image, keys, capsys):
+    code, out, err = emulate(image, keys / "felt.pub", capsys)
+    assert code == 0, err
+    assert out.strip().splitlines()[-1] == "summary: hands=2 chips_start=3000 chips_end=3000 faults=0"
+
+
+@pytest.mark.parametrize("spoil, named, why", [
+    (lambda d: flip(d / "felt" / "poker" / "round.mpy"), "felt/poker/round.mpy", "differs"),
+    (lambda d: (d / "main.py").write_text((d / "main.py").read_text() + "# changed\n"),
+     "main.py", "differs"),
+    (lambda d: (d / "felt" / "poker" / "low.mpy").unlink(), "felt/poker/low.mpy", "missing"),
+    (lambda d: (d / "felt" / "poker" / "extra.py").write_text("x = 1\n"),
+     "felt/poker/extra.py", "does not list"),
+    (lambda d: ((d / "lib").mkdir(), (d / "lib" / "json.py").write_text("x = 1\n")),
+     "lib/json.py", "does not list"),
+    (lambda d: (d / "boot.py").write_text("x = 1\n"), "boot.py", "does not list"),
+    # The tilt's own path spoiled: said on the console, the process exits all the same.
+    (lambda d: flip(d / "felt" / "hal" / "link.mpy"), "felt/hal/link.mpy", "differs"),
+    (lambda d: flip(d / "board.json", (d / "board.json").read_bytes().index(b'"poll_ms": ') + 11),
+     "board.json", "differs"),
+])
+def test_a_changed_missing_or_extra_file_tilts_at_boot_and_nothing_plays(
+        image, keys, capsys, spoil, named, why):
+    spoil(image)
+    code, out, err = emulate(image, keys / "felt.pub", capsys)
+    assert code == cli.TILTED
+    assert "program_check_failed: %s: " % named in err and why in err
+    assert "hand 1" not in out
+
+
+def test_an_image_signed_with_another_key_is_refused_by_the_board_and_by_felt_flash(
+        keys, tmp_path, capsys):
+    other = tmp_path / "other"
+    flash.build("pico-11", other, keys / "other.key")
+    code, out, err = emulate(other, keys / "felt.pub", capsys)
+    assert code == cli.TILTED
+    assert "program_check_failed: manifest.json: not signed by a key this board trusts" in err
+    with pytest.raises(flash.Refused, match="not signed by a key this board trusts"):
+        flash.check_image(other, keys / "felt.pub")
+    with pytest.raises(SystemExit, match="refused"):
+        flash.main(["install", "--image", str(other), "--trust", str(keys / "felt.pub"),
+                    "--dry-run"])
+
+
+def test_a_manifest_edited_to_match_a_changed_file_fails_its_signature(image, keys, capsys):
+    target = image / "felt" / "poker" / "rake.mpy"
+    flip(target)
+    manifest = json.loads((image / "manifest.json").read_text())
+    manifest["files"]["felt/poker/rake.mpy"] = list(
+        flash.board_image.sha256_file(str(target)))
+    (image / "manifest.json").write_text(json.dumps(manifest, sort_keys=True,
+                                                    separators=(",", ":")))
+    code, out, err = emulate(image, keys / "felt.pub", capsys)
+    assert code == cli.TILTED
+    assert "manifest.json: not signed by a key this board trusts" in err
+
+
+def test_a_board_without_a_trusted_key_tilts(image, tmp_path, capsys):
+    with pytest.raises(SystemExit):         # the emulator refuses to start it...
+        emulate(image, tmp_path / "felt.pub", capsys)   # no such file
+    fw = FirmwareProcess(image / "board.json", runtime="micropython", image=image,
+                         trust=tmp_path / "felt.pub")
+    try:                                    # ...and the board itself tilts
+        kind, p = fw.link.recv()
+        assert kind == "px"
+        hello = fw.link.request("hello", {}, "hello")
+        assert hello["tilt"]["file"] == "felt.pub" and "provision" in hello["tilt"]["why"]
+    finally:
+        fw.close()
+
+
+def test_a_tilted_board_lights_its_centre_refuses_play_and_logs_it(image, keys, tmp_path):
+    flip(image / "felt" / "table" / "controller.mpy")
+    journal = tmp_path / "journal.jsonl"
+    fw = FirmwareProcess(image / "board.json", journal=journal, runtime="micropython",
+                         image=image, trust=keys / "felt.pub")
+    try:
+        kind, p = fw.link.recv()
+        assert kind == "px"
+        leds = json.loads((image / "board.json").read_text())["leds"]
+        frame = [tuple(bytes.fromhex(p["rgb"])[i:i + 3]) for i in range(0, len(p["rgb"]) // 2, 3)]
+        assert scenes.centre_status(frame, leds) == scenes.LOCKED
+        assert all(scenes.seat_status(frame, leds, s) == scenes.EMPTY
+                   for s in range(len(leds["seats"])))
+        kind, tilt = fw.link.recv()
+        assert kind == "tilt" and tilt["code"] == "program_check_failed"
+        assert tilt["file"] == "felt/table/controller.mpy"
+        why = fw.link.send("cfg", {"game": "holdem"})
+        assert why.startswith("the table is tilted: program_check_failed: "
+                              "felt/table/controller.mpy")
+        assert fw.link.request("state", {}, "tilt") == tilt
+    finally:
+        fw.close()
+    log = (tmp_path / "journal.jsonl.events").read_text()
+    assert '"code":"program_check_failed"' in log and "felt/table/controller.mpy" in log
+    assert not journal.exists()             # no table was started: nothing journaled
+
+
+def test_verify_reads_the_boards_hashes_back_and_names_what_differs(image, capsys):
+    assert flash.main(["verify", "--image", str(image), "--dir", str(image)]) == 0
+    assert "as in the image" in capsys.readouterr().out
+    flip(image / "felt" / "loop.mpy")
+    (image / "felt" / "sneaky.mpy").write_bytes(b"M")
+    assert flash.main(["verify", "--image", str(image), "--dir", str(image)]) == 1
+    out = capsys.readouterr().out
+    assert "felt/loop.mpy: differs from the image" in out
+    assert "felt/sneaky.mpy: on the board, not in the image" in out
+
+
+def test_technician_commands_over_the_link_signed_replayed_and_unsigned(built, keys, tmp_path):
+    """On the MicroPython runtime, through the link: the table is configured only by a
+    signed command; the same frame sent again, or a plain one, changes nothing."""
+    key = flash.load_key(keys / "felt.key")
+    with Session(players=3, seed=2, runtime="micropython", image=built,
+                 board=built / "board.json", trust=keys / "felt.pub", tech_key=key) as s:
+        assert s.hello["signed"] is True
+        before = s.state()
+        assert before["config"] is not None          # open() configured it, signed
+        link = s.link
+        other = table_config(players=3, stack=5)
+        assert link.send("cfg", other) == "cfg is a technician's command: send it signed (tech)"
+        signed = tech.signed(key, link.request("challenge", {}, "challenge"), "cfg", other)
+        assert link.send("tech", signed) is None
+        assert s.state()["stacks"][:3] == [5, 5, 5]
+        assert link.send("tech", signed) == \
+            "cfg refused: not signed by a trusted key for this board's challenge"
+        foreign = flash.load_key(keys / "other.key")
+        assert tech.send(link, foreign, "deck", {"register": "A"}).startswith("deck refused")
+        assert s.state()["stacks"][:3] == [5, 5, 5]
+        records = link.request("eventlog", {}, "eventlog")["records"]
+        assert [r["code"] for r in records][-3:] == \
+            ["technician", "technician_refused", "technician_refused"]

@@ -1,0 +1,36 @@
+"""felt-tech signs a technician's command as the board checks it
+(host_tools/tech.py, felt.table.technician)."""
+
+import pytest
+
+from felt import image
+from felt.table import technician
+from host_tools import flash, tech
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory):
+    return flash.keygen(tmp_path_factory.mktemp("keys") / "felt")
+
+
+def test_a_signed_command_is_the_one_the_board_accepts_and_no_other(keys):
+    private, public = keys
+    key = flash.load_key(private)
+    challenge = {"board": "pico-11", "nonce": "0123456789abcdef"}
+    p = tech.signed(key, challenge, "deck", {"register": "B"})
+    assert p["cmd"] == "deck" and p["body"] == {"register": "B"} and len(p["sig"]) == 128
+    kid = technician.signer(str(public), "pico-11", "0123456789abcdef", p)
+    assert kid == image.key_id(bytes.fromhex(public.read_text().strip()))
+    assert technician.signer(str(public), "pico-11", "fedcba9876543210", p) is None
+    assert technician.signer(str(public), "pico-12", "0123456789abcdef", p) is None
+    p["body"] = {"register": "A"}
+    assert technician.signer(str(public), "pico-11", "0123456789abcdef", p) is None
+
+
+def test_the_command_line_reads_its_argument(tmp_path):
+    assert tech.body_of("clear", None) == {}
+    assert tech.body_of("deck", "A") == {"register": "A"}
+    assert tech.body_of("rules", '{"min_wager": 10}') == {"min_wager": 10}
+    f = tmp_path / "table.json"
+    f.write_text('{"seats": 2}')
+    assert tech.body_of("cfg", str(f)) == {"seats": 2}
