@@ -33,6 +33,7 @@ PLAYING = "playing"
 
 QUERIES = ("hello", "state", "sign", "heap", "eventlog")
 RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
+RECORDS = "felt.table.records"     # its lines, for the boot and for recall (felt.lazy)
 CONFIG = "felt.table.config"       # reading a configuration, writing the sign (felt.lazy)
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 RULE_NOTICE = 30           # minutes a rule change is posted before it applies (19:47-8.3(b))
@@ -83,6 +84,7 @@ class Controller:
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
         self._resume()
         lazy.forget(RECOVERY)    # a boot's work only
+        lazy.forget(RECORDS)
         lazy.forget(IRREGULAR_RULES)   # if the replay needed it: back when asked for
         self.journal.buf = None
         self.render()
@@ -732,6 +734,9 @@ class Controller:
         self.shoe_must_go, self.called_off = table["shoe_must_go"], table["called_off"]
         self.coming = table["coming"]
         self._saved = table
+        if j.repaired is not None:
+            # The flash is failing: the table resumes exactly, a technician is told.
+            self.record("critical_memory_repaired", j.repaired)
         if self.journal.last_frame is not None:
             self.hal.link.resume(self.journal.last_frame)
         if under_way:
