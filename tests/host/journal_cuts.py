@@ -83,7 +83,7 @@ class RecordingJournal(Journal):
         self.ops = ops
 
     def _put(self, path, data, mode):
-        self.ops.append(("put", os.path.basename(path), bytes(data), mode))
+        self.ops.append(("put", os.path.basename(path), b"".join(data), mode))
         Journal._put(self, path, data, mode)
 
     def _rename(self, old, new):
@@ -221,7 +221,7 @@ def cut_every_offset(seed, rounds=2, limit=2500, failures=None):
 def _covered(ops):
     """Every kind of record was written, and a new file begun over an old one."""
     written = b"".join(op[2] for op in ops if op[0] == "put")
-    for kind in ("stamp", "table", "round", "event"):
+    for kind in ("stamp", "table", "copy", "round", "event"):
         if (b' {"%s":' % kind.encode()) not in written:
             raise AssertionError("no %s record written" % kind)
     if ("rename", NAME, NAME + ".1") not in ops:

@@ -35,7 +35,7 @@ def test_a_heap_too_small_reboots_logs_why_never_hangs_and_keeps_every_chip(unix
     journal = tmp_path / "journal.jsonl"
     trace = tmp_path / "trace"
     p = subprocess.run([str(Path(sys.executable).parent / "felt-emulator"), "--runtime",
-                        "micropython", "--heap", "134K", "--hands", "40", "--players", "9",
+                        "micropython", "--heap", "140K", "--hands", "40", "--players", "9",
                         "--seed", "3", "--journal", str(journal), "--trace", str(trace)],
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=ROOT,
                        timeout=300)    # no hang: it ends by itself

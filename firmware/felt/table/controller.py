@@ -36,6 +36,7 @@ TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear")
 TECHNICIAN = "felt.table.technician"
 RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)
+RECORDS = "felt.table.records"     # its lines, for the boot and for recall (felt.lazy)
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 
 # Dealer-panel buttons that report an irregularity of the round, with the event each
@@ -69,10 +70,14 @@ class Controller:
         self.reset()
         self._scene = None       # what the LEDs show: (seat statuses, button, centre)
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
-        self._resume()
+        ended = lazy.load(RECOVERY).resume(self)   # carry on from the journal
         lazy.forget(RECOVERY)    # a boot's work only
+        lazy.forget(RECORDS)
         lazy.forget(IRREGULAR_RULES)   # if the replay needed it: back when asked for
         self.journal.buf = None
+        if ended:                # the power went after the round's last event
+            self._end_round()
+            self._save()
         self.render()
 
     def reset(self):
@@ -681,10 +686,6 @@ class Controller:
         state = self.lasting()
         if state != self._saved and self._journal(self.journal.table, state):
             self._saved = state
-
-    def _resume(self):
-        """Boot: carry on from the journal (felt.table.recovery.resume)."""
-        lazy.load(RECOVERY).resume(self)
 
     # ----- output --------------------------------------------------------------------------
 

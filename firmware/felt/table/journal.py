@@ -4,8 +4,9 @@ One mechanism for three features: rebuild a round after a power cut, recall a pa
 round, export a hand history.  A round is its header (hand number, button, stacks,
 structure) plus its events; replaying them through the pure rules core rebuilds it.
 Between rounds, and as each begins, the table's lasting state (its configuration,
-stacks, button, decks...) is written as a `table` record: a restart resumes from the
-last one and the round begun after it, if any.  With a `phh_dir`, each finished round is
+stacks, button, decks...) is written as a `table` record, twice (the second its copy,
+read when the first is damaged): a restart resumes from the last one and the round
+begun after it, if any.  With a `phh_dir`, each finished round is
 also written there as a Poker Hand History, `hand-<n>.phh` (felt.table.phh, docs/phh.md).
 
 The file (docs/journal.md) holds one line per record, `<seq> <crc> <json>`: a sequence
@@ -68,6 +69,7 @@ class Journal:
         self.count = 0           # events in the round under way
         self.source = None       # the link frame being applied, noted on each record
         self.last_frame = None   # after recover(): the last link frame applied
+        self.repaired = None     # after recover(): a line read from the other copy, why
         self.stamp = {"board": None, "fw": None}
         self.seq = 0             # the last record's sequence number
         self._size = None        # bytes in the file; None: none yet, the next write makes it
@@ -95,7 +97,8 @@ class Journal:
             self.events = []
 
     def table(self, state):
-        """The table's lasting state, as felt.table.controller saves it."""
+        """The table's lasting state, as felt.table.controller saves it: written twice
+        (_lines)."""
         self._write({"table": state})
 
     def append(self, event):
@@ -118,10 +121,10 @@ class Journal:
             if self._size is None or ("table" in record and self._size > self.limit):
                 self._new_file(record)
             else:
-                line = _line(self.seq + 1, record)
-                self._put(self.path, line, "ab")
-                self._size += len(line)
-                self.seq += 1
+                lines = _lines(self.seq + 1, record)
+                self._put(self.path, lines, "ab")
+                self._size += _length(lines)
+                self.seq += len(lines)
         except OSError as e:
             self._ready = False  # the file may end in part of a record
             raise JournalError(brief("journal write failed: %s: %s" % (self.path, why(e))))
@@ -131,21 +134,24 @@ class Journal:
         the file (the file before kept as <path>.1).  A cut before the last rename
         leaves the file as it was, or, between the renames, <path>.new to take its place
         at boot."""
-        data = _line(self.seq + 1, {"stamp": self.stamp}) + _line(self.seq + 2, record)
+        lines = [_line(self.seq + 1, {"stamp": self.stamp})] + _lines(self.seq + 2, record)
         new = self.path + ".new"
-        self._put(new, data, "wb")
+        self._put(new, lines, "wb")
         if self._size is not None:
             self._rename(self.path, self.path + ".1")
         self._rename(new, self.path)
-        self._size = len(data)
-        self.seq += 2
+        self._size = _length(lines)
+        self.seq += len(lines)
 
     # The file operations, one place for each (tests/host/journal_cuts.py cuts the
     # power between and within them).
 
-    def _put(self, path, data, mode):
+    def _put(self, path, pieces, mode):
+        """Write the list of byte strings `pieces` in one opening: never joined, as a
+        board's fragmented heap may hold each but not one block of them all."""
         with open(path, mode) as f:
-            f.write(data)
+            for piece in pieces:
+                f.write(piece)
 
     def _rename(self, old, new):
         try:
@@ -175,6 +181,25 @@ class Journal:
 
 
 # ----- the record format (docs/journal.md) -----------------------------------------------
+
+
+def _lines(seq, record):
+    """The lines of a record: a table record twice, the second marked as the copy, so
+    that a copy damaged on the flash is read from the other (felt.table.recovery);
+    both in one write, which a power cut leaves whole, torn in its second line (cut off
+    with its first at boot) or torn in its first."""
+    lines = [_line(seq, record)]
+    if "table" in record:
+        record["copy"] = 1
+        lines.append(_line(seq + 1, record))
+    return lines
+
+
+def _length(lines):
+    n = 0
+    for line in lines:
+        n += len(line)
+    return n
 
 
 def _line(seq, record):

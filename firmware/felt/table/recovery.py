@@ -5,14 +5,12 @@ lasting state and the round under way rebuilt, and anything that does not read e
 table loads it then and forgets it after (felt.lazy).
 """
 
-import json
-import sys
-
 from felt import check, lazy
 from felt.poker import rake, structure, variants
 from felt.poker.round import Round
+from felt.table import records
 from felt.table.decks import Decks
-from felt.table.journal import CALLED_OFF, KINDS, MAX_RECORD, brief, why, _crc_text, _exists, _size
+from felt.table.journal import CALLED_OFF, MAX_RECORD, brief, why, _crc_text, _exists, _size
 
 
 class Damaged(Exception):
@@ -25,13 +23,15 @@ def resume(ctl):
     replayed through the rules core).  No journal is a new table.  A journal that
     cannot be read exactly, or whose chips do not add up, locks the table with a
     sentence saying what was found (which file, which record, what): it is never
-    taken for a new table, and nothing more is written to it."""
+    taken for a new table, and nothing more is written to it.  True when the round
+    under way had ended: the controller ends it once this module is forgotten, its
+    heap then free for the journal's writes."""
     from felt.table.controller import PLAYING   # loaded by now: the controller calls this
     j = ctl.journal
     try:
         saved = recover(j)
         if saved is None:
-            return
+            return False
         table, header, count, under_way = saved
         cfg, decks = restorable(ctl, table)
         r = replay(j) if header is not None else None
@@ -45,7 +45,7 @@ def resume(ctl):
         else:
             ctl.lock(brief("journal %s not resumed: %s" % (
                 j.path, why(e))))
-        return
+        return False
     ctl.config, ctl.decks, ctl.round = cfg, decks, r
     ctl.stacks = list(table["stacks"])
     ctl.button, ctl.hand = table["button"], table["hand"]
@@ -55,6 +55,9 @@ def resume(ctl):
     ctl.shoe_must_go, ctl.called_off = table["shoe_must_go"], table["called_off"]
     ctl.coming = table["coming"]
     ctl._saved = table
+    if j.repaired is not None:
+        # The flash is failing: the table resumes exactly, a technician is told.
+        ctl.record("critical_memory_repaired", j.repaired)
     if ctl.journal.last_frame is not None:
         ctl.hal.link.resume(ctl.journal.last_frame)
     if under_way:
@@ -65,15 +68,15 @@ def resume(ctl):
     ctl._evt({"e": "resumed", "hand": ctl.hand, "state": ctl.state,
               "events": count if under_way else 0})
     if not under_way:
-        return               # the last round, if any, stays lit with its winners
+        return False         # the last round, if any, stays lit with its winners
     if r.finished():
-        ctl._end_round()     # the power went after the round's last event
-        ctl._save()
-    elif r.expecting() is not None:
+        return True          # the power went after the round's last event
+    if r.expecting() is not None:
         what, seat = r.expecting()
         ctl.hal.card_reader.want(what, seat)
     elif r.to_act >= 0:
         ctl._to_act(r.to_act)
+    return False
 
 
 def recover(j):
@@ -112,7 +115,7 @@ def _recover(j):
     last = None
     found = {}
     for n, seq, kind, record in _records(path, found, j.buf):
-        if (n == 1) != (kind == "stamp") or (n == 2 and kind != "table"):
+        if (n == 1) != (kind == "stamp") or (n > 1 and seq - first <= 2 and kind != "table"):
             raise _damaged(path, n, "a %s record where the file must begin with its "
                            "stamp and a table record" % kind)
         body = record[kind]
@@ -135,7 +138,6 @@ def _recover(j):
         if "from" in record:
             j.last_frame = record["from"]
         last = kind
-        j.seq = seq
     if table is None:
         raise Damaged(brief("journal %s holds no whole table record" % path))
     if _exists(prev):
@@ -145,6 +147,13 @@ def _recover(j):
                                 "it, at %d: an older copy" % (path, first, prev, seq)))
     if found["torn"] is not None:
         _cut(j, found["torn"])
+    j.seq = found["seq"]
+    if found["repaired"] is not None:
+        n, what, used = found["repaired"]
+        more = found["repairs"] - 1
+        j.repaired = brief("journal %s line %d: %s; the table record read from its other "
+                           "copy, line %d%s" % (path, n, what, used,
+                                                " (and %d lines more)" % more if more else ""))
     j._size = found["torn"] if found["torn"] is not None else found["end"]
     j._ready = True
     return table, j.header, j.count, under_way
@@ -167,7 +176,8 @@ def _settle(j, new):
     found = {}
     try:
         kinds = [r[2] for r in _records(new, found, j.buf)]
-        whole = kinds == ["stamp", "table"] and found["torn"] is None
+        whole = kinds == ["stamp", "table", "table"] and found["torn"] is None \
+            and found["repaired"] is None
     except Damaged:
         whole = False
     if whole:
@@ -183,13 +193,13 @@ def _cut(j, end):
     never follows part of one: the whole records are copied to <path>.new, which
     then replaces the file (a cut meanwhile leaves the file as it was)."""
     new = j.path + ".new"
-    j._put(new, b"", "wb")
+    j._put(new, [b""], "wb")
     with open(j.path, "rb") as f:
         while end > 0:
             chunk = f.read(min(end, 512))
             if not chunk:
                 break
-            j._put(new, chunk, "ab")
+            j._put(new, [chunk], "ab")
             end -= len(chunk)
     j._rename(new, j.path)
 
@@ -251,112 +261,113 @@ def rebuild(header, events):
 def _records(path, found, buf):
     """(line number, seq, kind, record) for each whole record of the file, one at a time
     (a board never holds the whole file); Damaged at the first that does not read
-    exactly.  A last line cut short by a power cut ends them: found["torn"] is then the
-    offset where it begins (else None); found["end"], where the whole records end."""
-    found["torn"] = None
-    end = 0
+    exactly, but for one half of a table record's pair (below).  A last line cut short
+    by a power cut ends them: found["torn"] is then the offset where the cut begins
+    (else None); found["end"], where the whole records end; found["seq"], the last
+    record's number; found["repaired"], the first line passed over for the other copy
+    (below), as (its line, what is wrong, the line read instead), else None; and
+    found["repairs"], how many lines were passed over.
+
+    A table record is written twice in one write, the second marked as the copy
+    (Journal.table), and given out here once its copy has read the same.  One whose
+    copy a power cut tore, or never began, is cut off with it: the table before it.  A
+    line that does not read is passed over only where the records around it show that
+    it held one half of a pair whose other half reads: the record just before it the
+    table record (it was the copy), or the record just after it, one number on, the
+    copy (it was the table record).  At the end of the file, only when it is exactly
+    as long as the table record's copy and ends in a newline."""
+    found["torn"] = found["repaired"] = None
+    found["repairs"] = 0
+    end = 0                 # where the lines read so far end
     n = 0
-    due = None
+    due = None              # the number the next record must have
+    last = None             # the last record given out
+    held = None             # a table record awaiting its copy: (line, seq, record, offset, length)
+    bad = None              # the first line of a run that does not read: (line, why)
     with open(path, "rb") as f:
-        lines = _Lines(f, buf)
+        lines = records.Lines(f, buf)
         while True:
             line = lines.next()
-            if not lines.whole and not len(line):
+            if not lines.whole:
                 break
             n += 1
-            if not lines.whole:
-                if len(line) > MAX_RECORD:
-                    raise _damaged(path, n, "longer than any record")
-                _check_torn(path, n, bytes(line), due)
-                found["torn"] = end
-                break
-            seq, record = _parse(path, n, line)
-            if due is not None and seq != due:
-                raise _damaged(path, n, "record %d where %d was due: a record lost, "
-                               "repeated or out of order" % (seq, due))
+            try:
+                seq, record = records.parse(line)
+                kind = records.kind(record)
+                if bad is None and due is not None and seq != due:
+                    raise ValueError("record %d where %d was due: a record lost, repeated "
+                                     "or out of order" % (seq, due))
+            except ValueError as e:
+                bad = bad or (n, str(e))
+                end += len(line) + 1
+                continue
+            copy = record.pop("copy", None) is not None
+            if bad is not None:
+                # One record lost, and the pair shows which: its other half is here.
+                if seq != due + 1 or (held is not None) == copy:
+                    raise _damaged(path, bad[0], bad[1])
+                _repaired(found, bad, held[0] if held else n)
+                bad = None
+                if held is None:                 # the lost one was this copy's record
+                    yield n, seq, kind, record
+                    last, due = seq, seq + 1
+                    end += len(line) + 1
+                    continue
+                yield held[0], held[1], "table", held[2]   # the lost one was its copy
+                last, held = held[1], None
+            if held is not None:
+                if not (kind == "table" and copy):
+                    raise _damaged(path, held[0], "a table record without its copy (a "
+                                   "journal of an older firmware?)")
+                if record != held[2]:
+                    raise _damaged(path, n, "the table record's copy differs from it")
+                yield held[0], held[1], "table", held[2]
+                held = None
+            elif kind == "table" and not copy:
+                held = (n, seq, record, end, len(line) + 1)
+            elif copy:
+                raise _damaged(path, n, "a table record's copy without the record")
+            if held is None:
+                yield n, seq, kind, record
+                last = seq
             due = seq + 1
             end += len(line) + 1
-            yield n, seq, _kind(path, n, record), record
+    tail = line if len(line) else None
+    if held is not None:
+        rest = end + len(line) - held[3] - held[4]      # bytes after the table record
+        if rest == 0:
+            found["torn"] = held[3]              # the power went before its copy
+        elif tail is not None and bad is None and rest < _copy_length(held):
+            _check_torn(path, n + 1, bytes(tail), due)   # the power went in its copy
+            found["torn"] = held[3]
+        elif tail is None and rest == _copy_length(held):
+            _repaired(found, bad, held[0])               # its copy does not read
+            yield held[0], held[1], "table", held[2]
+            last = held[1] + 1
+        else:
+            raise _damaged(path, bad[0], bad[1]) if bad else \
+                _damaged(path, n + 1, "the table record's copy is damaged")
+    elif bad is not None:
+        raise _damaged(path, bad[0], bad[1])
+    elif tail is not None:
+        if len(tail) > MAX_RECORD:
+            raise _damaged(path, n + 1, "longer than any record")
+        _check_torn(path, n + 1, bytes(tail), due)
+        found["torn"] = end
     found["end"] = end
+    found["seq"] = last
 
 
-class _Lines:
-    """A file's lines, one at a time, each a memoryview into one buffer (valid until the
-    next), without its newline; `whole` says whether it had one.  A board's heap is
-    fragmented: a line copied, or read by readline(), needs a fresh block its size each
-    time, and the one buffer (Journal.buf) is taken at boot before the heap fragments.  A line longer than MAX_RECORD comes back
-    cut there, not whole."""
-
-    def __init__(self, f, buf):
-        self.f = f
-        self.buf = buf            # MAX_RECORD + 1 bytes
-        self.view = memoryview(buf)
-        self.start = self.end = 0
-        self.whole = False
-
-    def next(self):
-        buf, view = self.buf, self.view
-        while True:
-            i = buf.find(b"\n", self.start, self.end)
-            if i >= 0:
-                line, self.start, self.whole = view[self.start:i], i + 1, True
-                return line
-            if self.end - self.start > MAX_RECORD:
-                self.whole = False
-                return view[self.start:self.start + MAX_RECORD + 1]
-            n = self.end - self.start
-            view[0:n] = view[self.start:self.end]     # what is left to the front
-            self.start, self.end = 0, n
-            got = self.f.readinto(view[n:])
-            if not got:
-                self.whole = False
-                line, self.start = view[0:n], n
-                return line
-            self.end += got
+def _copy_length(held):
+    """The bytes of a table record's copy: its line, one number on, with `"copy":1,`."""
+    return held[4] + 9 + len(str(held[1] + 1)) - len(str(held[1]))
 
 
-def _parse(path, n, line):
-    """(seq, record) of a whole line (a memoryview, without its newline)."""
-    head = bytes(line[:20])
-    a = head.find(b" ")
-    b = head.find(b" ", a + 1) if a > 0 else -1
-    if b != a + 9 or not head[:a].isdigit():
-        raise _damaged(path, n, "a record without its number and checksum (an older "
-                       "firmware's journal?)" if head[:1] == b"{" else "not a journal record")
-    digits = head[:a]
-    body = line[b + 1:]
-    if _crc_text(digits, body) != head[a + 1:b]:
-        raise _damaged(path, n, "the checksum does not match: damaged or edited")
-    try:
-        record = _loads(body)
-    except ValueError:
-        raise _damaged(path, n, "not JSON")
-    return int(digits), record
-
-
-# MicroPython's json reads the buffer in place; CPython's wants bytes.
-_loads = json.loads if sys.implementation.name == "micropython" else \
-    (lambda body: json.loads(bytes(body)))
-
-
-def _kind(path, n, record):
-    """Which of KINDS the record is, checking its shape."""
-    kinds = [k for k in KINDS if isinstance(record, dict) and k in record]
-    if len(kinds) != 1 or len(record) != 1 + ("from" in record):
-        raise _damaged(path, n, "not a record the journal writes")
-    kind = kinds[0]
-    body = record[kind]
-    if kind == "event":
-        ok = isinstance(body, list) and len(body) > 0 and isinstance(body[0], str)
-    else:
-        ok = isinstance(body, dict)
-    fr = record.get("from")
-    if fr is not None and not (isinstance(fr, list) and 3 <= len(fr) <= 4
-                               and check.is_whole(fr[0]) and isinstance(fr[1], str)):
-        ok = False
-    if not ok:
-        raise _damaged(path, n, "a %s record of the wrong shape" % kind)
-    return kind
+def _repaired(found, bad, used):
+    """A line passed over: the table record it held read from its other copy."""
+    if found["repaired"] is None:
+        found["repaired"] = (bad[0], bad[1], used)
+    found["repairs"] += 1
 
 
 def _check_torn(path, n, tail, due):
@@ -392,12 +403,16 @@ def _damaged(path, n, what):
 def _first_seq(path, buf):
     """The sequence number of the file's first record (its stamp); Damaged if none."""
     with open(path, "rb") as f:
-        lines = _Lines(f, buf)
+        lines = records.Lines(f, buf)
         line = lines.next()
         if not lines.whole:
             raise _damaged(path, 1, "no whole record")
-        seq, record = _parse(path, 1, line)
-    if _kind(path, 1, record) != "stamp":
+        try:
+            seq, record = records.parse(line)
+            stamp = records.kind(record) == "stamp"
+        except ValueError as e:
+            raise _damaged(path, 1, str(e))
+    if not stamp:
         raise _damaged(path, 1, "the file does not begin with its stamp")
     return seq
 

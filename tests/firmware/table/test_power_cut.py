@@ -101,8 +101,8 @@ def test_a_power_cut_after_the_last_event_of_a_round_ends_it_on_resuming():
     fold_a_round(ctl)
     after = ctl.lasting()
     kept = lines(path)
-    assert ' {"table":' in kept[-1]
-    write(path, kept[:-1])                     # the cut came before the table was saved
+    assert ' {"table":' in kept[-2] and ' {"copy":1,"table":' in kept[-1]
+    write(path, kept[:-2])                     # the cut came before the table was saved
     ctl2, hal2 = boot(path)
     assert ctl2.lasting() == after and ctl2.state == IDLE
     assert events(hal2, "end")[0]["stacks"] == [99, 101, 100, 100]
@@ -154,7 +154,7 @@ def test_a_long_journal_moves_aside_between_rounds_and_still_resumes():
     # Each file begins with its stamp and a table record; the numbers run on.
     first = lines(path)
     assert os.stat(path + ".1")[6] > 600 and ' {"stamp":' in first[0]
-    assert ' {"table":' in first[1]
+    assert ' {"table":' in first[1] and ' {"copy":1,"table":' in first[2]
     assert int(first[0].split()[0]) == int(lines(path + ".1")[-1].split()[0]) + 1
     start_round(ctl)
     before = ctl.snapshot()

@@ -1,0 +1,128 @@
+"""Reading the journal's lines back (felt.table.journal writes them; docs/journal.md):
+a file's lines one at a time through one buffer, and each line checked whole: its
+number, its checksum, its JSON, its shape.  For the boot (felt.table.recovery) and for
+recall (felt.table.recall), both loaded seldom and forgotten after (felt.lazy), and
+this with them.
+"""
+
+import binascii
+import json
+import sys
+
+from felt import check
+from felt.table.journal import KINDS, _crc_text
+
+
+class Lines:
+    """A file's lines, one at a time, each a memoryview into one buffer (valid until the
+    next), without its newline; `whole` says whether it had one.  A board's heap is
+    fragmented: a line copied, or read by readline(), needs a fresh block its size each
+    time, and the buffer is taken once.  A line longer than the buffer less one byte
+    comes back cut there (len(buf) bytes, `whole` False); `skip()` reads past the rest."""
+
+    def __init__(self, f, buf):
+        self.f = f
+        self.buf = buf
+        self.view = memoryview(buf)
+        self.most = len(buf) - 1      # the longest line that comes back whole
+        self.start = self.end = 0
+        self.whole = False
+
+    def next(self):
+        buf, view = self.buf, self.view
+        while True:
+            i = buf.find(b"\n", self.start, self.end)
+            if i >= 0:
+                line, self.start, self.whole = view[self.start:i], i + 1, True
+                return line
+            if self.end - self.start > self.most:
+                self.whole = False
+                line = view[self.start:self.start + self.most + 1]
+                self.start += self.most + 1
+                return line
+            n = self.end - self.start
+            view[0:n] = view[self.start:self.end]     # what is left to the front
+            self.start, self.end = 0, n
+            got = self.f.readinto(view[n:])
+            if not got:
+                self.whole = False
+                line, self.start = view[0:n], n
+                return line
+            self.end += got
+
+    def skip(self, crc):
+        """Past the rest of a line that came back cut: (`crc`, the CRC-32 so far,
+        carried on over the rest; whether the line ended in a newline)."""
+        buf, view = self.buf, self.view
+        while True:
+            i = buf.find(b"\n", self.start, self.end)
+            if i >= 0:
+                crc = _crc(view[self.start:i], crc)
+                self.start = i + 1
+                return crc, True
+            crc = _crc(view[self.start:self.end], crc)
+            self.start = self.end = 0
+            got = self.f.readinto(view)
+            if not got:
+                return crc, False
+            self.end = got
+
+
+def _crc(data, crc):
+    return binascii.crc32(data, crc)
+
+
+def head(line):
+    """(the digits of a line's number, its checksum's 8 hex digits, where its JSON
+    begins); ValueError saying what is wrong when it has no such beginning."""
+    start = bytes(line[:20])
+    a = start.find(b" ")
+    b = start.find(b" ", a + 1) if a > 0 else -1
+    if b != a + 9 or not start[:a].isdigit():
+        raise ValueError("a record without its number and checksum (an older firmware's "
+                         "journal?)" if start[:1] == b"{" else "not a journal record")
+    return start[:a], start[a + 1:b], b + 1
+
+
+def parse(line):
+    """(seq, record) of a whole line (a memoryview, without its newline); ValueError
+    saying what is wrong when it does not read exactly."""
+    digits, crc, at = head(line)
+    body = line[at:]
+    if _crc_text(digits, body) != crc:
+        raise ValueError("the checksum does not match: damaged or edited")
+    try:
+        record = _loads(body)
+    except ValueError:
+        raise ValueError("not JSON")
+    return int(digits), record
+
+
+# MicroPython's json reads the buffer in place; CPython's wants bytes.
+_loads = json.loads if sys.implementation.name == "micropython" else \
+    (lambda body: json.loads(bytes(body)))
+
+
+def kind(record):
+    """Which of KINDS the record is, its shape checked; ValueError saying what is wrong.
+    A table record is written twice, the second marked `"copy": 1` (docs/journal.md)."""
+    kinds = [k for k in KINDS if isinstance(record, dict) and k in record]
+    extra = ("from" in record) + ("copy" in record) if len(kinds) == 1 else 0
+    if len(kinds) != 1 or len(record) != 1 + extra:
+        raise ValueError("not a record the journal writes")
+    k = kinds[0]
+    body = record[k]
+    if k == "event":
+        ok = isinstance(body, list) and len(body) > 0 and isinstance(body[0], str)
+    else:
+        ok = isinstance(body, dict)
+    fr = record.get("from")
+    if fr is not None and not (isinstance(fr, list) and 3 <= len(fr) <= 4
+                               and check.is_whole(fr[0]) and isinstance(fr[1], str)):
+        ok = False
+    if "copy" in record and (k != "table" or not check.is_whole(record["copy"])
+                             or record["copy"] != 1):
+        ok = False
+    if not ok:
+        raise ValueError("a %s record of the wrong shape" % k)
+    return k
