@@ -11,7 +11,7 @@ board); main.py stays source because boot runs it by name; the board definition 
 on as /board.json, checked first so that a bad one never reaches a table.
 
 Flashing keeps the board's journal (the board definition's `journal`), so the table
-resumes where it was; `--new-table` removes it (and the file moved aside before it),
+resumes where it was; `--new-table` removes it (and its archives, docs/journal.md),
 and the board starts unconfigured.
 """
 
@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from felt.board import load as load_board
+from felt.table import recall
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
@@ -65,9 +66,9 @@ def mpremote_commands(port, out, forget=None):
         sorted(str(p) for p in out.iterdir()) + [":"]
     if forget:
         # The journal last: a cut before it leaves the table resuming, not locked
-        # (docs/journal.md: a journal lost beside its previous file locks the table).
-        code = ("import os\nfor f in (%r, %r, %r):\n    try:\n        os.remove(f)\n"
-                "    except OSError:\n        pass" % (forget + ".new", forget + ".1", forget))
+        # (docs/journal.md: a journal lost beside its archive locks the table).
+        code = ("import os\nfor f in %r:\n    try:\n        os.remove(f)\n"
+                "    except OSError:\n        pass" % (recall.files(forget)[::-1],))
         cmd += ["+", "exec", code]
     return [cmd + ["+", "soft-reset"]]
 

@@ -30,6 +30,8 @@ QUEUE = const(8)  # frames a Sender holds awaiting their turn
 # Kinds the receiver must answer with ack or nak; the sender resends them until it does.
 ACKED = ("btn", "dealer", "card", "shuf", "cfg", "need", "shuffle", "discard", "chip", "clock",
          "shoe", "deck", "rules")
+# Kinds a host asks: answered by their reply, never acked, and they change nothing.
+QUERIES = ("hello", "state", "sign", "heap", "eventlog", "recall")
 
 _MIN_BODY = const(16)  # "0 k {} *12345678" between '@' and '\n'
 

@@ -42,7 +42,7 @@ def test_commands_copy_everything_then_soft_reset(tmp_path):
 
 def test_a_new_table_removes_the_journal_before_the_reset(tmp_path, capsys):
     # The journal makes a board resume after a power cut or a re-flash
-    # (felt.table.journal); --new-table forgets it.
+    # (felt.table.journal); --new-table forgets it, and its archives.
     out = tmp_path / "fs"
     flash.build("pico-11", out)
     (cmd,) = flash.mpremote_commands("/dev/ttyACM0", out, "/journal.jsonl")
@@ -50,6 +50,9 @@ def test_a_new_table_removes_the_journal_before_the_reset(tmp_path, capsys):
     assert cmd[at - 1] == "+" and cmd[-2:] == ["+", "soft-reset"]
     code = cmd[at + 1]
     assert "'/journal.jsonl'" in code and "'/journal.jsonl.1'" in code
+    # Its archives too, the oldest first, the journal last (docs/journal.md).
+    assert code.index("'/journal.jsonl.10'") < code.index("'/journal.jsonl.1'") < \
+        code.index("'/journal.jsonl'")
     compile(code, "exec", "exec")
     assert flash.main(["--board", "pico-11", "--out", str(out), "--dry-run",
                        "--new-table"]) == 0

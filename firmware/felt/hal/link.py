@@ -18,7 +18,6 @@ except ImportError:
 from felt import protocol as P
 from felt.hal.clock import sleep_ms, ticks_ms, ticks_us
 
-QUERIES = ("hello", "state", "sign", "heap", "eventlog")
 OUT_BYTES = 4096   # frames waiting for the transport; past this a send waits for it
 CHUNK = 256        # bytes offered to the transport at once
 
@@ -118,7 +117,7 @@ class Link:
         if kind == "ack" or kind == "nak":
             self.sender.settle(kind, payload)
             return
-        if kind in QUERIES:          # answered by their reply, not acked
+        if kind in P.QUERIES:        # answered by their reply, not acked
             if kind == "hello":
                 session = payload.get("session")
                 self.dedup.hello(session if isinstance(session, str) else None)

@@ -9,7 +9,7 @@ journal (after a power cut, mid-round if need be).  After every accepted input t
 are redrawn from state.
 """
 
-from felt import check, lazy
+from felt import check, lazy, protocol
 from felt.poker import cards as C
 from felt.poker.button import dealer_right, by_high_card, next_seat, rotate
 from felt.poker import hands
@@ -31,8 +31,8 @@ HAND_SHUFFLE = "hand_shuffle"   # the dealer shuffles by hand (20.38(o), (p))
 CUT = "cut"              # every shuffle is cut before the deal (20.38(f)1)
 PLAYING = "playing"
 
-QUERIES = ("hello", "state", "sign", "heap", "eventlog")
 RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
+RECALL = "felt.table.recall"       # reading past rounds back, for the link (felt.lazy)
 RECORDS = "felt.table.records"     # its lines, for the boot and for recall (felt.lazy)
 CONFIG = "felt.table.config"       # reading a configuration, writing the sign (felt.lazy)
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
@@ -96,7 +96,7 @@ class Controller:
         h = getattr(self, "_on_" + kind, None)
         if h is None:
             return "unknown message %r" % (kind,)
-        if self.locked is not None and kind not in QUERIES:
+        if self.locked is not None and kind not in protocol.QUERIES:
             reason = "the table is locked: %s" % self.locked
         else:
             reason = messages.why_not(kind, payload)   # checked whole before any change
@@ -111,7 +111,7 @@ class Controller:
         except (TypeError, ValueError, IndexError, AttributeError):
             reason = "bad %s message: a field has the wrong type" % kind
         if reason is None:
-            if kind not in QUERIES:   # a question changes nothing: no new frame
+            if kind not in protocol.QUERIES:   # a question changes nothing: no new frame
                 if self.state != PLAYING:
                     self._save()
                 self.render()
@@ -140,6 +140,17 @@ class Controller:
         """The event log, a page at a time from record `from` (docs/tilts.md)."""
         records, nxt = self.eventlog.page(p.get("from", 0))
         self.hal.link.send("eventlog", {"records": records, "next": nxt})
+
+    def _on_recall(self, p):
+        """A past round from the journal, a page at a time (docs/protocol.md): round
+        0 the newest complete one, from its record `from` (0 its header)."""
+        try:
+            answer = lazy.load(RECALL).page(self.journal.path, p.get("round", 0),
+                                            p.get("from", 0))
+        finally:
+            lazy.forget(RECALL)
+            lazy.forget(RECORDS)
+        self.hal.link.send("recall", answer)
 
     def record(self, code, detail=""):
         """A tilt, an error or a clearing, into the event log (docs/tilts.md)."""

@@ -87,6 +87,7 @@ SPECS = {
     "sign": {},
     "heap": {},
     "eventlog": {"from": (False, check.whole)},
+    "recall": {"round": (False, check.whole), "from": (False, check.whole)},
     "btn": {"seat": (True, _seat), "b": (True, _one_of(SEAT_BUTTONS)), "to": (False, _chips)},
     "discard": {"seat": (True, _seat), "cards": (True, _cards)},
     "chip": {"seat": (True, _seat), "amount": (True, _chip), "announced": (False, check.flag)},
