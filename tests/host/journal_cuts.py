@@ -193,8 +193,9 @@ def cut_every_offset(seed, rounds=2, limit=2500, failures=None, recall=RECALL, e
         shutil.rmtree(live)
     _covered(ops)
     counts["archives_moved"] = len([op for op in ops if op[0] == "rename"
-                                    and op[1].startswith(NAME + ".")])
-    counts["archives_removed"] = len([op for op in ops if op[0] == "remove"])
+                                    and op[1][len(NAME) + 1:].isdigit()])
+    counts["archives_removed"] = len([op for op in ops if op[0] == "remove"
+                                      and op[1][len(NAME) + 1:].isdigit()])
     finished, m = [], 0                   # rounds finished before each operation
     for i in range(len(ops) + 1):
         while m < len(marks) and marks[m][0] <= i:
