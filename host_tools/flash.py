@@ -15,7 +15,8 @@ boot (felt.image), and `install` refuses an image the board would refuse.  `veri
 hashes every file on the board with code it sends (not the board's own) and compares.
 
 Installing keeps the board's journal (the board definition's `journal`), so the table
-resumes where it was; `--new-table` removes it, and the board starts unconfigured.
+resumes where it was; `--new-table` removes it (and its archives, docs/journal.md), and the board starts
+unconfigured.
 """
 
 import argparse
@@ -28,6 +29,7 @@ from pathlib import Path
 
 from felt import image as board_image
 from felt.board import load as load_board
+from felt.table import recall
 from host_tools import micropython
 
 REPO = Path(__file__).resolve().parents[1]
@@ -184,8 +186,8 @@ def install_commands(port, folder, journal=None):
     old = ["/felt", "/main.py", "/board.json"]
     if journal:
         # The journal last: a cut before it leaves the table resuming, not locked
-        # (docs/journal.md: a journal lost beside its previous file locks the table).
-        old += [journal + ".new", journal + ".1", journal]
+        # (docs/journal.md: a journal lost beside its archive locks the table).
+        old += recall.files(journal)[::-1]
     cmd = mpremote(port, "exec", code % (old,), "+", "fs", "cp", "-r")
     cmd += sorted(str(p) for p in folder.iterdir()) + [":", "+", "soft-reset"]
     return [cmd]

@@ -31,7 +31,7 @@ QUEUE = const(8)  # frames a Sender holds awaiting their turn
 ACKED = ("btn", "dealer", "card", "shuf", "cfg", "need", "shuffle", "discard", "chip", "clock",
          "shoe", "deck", "rules", "tech", "clear")
 # Questions to the board: answered by their reply, never acked, changing nothing.
-QUERIES = ("hello", "state", "sign", "heap", "eventlog", "challenge")
+QUERIES = ("hello", "state", "sign", "heap", "eventlog", "challenge", "recall")
 
 _MIN_BODY = const(16)  # "0 k {} *12345678" between '@' and '\n'
 

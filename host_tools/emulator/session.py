@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from felt.poker import variants
+from felt.table.recall import files
 from host_tools.emulator.devices import LedStrip, Shoe, Shuffler, seeded
 from host_tools.emulator.faults import KINDS as FAULT_KINDS, Faults
 from host_tools.emulator.link import REPO, FirmwareProcess, LinkError, Tilted
@@ -29,11 +30,10 @@ MINUTES_PER_ROUND = 2   # table time the emulator lets pass per round (time char
 
 
 def forget_journal(path):
-    """Remove a journal with its previous file and any new one begun (docs/journal.md):
-    an empty journal, or none beside a previous file, is a lost journal: the table locks.
+    """Remove a journal with its archives and any new one begun (docs/journal.md): an
+    empty journal, or none beside an archive, is a lost journal: the table locks.
     The event log beside it goes too: a new table."""
-    for p in (path + ".new", path + ".1", path, path + ".reboot", path + ".events",
-              path + ".events.1"):
+    for p in files(path)[::-1] + [path + ".reboot", path + ".events", path + ".events.1"]:
         try:
             os.remove(p)
         except FileNotFoundError:

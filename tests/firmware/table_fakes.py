@@ -86,10 +86,11 @@ def scratch_dir(name):
 
 def journal_path(name):
     """A journal path in a folder of its own, with none of its files there yet (the
-    journal, <path>.1, <path>.new: docs/journal.md; the event log, <path>.events and
+    journal, its archives, <path>.new: docs/journal.md; the event log, <path>.events and
     <path>.events.1: docs/tilts.md)."""
+    from felt.table.recall import files
     path = scratch_dir("journal-" + name) + "/journal.jsonl"
-    for p in (path, path + ".1", path + ".new", path + ".events", path + ".events.1"):
+    for p in files(path) + [path + ".events", path + ".events.1"]:
         try:
             os.remove(p)
         except OSError:
@@ -100,12 +101,12 @@ def journal_path(name):
     return path
 
 
-def boot(path, board=BOARD, limit=64 * 1024):
+def boot(path, board=BOARD, limit=64 * 1024, recall=10):
     """The board powered up with its journal at `path`; (controller, hal)."""
     from felt.table.controller import Controller
     from felt.table.journal import Journal
     hal = FakeHal()
-    return Controller(hal, board, Journal(path, limit=limit)), hal
+    return Controller(hal, board, Journal(path, limit=limit, recall=recall)), hal
 
 
 def start_round(ctl):
@@ -113,6 +114,23 @@ def start_round(ctl):
     assert ctl.handle("dealer", {"b": "deal"}) is None
     assert ctl.handle("shuf", {"state": "done"}) is None
     assert ctl.handle("dealer", {"b": "cut_done"}) is None
+
+
+HOLES = "2c 3c 4c 5c 2d 3d 4d 5d"    # two hole cards for each of four seats
+
+
+def deal_holes(ctl):
+    """A round started and the hole cards of four seats dealt (HOLES)."""
+    start_round(ctl)
+    for code in HOLES.split():
+        assert ctl.handle("card", {"code": code}) is None
+
+
+def fold_round(ctl):
+    """A round of four seats dealt and folded to the big blind."""
+    deal_holes(ctl)
+    while ctl.state == "playing":
+        assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "fold"}) is None
 
 
 def first_card_dealt(path, cfg):

@@ -12,6 +12,10 @@ before it and the first k of it), boots a fresh Controller on them and sorts the
 - anything else is a failure, and chips lost counts the boots that resumed with the
   stacks, the pot and the rake not adding up to the chips the table began with.
 
+Every boot that resumes must also find on the flash the last `recall` complete rounds
+(or all, when fewer were played; felt.table.recall), while new files begin, archives
+move one number on and the oldest are removed.
+
 The boots before and after each operation are themselves checked against the table
 that played: a power cut between two records must bring back what was played.
 
@@ -25,8 +29,9 @@ import shutil
 import sys
 import tempfile
 
+from felt.table import recall as recall_mod
 from felt.table.controller import PLAYING, Controller
-from felt.table.journal import Journal
+from felt.table.journal import RECALL, Journal
 
 BOARD = {"name": "soak", "leds": {"count": 14, "seats": [[0, 3], [3, 3], [6, 3], [9, 3]],
                                   "centre": [12, 2]}}
@@ -78,13 +83,14 @@ class RecordingJournal(Journal):
     """A journal that notes each file operation as it makes it: (op, name, data, mode)
     for a write, (op, old, new) for a rename, (op, name) for a removal."""
 
-    def __init__(self, path, ops, limit):
-        Journal.__init__(self, path, limit=limit)
+    def __init__(self, path, ops, limit, recall=RECALL):
+        Journal.__init__(self, path, limit=limit, recall=recall)
         self.ops = ops
 
-    def _put(self, path, data, mode):
-        self.ops.append(("put", os.path.basename(path), b"".join(data), mode))
-        Journal._put(self, path, data, mode)
+    def _put(self, path, pieces, mode):
+        pieces = [bytes(p) for p in pieces]
+        self.ops.append(("put", os.path.basename(path), b"".join(pieces), mode))
+        return Journal._put(self, path, pieces, mode)
 
     def _rename(self, old, new):
         self.ops.append(("rename", os.path.basename(old), os.path.basename(new)))
@@ -95,18 +101,18 @@ class RecordingJournal(Journal):
         Journal._remove(self, path)
 
 
-def boot(folder, limit, journal=None):
+def boot(folder, limit, journal=None, recall=RECALL):
     """A fresh Controller on the journal in `folder`."""
-    j = journal or Journal(os.path.join(folder, NAME), limit=limit)
+    j = journal or Journal(os.path.join(folder, NAME), limit=limit, recall=recall)
     return Controller(_Hal(), BOARD, j)
 
 
-def play(seed, rounds, limit, folder):
+def play(seed, rounds, limit, folder, recall=RECALL):
     """Seeded rounds at a table journaling in `folder`; the operations its journal made
     and, after each input, (how many operations had been made, lasting(), snapshot())."""
     rng = random.Random(seed)
     ops = []
-    ctl = boot(folder, limit, RecordingJournal(os.path.join(folder, NAME), ops, limit))
+    ctl = boot(folder, limit, RecordingJournal(os.path.join(folder, NAME), ops, limit, recall))
     marks = []
 
     def do(kind, payload):
@@ -148,13 +154,23 @@ def _apply(files, op, k=None):
     return files
 
 
-def _boot_on(files, limit):
+def _boot_on(files, limit, recall=RECALL):
     """(controller, folder) booted on `files`; the folder is the caller's to remove."""
     folder = tempfile.mkdtemp(prefix="felt-cut-")
     for name, data in files.items():
         with open(os.path.join(folder, name), "wb") as f:
             f.write(data)
-    return boot(folder, limit), folder
+    return boot(folder, limit, recall=recall), folder
+
+
+def _recalled(folder):
+    """The complete rounds the files in `folder` hold (felt.table.recall)."""
+    return recall_mod.page(os.path.join(folder, NAME))["rounds"]
+
+
+def _finished(snapshot):
+    """Rounds the table had finished by a snapshot."""
+    return snapshot["hand"] - (snapshot["state"] == PLAYING)
 
 
 def _kept(ctl):
@@ -162,18 +178,29 @@ def _kept(ctl):
     return ctl.lasting(), ctl.snapshot() if ctl.state == PLAYING else None
 
 
-def cut_every_offset(seed, rounds=2, limit=2500, failures=None):
+def cut_every_offset(seed, rounds=2, limit=2500, failures=None, recall=RECALL, every=1):
     """Power cuts at every byte offset of every journal write (and between the steps of
-    each new file's renames) of `rounds` seeded rounds; the counts, as a dict."""
-    counts = {"power_cuts": 0, "resumed_exactly": 0, "stopped_locked": 0, "chips_lost": 0}
+    each new file's renames and archives' moves) of `rounds` seeded rounds; the counts,
+    as a dict.  `every`: only every so many bytes of a write (and its end) are cut."""
+    counts = {"power_cuts": 0, "resumed_exactly": 0, "stopped_locked": 0, "chips_lost": 0,
+              "rounds_missing": 0}
     failures = failures if failures is not None else []
     began = sum(CFG["stacks"])
     live = tempfile.mkdtemp(prefix="felt-live-")
     try:
-        ops, marks = play(seed, rounds, limit, live)
+        ops, marks = play(seed, rounds, limit, live, recall)
     finally:
         shutil.rmtree(live)
     _covered(ops)
+    counts["archives_moved"] = len([op for op in ops if op[0] == "rename"
+                                    and op[1][len(NAME) + 1:].isdigit()])
+    counts["archives_removed"] = len([op for op in ops if op[0] == "remove"
+                                      and op[1][len(NAME) + 1:].isdigit()])
+    finished, m = [], 0                   # rounds finished before each operation
+    for i in range(len(ops) + 1):
+        while m < len(marks) and marks[m][0] <= i:
+            m += 1
+        finished.append(_finished(marks[m - 1][2]) if m else 0)
     files = {}
     states = [files]                      # the files after each operation
     for op in ops:
@@ -181,34 +208,39 @@ def cut_every_offset(seed, rounds=2, limit=2500, failures=None):
         states.append(files)
     refs = []
     for i, files in enumerate(states):
-        ctl, folder = _boot_on(files, limit)
+        ctl, folder = _boot_on(files, limit, recall)
         shutil.rmtree(folder)
         if ctl.locked is not None:
             raise AssertionError("locked with whole operations (%d): %s" % (i, ctl.locked))
         refs.append(ctl.snapshot())
     for n, lasting, snapshot in marks:    # between inputs, the table that played
-        ctl, folder = _boot_on(states[n], limit)
+        ctl, folder = _boot_on(states[n], limit, recall)
         shutil.rmtree(folder)
         if ctl.lasting() != lasting or (snapshot["state"] == PLAYING
                                         and ctl.snapshot() != snapshot):
             raise AssertionError("a boot after %d operations is not the table played" % n)
     for i, op in enumerate(ops):
-        cuts = range(len(op[2]) + 1) if op[0] == "put" else [None]
+        cuts = sorted(set(range(0, len(op[2]), every)) | set([len(op[2])])) \
+            if op[0] == "put" else [None]
         for k in cuts:
             files = _apply(states[i], op, k) if k is not None else states[i]
             counts["power_cuts"] += 1
             what = "operation %d (%s %s), %s bytes" % (i, op[0], op[1], k)
-            ctl, folder = _boot_on(files, limit)
+            ctl, folder = _boot_on(files, limit, recall)
             try:
                 if ctl.locked is not None:
                     counts["stopped_locked"] += 1
                     continue
+                if _recalled(folder) < min(recall, finished[i]):
+                    counts["rounds_missing"] += 1
+                    failures.append("%s: %d rounds recalled, not %d" % (
+                        what, _recalled(folder), min(recall, finished[i])))
                 snap = ctl.snapshot()
                 held = sum(snap["stacks"]) + snap["pot"] + snap["rake"]
                 if held != (began if snap["config"] is not None else 0):
                     counts["chips_lost"] += 1
                     failures.append("%s: %d chips, not %d" % (what, held, began))
-                again = boot(folder, limit)   # what the first boot left boots the same
+                again = boot(folder, limit, recall=recall)   # what the first boot left: the same
                 if snap in (refs[i], refs[i + 1]) and _kept(again) == _kept(ctl):
                     counts["resumed_exactly"] += 1
                 else:
@@ -230,12 +262,12 @@ def _covered(ops):
 
 def main(argv):
     seeds = [int(a) for a in argv] or [1]
-    total = {"power_cuts": 0, "resumed_exactly": 0, "stopped_locked": 0, "chips_lost": 0}
+    total = {}
     for seed in seeds:
         for k, v in cut_every_offset(seed).items():
-            total[k] += v
+            total[k] = total.get(k, 0) + v
     print(json.dumps(total, sort_keys=True))
-    return 0 if total["chips_lost"] == 0 and \
+    return 0 if total["chips_lost"] == 0 and total["rounds_missing"] == 0 and \
         total["resumed_exactly"] + total["stopped_locked"] == total["power_cuts"] else 1
 
 

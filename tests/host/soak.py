@@ -5,8 +5,9 @@
 - frames_fuzzed, refused, refused_changed_state (must be 0), generic_reasons (refusals
   that reached the last-resort catch instead of a check; must be 0): random frames of
   every kind at random points of play of several tables (hostile.py);
-- power_cuts, resumed_exactly, stopped_locked, chips_lost (must be 0): a power cut at
-  every byte offset of journal writes of every record kind (journal_cuts.py).
+- power_cuts, resumed_exactly, stopped_locked, chips_lost (must be 0), rounds_missing
+  (boots that found fewer than the last ten rounds on the flash; must be 0): a power
+  cut at every byte offset of journal writes of every record kind (journal_cuts.py).
 Exits 1 if a figure that must be 0 is not.
 """
 
@@ -33,7 +34,8 @@ def main(argv=None):
     figures.update(cut_every_offset(args.seed))
     figures["seconds"] = round(time.monotonic() - t0, 1)
     print(json.dumps(figures, sort_keys=True))
-    bad = figures["refused_changed_state"] or figures["generic_reasons"] or figures["chips_lost"]
+    bad = figures["refused_changed_state"] or figures["generic_reasons"] or \
+        figures["chips_lost"] or figures["rounds_missing"]
     return 1 if bad else 0
 
 

@@ -79,6 +79,9 @@ def test_a_new_table_removes_the_journal_too(tmp_path, key, capsys):
     (cmd,) = flash.install_commands("/dev/ttyACM0", out, "/journal.jsonl")
     code = cmd[cmd.index("exec") + 1]
     assert "'/journal.jsonl.1', '/journal.jsonl']" in code
+    # Its archives too, the oldest first, the journal last (docs/journal.md).
+    assert code.index("'/journal.jsonl.10'") < code.index("'/journal.jsonl.1'") < \
+        code.index("'/journal.jsonl'")
     assert flash.main(["install", "--image", str(out), "--trust", str(key.with_suffix(".pub")),
                        "--dry-run", "--new-table"]) == 0
     assert "/journal.jsonl" in capsys.readouterr().out

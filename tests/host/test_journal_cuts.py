@@ -16,7 +16,7 @@ def test_every_cut_in_every_write_resumes_exactly_or_locks_and_loses_no_chip(see
     failures = []
     counts = S.cut_every_offset(seed, failures=failures)
     assert failures == []
-    assert counts["chips_lost"] == 0
+    assert counts["chips_lost"] == 0 and counts["rounds_missing"] == 0
     assert counts["power_cuts"] > 3000
     assert counts["resumed_exactly"] + counts["stopped_locked"] == counts["power_cuts"]
 
@@ -27,6 +27,17 @@ def test_a_cut_at_every_step_of_beginning_a_new_file_resumes_exactly():
     failures = []
     counts = S.cut_every_offset(3, rounds=1, limit=1, failures=failures)
     assert failures == [] and counts["chips_lost"] == 0
+    assert counts["resumed_exactly"] + counts["stopped_locked"] == counts["power_cuts"]
+
+
+def test_a_cut_at_every_step_of_keeping_the_archives_resumes_exactly_and_keeps_the_rounds():
+    # limit=1 and two rounds recalled: every round ends in a new file, so the archives
+    # move one number on, and the oldest are removed, with a power cut between every
+    # two steps (and in the writes, every 41st byte: the tests above cut every byte).
+    failures = []
+    counts = S.cut_every_offset(5, rounds=3, limit=1, failures=failures, recall=2, every=41)
+    assert failures == [] and counts["chips_lost"] == 0 and counts["rounds_missing"] == 0
+    assert counts["archives_moved"] > 0 and counts["archives_removed"] > 0
     assert counts["resumed_exactly"] + counts["stopped_locked"] == counts["power_cuts"]
 
 

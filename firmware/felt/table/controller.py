@@ -36,6 +36,7 @@ TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear")
 TECHNICIAN = "felt.table.technician"
 RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)
+RECALL = "felt.table.recall"       # reading past rounds back, for the link (felt.lazy)
 RECORDS = "felt.table.records"     # its lines, for the boot and for recall (felt.lazy)
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 
@@ -159,6 +160,17 @@ class Controller:
         """The event log, a page at a time from record `from` (docs/tilts.md)."""
         records, nxt = self.eventlog.page(p.get("from", 0))
         self.hal.link.send("eventlog", {"records": records, "next": nxt})
+
+    def _on_recall(self, p):
+        """A past round from the journal, a page at a time (docs/protocol.md): round
+        0 the newest complete one, from its record `from` (0 its header)."""
+        try:
+            answer = lazy.load(RECALL).page(self.journal.path, p.get("round", 0),
+                                            p.get("from", 0))
+        finally:
+            lazy.forget(RECALL)
+            lazy.forget(RECORDS)
+        self.hal.link.send("recall", answer)
 
     def record(self, code, detail=""):
         """A tilt, an error or a clearing, into the event log (docs/tilts.md)."""

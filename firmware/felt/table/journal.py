@@ -14,7 +14,9 @@ number that runs on across files, the CRC-32 of the sequence number's digits and
 JSON, and the record.  Each file begins with a stamp (the firmware and the table that
 wrote it) and a table record, written whole under `<path>.new` and renamed into place;
 past `limit` bytes the file is renamed to `<path>.1` as the next table record starts a
-new one, so the file always holds the round under way whole and flash never fills.
+new one, so the file always holds the round under way whole.  The files before it
+are kept as archives, `<path>.1`, `<path>.2`, ..., as many as hold the last `recall`
+complete rounds with it, for recall (felt.table.recall), and no more: flash never fills.
 A power cut at any byte leaves the old state or the new one readable: a record cut
 short at the end is cut off at boot, before anything is written after it.  Anything
 else that does not read exactly (a checksum, a sequence number, a stamp, a file lost)
@@ -29,6 +31,7 @@ from felt import check, protocol
 MAX_RECORD = 4096   # bytes in one line: a link frame, a record's "from", is at most 1024
 MAX_WHY = 200       # characters in a reason: it goes out inside one link frame
 KINDS = ("stamp", "table", "round", "event")
+RECALL = 10         # complete rounds kept on the flash at the least, for recall
 CALLED_OFF = (None, "void", "dead", "misdeal")
 
 # An OSError's number in words of ours: its own text differs between runtimes.
@@ -54,11 +57,19 @@ def why(e):
     return "%s (errno %d)" % (_ERRNO.get(n, "an OS error"), n)
 
 
+def archive(path, i):
+    """The name of the journal's i-th archive, i from 1: the file before it, ..."""
+    return "%s.%d" % (path, i)
+
+
 class Journal:
-    def __init__(self, path=None, phh_dir=None, limit=64 * 1024):
+    def __init__(self, path=None, phh_dir=None, limit=64 * 1024, recall=RECALL):
         self.path = path
         self.limit = limit
+        self.recall = recall     # complete rounds the archives keep, with the file
         self.phh_dir = phh_dir
+        self.rounds = 0          # rounds begun in the file (their headers)
+        self.kept = []           # complete rounds in each archive, <path>.1 first
         self.header = None
         self.header_seq = 0      # the round header's sequence number, for reasons
         self.table_seq = 0       # the last table record's
@@ -93,6 +104,7 @@ class Journal:
                   "rake": config.rake.as_dict()}
         self._write({"round": header})
         self.header, self.header_seq, self.count = header, self.seq, 0
+        self.rounds += 1
         if self.events is not None:
             self.events = []
 
@@ -121,37 +133,56 @@ class Journal:
             if self._size is None or ("table" in record and self._size > self.limit):
                 self._new_file(record)
             else:
-                lines = _lines(self.seq + 1, record)
-                self._put(self.path, lines, "ab")
-                self._size += _length(lines)
-                self.seq += len(lines)
+                self._size += self._put(self.path, _lines(self.seq + 1, record), "ab")
+                self.seq += 1 + ("table" in record)
+        except JournalError:
+            self._ready = False  # a table record's copy refused: its record may be written
+            raise
         except OSError as e:
             self._ready = False  # the file may end in part of a record
             raise JournalError(brief("journal write failed: %s: %s" % (self.path, why(e))))
 
     def _new_file(self, record):
         """A file begun whole: its stamp and first record under <path>.new, renamed over
-        the file (the file before kept as <path>.1).  A cut before the last rename
-        leaves the file as it was, or, between the renames, <path>.new to take its place
-        at boot."""
-        lines = [_line(self.seq + 1, {"stamp": self.stamp})] + _lines(self.seq + 2, record)
+        the file.  The file before becomes <path>.1, the archives before it move one
+        number on, and those the last `recall` complete rounds no longer need are
+        removed first; a file without a round is not kept.  The stamp says how many
+        complete rounds each archive holds.  A cut before the last two renames leaves
+        the file as it was (an archive's number freed on the way is taken back at boot:
+        felt.table.recovery); between them, <path>.new to take its place at boot."""
+        kept = self.kept
+        if self._size is not None and self.rounds:
+            kept = [self.rounds] + kept
+            n = 1
+            while n < len(kept) and sum(kept[:n]) < self.recall:
+                n += 1
+            kept = kept[:n]
+        stamp = {"board": self.stamp["board"], "fw": self.stamp["fw"], "archives": kept}
         new = self.path + ".new"
-        self._put(new, lines, "wb")
-        if self._size is not None:
-            self._rename(self.path, self.path + ".1")
+        size = self._put(new, _lines(self.seq + 1, {"stamp": stamp}, record), "wb")
+        if kept is not self.kept:
+            path = self.path
+            for i in range(len(self.kept), len(kept) - 1, -1):
+                self._remove(archive(path, i))
+            for i in range(len(kept) - 1, 0, -1):
+                self._rename(archive(path, i), archive(path, i + 1))
+            self._rename(path, archive(path, 1))
         self._rename(new, self.path)
-        self._size = _length(lines)
-        self.seq += len(lines)
+        self._size = size
+        self.seq += 2 + ("table" in record)
+        self.kept, self.rounds = kept, 0
 
     # The file operations, one place for each (tests/host/journal_cuts.py cuts the
     # power between and within them).
 
     def _put(self, path, pieces, mode):
-        """Write the list of byte strings `pieces` in one opening: never joined, as a
-        board's fragmented heap may hold each but not one block of them all."""
+        """Write `pieces` one after the other, in one open; how many bytes."""
+        n = 0
         with open(path, mode) as f:
             for piece in pieces:
                 f.write(piece)
+                n += len(piece)
+        return n
 
     def _rename(self, old, new):
         try:
@@ -183,23 +214,19 @@ class Journal:
 # ----- the record format (docs/journal.md) -----------------------------------------------
 
 
-def _lines(seq, record):
-    """The lines of a record: a table record twice, the second marked as the copy, so
-    that a copy damaged on the flash is read from the other (felt.table.recovery);
-    both in one write, which a power cut leaves whole, torn in its second line (cut off
-    with its first at boot) or torn in its first."""
-    lines = [_line(seq, record)]
-    if "table" in record:
-        record["copy"] = 1
-        lines.append(_line(seq + 1, record))
-    return lines
-
-
-def _length(lines):
-    n = 0
-    for line in lines:
-        n += len(line)
-    return n
+def _lines(seq, *records):
+    """The records' lines, numbered from `seq`, one at a time (each made as the one
+    before is written: a board's heap has no room for both): a table record twice, the
+    second marked as the copy, so that a copy damaged on the flash is read from the
+    other (felt.table.recovery).  Both go in one write, which a power cut leaves whole,
+    torn in the copy (cut off with its table record at boot) or before it."""
+    for record in records:
+        yield _line(seq, record)
+        seq += 1
+        if "table" in record:
+            record["copy"] = 1
+            yield _line(seq, record)
+            seq += 1
 
 
 def _line(seq, record):

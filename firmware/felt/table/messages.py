@@ -101,6 +101,7 @@ SPECS = {
     "clear": {},
     "tech": {"cmd": (True, _one_of(("cfg", "rules", "deck", "clear"))), "body": (True, _object),
              "sig": (True, _signature)},
+    "recall": {"round": (False, check.whole), "from": (False, check.whole)},
     "btn": {"seat": (True, _seat), "b": (True, _one_of(SEAT_BUTTONS)), "to": (False, _chips)},
     "discard": {"seat": (True, _seat), "cards": (True, _cards)},
     "chip": {"seat": (True, _seat), "amount": (True, _chip), "announced": (False, check.flag)},

@@ -5,7 +5,6 @@ recall (felt.table.recall), both loaded seldom and forgotten after (felt.lazy), 
 this with them.
 """
 
-import binascii
 import json
 import sys
 
@@ -15,17 +14,20 @@ from felt.table.journal import KINDS, _crc_text
 
 class Lines:
     """A file's lines, one at a time, each a memoryview into one buffer (valid until the
-    next), without its newline; `whole` says whether it had one.  A board's heap is
-    fragmented: a line copied, or read by readline(), needs a fresh block its size each
-    time, and the buffer is taken once.  A line longer than the buffer less one byte
-    comes back cut there (len(buf) bytes, `whole` False); `skip()` reads past the rest."""
+    next), without its newline; `whole` says whether it had one, `at` where it begins
+    in the file (the file read from `base` on).  A board's heap is fragmented: a line
+    copied, or read by readline(), needs a fresh block its size each time, and the
+    buffer is taken once.  A line longer than the buffer less one byte comes back cut
+    there (len(buf) bytes, `whole` False)."""
 
-    def __init__(self, f, buf):
+    def __init__(self, f, buf, base=0):
         self.f = f
         self.buf = buf
         self.view = memoryview(buf)
         self.most = len(buf) - 1      # the longest line that comes back whole
         self.start = self.end = 0
+        self.base = base              # where in the file buf[0] is
+        self.at = base
         self.whole = False
 
     def next(self):
@@ -33,43 +35,26 @@ class Lines:
         while True:
             i = buf.find(b"\n", self.start, self.end)
             if i >= 0:
+                self.at = self.base + self.start
                 line, self.start, self.whole = view[self.start:i], i + 1, True
                 return line
             if self.end - self.start > self.most:
+                self.at = self.base + self.start
                 self.whole = False
                 line = view[self.start:self.start + self.most + 1]
                 self.start += self.most + 1
                 return line
             n = self.end - self.start
             view[0:n] = view[self.start:self.end]     # what is left to the front
+            self.base += self.start
             self.start, self.end = 0, n
             got = self.f.readinto(view[n:])
             if not got:
+                self.at = self.base
                 self.whole = False
                 line, self.start = view[0:n], n
                 return line
             self.end += got
-
-    def skip(self, crc):
-        """Past the rest of a line that came back cut: (`crc`, the CRC-32 so far,
-        carried on over the rest; whether the line ended in a newline)."""
-        buf, view = self.buf, self.view
-        while True:
-            i = buf.find(b"\n", self.start, self.end)
-            if i >= 0:
-                crc = _crc(view[self.start:i], crc)
-                self.start = i + 1
-                return crc, True
-            crc = _crc(view[self.start:self.end], crc)
-            self.start = self.end = 0
-            got = self.f.readinto(view)
-            if not got:
-                return crc, False
-            self.end = got
-
-
-def _crc(data, crc):
-    return binascii.crc32(data, crc)
 
 
 def head(line):
@@ -84,18 +69,24 @@ def head(line):
     return start[:a], start[a + 1:b], b + 1
 
 
-def parse(line):
-    """(seq, record) of a whole line (a memoryview, without its newline); ValueError
-    saying what is wrong when it does not read exactly."""
+def checksummed(line):
+    """(seq, its JSON unread) of a whole line (a memoryview, without its newline) whose
+    number and checksum read; ValueError saying what is wrong otherwise."""
     digits, crc, at = head(line)
     body = line[at:]
     if _crc_text(digits, body) != crc:
         raise ValueError("the checksum does not match: damaged or edited")
+    return int(digits), body
+
+
+def parse(line):
+    """(seq, record) of a whole line (a memoryview, without its newline); ValueError
+    saying what is wrong when it does not read exactly."""
+    seq, body = checksummed(line)
     try:
-        record = _loads(body)
+        return seq, _loads(body)
     except ValueError:
         raise ValueError("not JSON")
-    return int(digits), record
 
 
 # MicroPython's json reads the buffer in place; CPython's wants bytes.

@@ -10,7 +10,8 @@ from felt.poker import rake, structure, variants
 from felt.poker.round import Round
 from felt.table import records
 from felt.table.decks import Decks
-from felt.table.journal import CALLED_OFF, MAX_RECORD, brief, why, _crc_text, _exists, _size
+from felt.table.journal import (CALLED_OFF, MAX_RECORD, archive, brief, why, _crc_text,
+                                _exists, _size)
 
 
 class Damaged(Exception):
@@ -96,9 +97,10 @@ def recover(j):
 
 
 def _recover(j):
-    path, prev, new = j.path, j.path + ".1", j.path + ".new"
+    path, prev, new = j.path, archive(j.path, 1), j.path + ".new"
     if _exists(new):
         _settle(j, new)
+    archives = _renumber(j)
     size = _size(path)
     if size == 0:
         # Every file is born whole (renamed into place): an empty one was emptied.
@@ -113,6 +115,7 @@ def _recover(j):
     table = None
     under_way = False
     last = None
+    first = None            # the stamp's number: the file's first record
     found = {}
     for n, seq, kind, record in _records(path, found, j.buf):
         if (n == 1) != (kind == "stamp") or (n > 1 and seq - first <= 2 and kind != "table"):
@@ -121,11 +124,13 @@ def _recover(j):
         body = record[kind]
         if kind == "stamp":
             _check_stamp(j, path, body)
+            j.kept = body.get("archives", [])[:archives]
             first = seq
         elif kind == "table":
             table, j.table_seq, under_way = body, seq, False
         elif kind == "round":
             j.header, j.header_seq, j.count = body, seq, 0
+            j.rounds += 1
             if j.events is not None:
                 j.events = []
             under_way = True
@@ -163,6 +168,24 @@ def _check_stamp(j, path, stamp):
     if stamp.get("board") != j.stamp["board"]:
         raise Damaged(brief("journal %s was written by table %s, not this one (%s)" % (
             path, check.shown(stamp.get("board")), check.shown(j.stamp["board"]))))
+    kept = stamp.get("archives", [])
+    if not isinstance(kept, list) or len(kept) > j.recall or \
+            [n for n in kept if not check.is_whole(n) or n < 1]:
+        raise Damaged(brief("journal %s: its stamp's archives are %s" % (
+            path, check.shown(kept))))
+
+
+def _renumber(j):
+    """How many archives there are (<path>.1, <path>.2, ...).  A power cut while a new
+    file moved them one number on (Journal._new_file) leaves one number free below
+    some of them: those are moved back down, as they were before that new file."""
+    n = 0
+    while _exists(archive(j.path, n + 1)):
+        n += 1
+    while _exists(archive(j.path, n + 2)):
+        j._rename(archive(j.path, n + 2), archive(j.path, n + 1))
+        n += 1
+    return n
 
 
 def _settle(j, new):
@@ -176,13 +199,13 @@ def _settle(j, new):
     found = {}
     try:
         kinds = [r[2] for r in _records(new, found, j.buf)]
-        whole = kinds == ["stamp", "table", "table"] and found["torn"] is None \
+        whole = kinds == ["stamp", "table"] and found["torn"] is None \
             and found["repaired"] is None
     except Damaged:
         whole = False
     if whole:
         j._rename(new, path)
-    elif _exists(path + ".1"):
+    elif _exists(archive(path, 1)):
         raise Damaged(brief("journal %s is missing and %s is not whole" % (path, new)))
     else:
         j._remove(new)    # the table's first file, cut short: a new table
@@ -193,13 +216,13 @@ def _cut(j, end):
     never follows part of one: the whole records are copied to <path>.new, which
     then replaces the file (a cut meanwhile leaves the file as it was)."""
     new = j.path + ".new"
-    j._put(new, [b""], "wb")
+    j._put(new, (), "wb")
     with open(j.path, "rb") as f:
         while end > 0:
             chunk = f.read(min(end, 512))
             if not chunk:
                 break
-            j._put(new, [chunk], "ab")
+            j._put(new, (chunk,), "ab")
             end -= len(chunk)
     j._rename(new, j.path)
 
@@ -216,7 +239,7 @@ def replay(j):
     if not check.is_whole(h.get("button")) or not check.is_whole(h.get("hand")):
         raise Damaged(brief("%s: the round's hand or button is not a whole number" % where))
     try:
-        r = _begun(h)
+        r, _ = begun(h)
     except MemoryError:
         raise    # the heap, not the journal: the board reboots (felt.guard)
     except Exception:  # noqa: BLE001 - whatever the header holds, a sentence
@@ -243,16 +266,15 @@ def replay(j):
     return r
 
 
-def _begun(header):
-    """The round a header begins, started."""
+def begun(header):
+    """The round a header begins, started: (the round, the effects of its start)."""
     r = Round(header["stacks"], header["button"], structure.from_dict(header["structure"]),
               variants.get(header["game"]), rake.from_dict(header["rake"]))
-    r.start()
-    return r
+    return r, r.start()
 
 
 def rebuild(header, events):
-    r = _begun(header)
+    r, _ = begun(header)
     for e in events:
         r.apply(tuple(e))
     return r
@@ -278,7 +300,6 @@ def _records(path, found, buf):
     as long as the table record's copy and ends in a newline."""
     found["torn"] = found["repaired"] = None
     found["repairs"] = 0
-    end = 0                 # where the lines read so far end
     n = 0
     due = None              # the number the next record must have
     last = None             # the last record given out
@@ -299,7 +320,6 @@ def _records(path, found, buf):
                                      "or out of order" % (seq, due))
             except ValueError as e:
                 bad = bad or (n, str(e))
-                end += len(line) + 1
                 continue
             copy = record.pop("copy", None) is not None
             if bad is not None:
@@ -311,27 +331,26 @@ def _records(path, found, buf):
                 if held is None:                 # the lost one was this copy's record
                     yield n, seq, kind, record
                     last, due = seq, seq + 1
-                    end += len(line) + 1
                     continue
                 yield held[0], held[1], "table", held[2]   # the lost one was its copy
                 last, held = held[1], None
             if held is not None:
-                if not (kind == "table" and copy):
+                if not copy:
                     raise _damaged(path, held[0], "a table record without its copy (a "
                                    "journal of an older firmware?)")
                 if record != held[2]:
                     raise _damaged(path, n, "the table record's copy differs from it")
                 yield held[0], held[1], "table", held[2]
-                held = None
-            elif kind == "table" and not copy:
-                held = (n, seq, record, end, len(line) + 1)
+                last, held = seq, None
             elif copy:
                 raise _damaged(path, n, "a table record's copy without the record")
-            if held is None:
+            elif kind == "table":
+                held = (n, seq, record, lines.at, len(line) + 1)
+            else:
                 yield n, seq, kind, record
                 last = seq
             due = seq + 1
-            end += len(line) + 1
+    end = lines.at          # where the whole lines end
     tail = line if len(line) else None
     if held is not None:
         rest = end + len(line) - held[3] - held[4]      # bytes after the table record

@@ -9,9 +9,8 @@ import os
 
 from felt import protocol as P
 from felt.table import journal as J
-from felt.table.controller import PLAYING
 
-from table_fakes import (BOARD, boot, events, journal_path, read_bytes,
+from table_fakes import (BOARD, boot, events, fold_round, journal_path, read_bytes,
                          start_round, write_bytes)
 
 CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
@@ -36,13 +35,6 @@ def mid_round(path, cfg=CFG):
     dealt(ctl)
     assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"}) is None
     return ctl
-
-
-def fold_round(ctl):
-    start_round(ctl)
-    dealt(ctl)
-    while ctl.state == PLAYING:
-        assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "fold"}) is None
 
 
 def lines(path):
@@ -92,7 +84,7 @@ def test_each_record_is_a_line_with_its_sequence_number_and_checksum():
     path = journal_path("format")
     mid_round(path)
     ls = lines(path)
-    assert b' {"stamp":{"board":"test","fw":"felt 0.1"}}' in ls[0]
+    assert b' {"stamp":{"archives":[],"board":"test","fw":"felt 0.1"}}' in ls[0]
     for i in range(len(ls)):
         seq, crc, body = ls[i].split(b" ", 2)
         assert int(seq) == i + 1

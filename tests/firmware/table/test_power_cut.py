@@ -6,8 +6,8 @@ MicroPython."""
 from felt.table.controller import IDLE, PLAYING
 from felt.table.journal import Journal
 
-from table_fakes import (BOARD, Wire, boot, events, journal_path, read_bytes, serve,
-                         start_round, write_bytes)
+from table_fakes import (BOARD, Wire, boot, events, fold_round, journal_path, read_bytes,
+                         serve, start_round, write_bytes)
 
 CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
@@ -21,15 +21,6 @@ def three_cards_dealt(path):
     start_round(ctl)
     for code in HOLES.split()[:3]:
         assert ctl.handle("card", {"code": code}) is None
-
-
-def fold_a_round(ctl):
-    """A round dealt and folded to the big blind (seat 1): stacks 99, 101, 100, 100."""
-    start_round(ctl)
-    for code in HOLES.split():
-        assert ctl.handle("card", {"code": code}) is None
-    while ctl.state == PLAYING:
-        assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "fold"}) is None
 
 
 def lines(path):
@@ -80,7 +71,7 @@ def test_between_rounds_the_table_keeps_stacks_button_decks_and_configuration():
     path = journal_path("cut-between")
     ctl, _ = boot(path)
     ctl.handle("cfg", CFG)
-    fold_a_round(ctl)
+    fold_round(ctl)
     # 13:47-20.38(h): a deck retired stays retired across the cut.
     ctl.handle("dealer", {"b": "deal"})
     ctl.handle("shuf", {"state": "done", "count": 51, "missing": ["As"]})
@@ -98,7 +89,7 @@ def test_a_power_cut_after_the_last_event_of_a_round_ends_it_on_resuming():
     path = journal_path("cut-at-end")
     ctl, _ = boot(path)
     ctl.handle("cfg", CFG)
-    fold_a_round(ctl)
+    fold_round(ctl)
     after = ctl.lasting()
     kept = lines(path)
     assert ' {"table":' in kept[-2] and ' {"copy":1,"table":' in kept[-1]
@@ -150,7 +141,7 @@ def test_a_long_journal_moves_aside_between_rounds_and_still_resumes():
     ctl, _ = boot(path, limit=600)
     ctl.handle("cfg", CFG)
     for _ in range(3):
-        fold_a_round(ctl)
+        fold_round(ctl)
     # Each file begins with its stamp and a table record; the numbers run on.
     first = lines(path)
     assert os.stat(path + ".1")[6] > 600 and ' {"stamp":' in first[0]

@@ -7,13 +7,12 @@ more or less.  Damage anywhere else locks.  Runs on CPython and MicroPython."""
 import json
 
 from felt.table import journal as J
-from felt.table.controller import PLAYING
 
-from table_fakes import boot, journal_path, read_bytes, start_round, write_bytes
+from table_fakes import (boot, deal_holes, fold_round, journal_path, read_bytes,
+                         start_round, write_bytes)
 
 CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
-HOLES = "2c 3c 4c 5c 2d 3d 4d 5d"
 CHIPS = 400
 
 
@@ -22,15 +21,11 @@ def play(path, rounds, mid_round=False):
     the next round dealt and called once if `mid_round`; the controller."""
     ctl, _ = boot(path)
     assert ctl.handle("cfg", CFG) is None
-    for r in range(rounds + mid_round):
-        start_round(ctl)
-        for code in HOLES.split():
-            assert ctl.handle("card", {"code": code}) is None
-        if r == rounds:
-            assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"}) is None
-            break
-        while ctl.state == PLAYING:
-            assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "fold"}) is None
+    for _ in range(rounds):
+        fold_round(ctl)
+    if mid_round:
+        deal_holes(ctl)
+        assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"}) is None
     return ctl
 
 

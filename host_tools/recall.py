@@ -1,0 +1,206 @@
+"""felt-recall: the table's last rounds as its journal keeps them (docs/journal.md,
+"Archives and recall"), printed for a technician and written as hand histories.
+
+    felt-recall --port /dev/ttyUSB0           # ask the board over its link (`recall`)
+    felt-recall --journal journal.jsonl       # a journal copied off a board, archives beside it
+    felt-recall --journal FILE --phh DIR      # also DIR/hand-<n>.phh for each round
+
+Each round is rebuilt through the rules core from its header and events: the seats and
+stacks, every card and wager in order, the pots and what each took, the rake, and the
+irregularities the table applied.  The rounds come oldest first; a round the journal
+could not read whole says which lines.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+from felt.poker import cards as C
+from felt.poker import hands
+from felt.table import phh
+from felt.table.controller import _low_kind
+from felt.table.journal import RECALL
+from felt.table.recovery import begun
+
+TRIES = 3    # a round that changed between its pages (the table wrote one) is asked again
+
+
+class RecallError(RuntimeError):
+    """The board's answers do not make a round."""
+
+
+def fetch(ask, rounds=RECALL):
+    """The last `rounds` complete rounds, oldest first, each the first page's answer
+    with every event in `events`; `ask(k, start)` gives the answer to `recall`."""
+    out = []
+    for k in range(rounds):
+        got = _round(ask, k)
+        if got is None:
+            break
+        out.append(got)
+    return out[::-1]
+
+
+def _round(ask, k):
+    for _ in range(TRIES):
+        first = ask(k, 0)
+        if k >= first["rounds"]:
+            return None
+        nxt, ok = first["next"], True
+        while nxt is not None and ok:
+            page = ask(k, nxt)
+            ok = page["seq"] == first["seq"]
+            first["events"] += page["events"]
+            nxt = page["next"]
+        if ok:
+            return first
+    raise RecallError("round %d changed while it was read, %d times" % (k, TRIES))
+
+
+def describe(answer):
+    """The round as lines of text for a technician."""
+    h = answer["header"]
+    out = []
+    if answer["unread"]:
+        out.append("  could not be read: %s" % ", ".join(
+            "%s line %d" % ("the journal" if f == 0 else "archive .%d" % f, n)
+            for f, n in answer["unread"]))
+    if h is None:
+        out.insert(0, "round (its header could not be read): %d events" % len(answer["events"]))
+        out += ["  event %s" % json.dumps(e) for e in answer["events"]]
+        return out
+    st = h["structure"]
+    out.insert(0, "hand %d: %s, %s limit %s/%s, %s" % (
+        h["hand"], h["game"], st["structure"], st["small_bet"], st["big_bet"],
+        "button seat %d" % h["button"] if h["button"] >= 0 else "no button"))
+    out.append("  stacks: " + " ".join("%d:%d" % (s, n) for s, n in enumerate(h["stacks"])))
+    try:
+        r, said = begun(h)
+        for e in answer["events"]:
+            said += r.apply(tuple(e))
+    except Exception as e:  # noqa: BLE001 - whatever the journal holds, a sentence
+        out.append("  the rules core cannot rebuild it: %s" % e)
+        return out
+    pots = {}
+    for e in said:
+        line = _said(r, e)
+        if e[0] == "award":
+            pots[e[1]] = pots.get(e[1], 0) + e[3]
+        if line:
+            out.append("  " + line)
+    if pots:
+        out.append("  pots: " + ", ".join("%s %d" % ("main" if p == 0 else "side %d" % p,
+                                                      pots[p]) for p in sorted(pots)))
+    out.append("  rake: %d" % r.raked)
+    if not r.finished():
+        out.append("  (the round is not over in the journal)")
+    out.append("  stacks after: " + " ".join("%d:%d" % (s, n) for s, n in enumerate(r.stacks)))
+    return out
+
+
+def _said(r, e):
+    """One of the rules core's effects (felt.poker.round) in words, or None."""
+    k = e[0]
+    if k == "post":
+        return "seat %d posts %s %d%s" % (e[1], e[2], e[3], " (all in)" if e[4] else "")
+    if k == "dealt":
+        to = "" if e[1] in ("burn", "board") else " to seat %d" % e[2]
+        return "dealt %s%s: %s" % (e[1], to, C.code(e[3]))
+    if k == "action":
+        return "seat %d %s %d%s" % (e[1], e[2], e[3], " (all in)" if e[4] else "")
+    if k == "show":
+        v = r.variant
+        what = []
+        if e[2] >= 0:
+            what.append(hands.describe(e[2], hands.HIGH3 if v.hand == "mambo" else hands.HIGH))
+        if e[3] >= 0:
+            what.append("low " + hands.describe(e[3], _low_kind(v)))
+        return "seat %d shows %s: %s" % (e[1], C.codes(r.hole[e[1]]), "; ".join(what))
+    if k == "award":
+        return "pot %d: seat %d takes %d (%s)" % (e[1], e[2], e[3], e[4])
+    if k == "return":
+        return "seat %d gets back %d, uncalled" % (e[1], e[2])
+    if k == "refund":
+        return "seat %d gets back %d" % (e[1], e[2])
+    if k == "rake":
+        return "rake %d" % e[1]
+    if k == "street":
+        return "-- %s" % e[1]
+    if k == "discarded":
+        return "seat %d throws away %s" % (e[1], C.codes(e[2]))
+    if k == "dead_hand":
+        return "seat %d's hand is dead" % e[1]
+    if k == "exposed":
+        return "seat %d's card %s exposed" % (e[1], C.code(e[2]))
+    if k == "reshuffle":
+        return "reshuffled: %s" % C.codes(e[1])
+    if k == "called_off":
+        return "irregularity: the round is called off, %s (%s): %s" % (e[1], e[3], e[2])
+    if k == "irregularity":
+        return "irregularity: %s (%s): %s" % (e[1], e[2], e[3])
+    return None
+
+
+def write_phh(folder, answer):
+    """The round as DIR/hand-<n>.phh (felt.table.phh, docs/phh.md); the path, or None
+    for a round whose header could not be read."""
+    if answer["header"] is None:
+        return None
+    path = os.path.join(folder, "hand-%d.phh" % answer["header"]["hand"])
+    with open(path, "w") as f:
+        f.write(phh.history(answer["header"], answer["events"]))
+    return path
+
+
+def from_journal(path):
+    """ask(k, start) reading the journal files with the firmware's own reader."""
+    from felt.table import recall
+    return lambda k, start: recall.page(path, k, start)
+
+
+def from_port(port):
+    """ask(k, start) over the board's link on a serial port (or a pty)."""
+    import termios
+    import tty
+    from host_tools.emulator.link import HostLink
+    fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
+    tty.setraw(fd)
+    attrs = termios.tcgetattr(fd)
+    attrs[4] = attrs[5] = termios.B115200       # docs/protocol.md, 1: 115200 8N1
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    link = HostLink(fd)
+    link.request("hello", {}, "hello")          # a host says hello first (5)
+    return lambda k, start: link.request("recall", {"round": k, "from": start}, "recall")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="felt-recall", description=__doc__.split("\n")[0])
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--port", help="the board's serial port (or the emulator's pty)")
+    where.add_argument("--journal", help="a journal file; its archives FILE.1, FILE.2, ... "
+                                         "are read beside it")
+    ap.add_argument("--phh", metavar="DIR", help="write each round to DIR/hand-<n>.phh")
+    ap.add_argument("--rounds", type=int, default=RECALL,
+                    help="how many of the last rounds (default %d)" % RECALL)
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    ask = from_port(args.port) if args.port else from_journal(args.journal)
+    try:
+        rounds = fetch(ask, args.rounds)
+    except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError
+        print("felt-recall: %s" % e, file=sys.stderr)
+        return 1
+    if args.phh:
+        os.makedirs(args.phh, exist_ok=True)
+    print("%d rounds, oldest first" % len(rounds))
+    for answer in rounds:
+        print("\n".join(describe(answer)))
+        if args.phh:
+            path = write_phh(args.phh, answer)
+            if path:
+                print("  written: %s" % path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""felt-recall (host_tools/recall.py) after 1000 rounds with faults and power cuts: the
+board's journal and archives hold the last ten rounds, and felt-recall prints exactly
+those, from the journal files and over the link from the firmware in MicroPython's
+unix port (at 150 KB of heap); each is written as the hand history the table wrote
+for it (--phh), and felt-phh check passes on them (issue 10, item 6)."""
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import threading
+import tty
+from pathlib import Path
+
+import pytest
+
+from host_tools import micropython
+from host_tools.emulator.link import FirmwareProcess
+from host_tools.emulator.session import DEFAULT_BOARD
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def tool(name, *args):
+    return subprocess.run([str(BIN / name), *map(str, args)], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=ROOT, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """1000 rounds of 11-handed hold 'em with every fault, power cuts among them; the
+    folder holding the journal and the table's own hand histories (phh/)."""
+    folder = tmp_path_factory.mktemp("recall")
+    r = tool("felt-emulator", "--game", "holdem", "--hands", 1000, "--players", 11,
+             "--seed", 5, "--faults", "random", "--journal", folder / "journal.jsonl",
+             "--phh", folder / "phh")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    cuts = re.search(r"power_cut=(\d+)", r.stdout)
+    assert cuts and int(cuts.group(1)) > 20
+    last = int([s for s in r.stdout.splitlines() if s.startswith("hand ")][-1].split()[1][:-1])
+    return folder, last
+
+
+def recalled(stdout):
+    """The hand numbers felt-recall printed, in its order."""
+    return [int(s.split()[1][:-1]) for s in stdout.splitlines() if s.startswith("hand ")]
+
+
+def check_histories(folder, written, last):
+    """Each history written is the table's own for that hand, or (a round called off:
+    the table writes none) one that says so; felt-phh check passes on them all."""
+    assert sorted(p.name for p in written.iterdir()) == sorted(
+        "hand-%d.phh" % h for h in range(last - 9, last + 1))
+    for path in written.iterdir():
+        own = folder / "phh" / path.name
+        if own.exists():
+            assert path.read_text() == own.read_text(), path.name
+        else:
+            assert "_called_off = " in path.read_text(), path.name
+    r = tool("felt-phh", "check", *sorted(written.iterdir()))
+    assert r.returncode == 0 and r.stdout.count("ok ") == 10, r.stdout
+
+
+def test_the_last_ten_rounds_are_recalled_from_the_journal_files(played, tmp_path):
+    folder, last = played
+    r = tool("felt-recall", "--journal", folder / "journal.jsonl", "--phh", tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert recalled(r.stdout) == list(range(last - 9, last + 1))
+    assert "  pot 0: seat " in r.stdout and "dealt board: " in r.stdout
+    check_histories(folder, tmp_path, last)
+    called_off = [p for p in tmp_path.iterdir() if "_called_off" in p.read_text()]
+    assert ("irregularity: the round is called off" in r.stdout) == bool(called_off)
+    # The archives are bounded: what ten rounds need, and no more.
+    names = sorted(os.listdir(folder))
+    assert "journal.jsonl.1" in names and "journal.jsonl.4" not in names
+
+
+def test_a_damaged_journal_is_recalled_as_far_as_it_reads(played, tmp_path):
+    # An event of the newest round and the header of the one before do not read: the
+    # rounds still come, saying so (a locked table recalls what it can).
+    folder, last = played
+    for name in ("journal.jsonl", "journal.jsonl.1", "journal.jsonl.2"):
+        if (folder / name).exists():
+            (tmp_path / name).write_bytes((folder / name).read_bytes())
+    lines = (tmp_path / "journal.jsonl").read_bytes().split(b"\n")
+    headers = [i for i in range(len(lines)) if b'"round":{' in lines[i]]
+    lines[headers[-1] + 3] = lines[headers[-1] + 3].replace(b'"event":[', b'"event":(')
+    lines[headers[-2]] = lines[headers[-2]][:-5] + b"#####"
+    (tmp_path / "journal.jsonl").write_bytes(b"\n".join(lines))
+    r = tool("felt-recall", "--journal", tmp_path / "journal.jsonl")
+    assert r.returncode == 0, r.stderr
+    assert "could not be read: the journal line %d" % (headers[-1] + 4) in r.stdout
+    assert "round (its header could not be read)" in r.stdout
+    assert "could not be read: the journal line %d" % (headers[-2] + 1) in r.stdout
+    assert recalled(r.stdout)[-1] == last and len(recalled(r.stdout)) == 9
+
+
+@pytest.fixture()
+def board_port(played):
+    """The firmware in MicroPython's unix port at 150 KB, booted on the journal as a
+    board is, its link reachable at a pty's path (a null-modem bridge to the pty the
+    firmware opened)."""
+    try:
+        micropython.binary()
+    except micropython.MicroPythonMissing as e:
+        pytest.skip(str(e))
+    subprocess.run([sys.executable, "-m", "host_tools.micropython", "compile"], cwd=ROOT,
+                   check=True, capture_output=True)
+    folder, _ = played
+    fw = FirmwareProcess(DEFAULT_BOARD, folder / "journal.jsonl", runtime="micropython",
+                         heap=150 * 1024)
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    stop = threading.Event()
+
+    def bridge():
+        while not stop.is_set():
+            ready, _, _ = select.select([fw.master, master], [], [], 0.05)
+            for fd in ready:
+                try:
+                    data = os.read(fd, 4096)
+                except OSError:
+                    return
+                os.write(master if fd == fw.master else fw.master, data)
+
+    t = threading.Thread(target=bridge, daemon=True)
+    t.start()
+    yield os.ttyname(slave)
+    stop.set()
+    t.join()
+    fw.close()
+    os.close(master)
+    os.close(slave)
+
+
+def test_the_last_ten_rounds_are_recalled_over_the_link_from_micropython(played, board_port,
+                                                                          tmp_path):
+    folder, last = played
+    r = tool("felt-recall", "--port", board_port, "--phh", tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert recalled(r.stdout) == list(range(last - 9, last + 1))
+    from_files = tool("felt-recall", "--journal", folder / "journal.jsonl")
+    assert [s for s in r.stdout.splitlines() if not s.startswith("  written: ")] == \
+        from_files.stdout.splitlines()
+    check_histories(folder, tmp_path, last)
