@@ -68,6 +68,9 @@ def clear(ctl, p):
     except OSError as e:
         from felt.table.journal import why as said
         return "the journal could not be set aside: %s" % said(e)
+    finally:
+        lazy.forget("felt.table.recall")    # loaded for its list of the journal's files
+        lazy.forget("felt.table.records")
     ctl.reset()
     ctl.record("tilt_cleared", "%s; the journal as found is %s" % (why, kept))
     ctl._evt({"e": "cleared", "kept": kept})
@@ -119,17 +122,21 @@ def signer(trust, board, challenge, p):
 
 
 def _set_aside(j):
-    """The journal's files renamed `<path>.cleared` (its file before, `.cleared.1`) and
-    a new journal begun; returns the name kept.  A power cut between the renames
-    leaves a journal lost beside its file before: locked again, cleared again."""
+    """The journal's files renamed `<path>.cleared` (its archives `<path>.cleared.1`...,
+    docs/journal.md) and a new journal begun; returns the name kept.  The archives go
+    first: a power cut on the way leaves a journal lost beside an archive, locked
+    again, cleared again."""
     from felt.table.journal import _exists
+    from felt.table.recall import files
     kept = j.path + ".cleared"
-    for old, new in ((j.path + ".1", kept + ".1"), (j.path, kept)):
+    for old in files(j.path)[::-1]:
         if _exists(old):
-            j._rename(old, new)
-    if _exists(j.path + ".new"):
-        j._remove(j.path + ".new")
-    j.seq = j.table_seq = j.header_seq = j.count = 0
+            if old == j.path + ".new":
+                j._remove(old)
+            else:
+                j._rename(old, kept + old[len(j.path):])
+    j.seq = j.table_seq = j.header_seq = j.count = j.rounds = 0
+    j.kept = []
     j.header = None
     j._size = None
     j._ready = True
