@@ -22,6 +22,7 @@ unconfigured.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -102,7 +103,6 @@ def build(board_name, out, key_path):
     # CircuitPython's .mpy format follows its own releases, so its boards get source.
     bytecode = board["runtime"] != "circuitpython"
     if out.exists():
-        import shutil
         shutil.rmtree(out)
     out.mkdir(parents=True)
     for src in sorted((FIRMWARE / "felt").rglob("*.py")):
@@ -218,10 +218,11 @@ def board_hashes(port=None, folder=None):
     """{name: [size, sha256 hex]} of every file on the board on `port`, or, for an
     emulated board, in `folder` (hashed by the MicroPython unix port)."""
     if folder is not None:
-        script = Path(tempfile.mkdtemp()) / "hash_all.py"
-        script.write_text(HASH_ALL)
-        got = subprocess.run([str(micropython.binary()), str(script)], cwd=str(folder),
-                             capture_output=True, text=True)
+        with tempfile.TemporaryDirectory() as d:
+            script = Path(d) / "hash_all.py"
+            script.write_text(HASH_ALL)
+            got = subprocess.run([str(micropython.binary()), str(script)], cwd=str(folder),
+                                 capture_output=True, text=True)
     else:
         got = subprocess.run(mpremote(port, "exec", HASH_ALL), capture_output=True, text=True)
     if got.returncode != 0:

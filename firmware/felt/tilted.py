@@ -16,8 +16,6 @@ from felt.hal.clock import sleep_ms
 from felt.protocol import QUERIES
 from felt.table import scenes
 
-CODE = "program_check_failed"
-
 
 async def run(hal, board, tilt):
     """Stay tilted: `tilt` is {"code", "file", "why"}.  Returns only if the link dies."""
