@@ -62,7 +62,7 @@ class HoldemBonus(BankedRound):
         if (kind in ("play", "fold")) != (self.deciding == "flop"):
             return ("fold or place the flop wager" if self.deciding == "flop" else
                     "bet or check the %s wager" % self.deciding)
-        amount = self._wager(kind)
+        amount = self._wager(kind) * self._opening[seat][0]
         if amount > self.stacks[seat]:
             return "seat %d has %d chips: the %s wager is %d" % (
                 seat, self.stacks[seat], self.deciding, amount)

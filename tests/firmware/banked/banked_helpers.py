@@ -17,16 +17,20 @@ def holdem_bonus(wagers, stacks=None, **settings):
 
 
 def feed(r, cards):
-    """Deal while cards are due: cards maps a seat (-1 the dealer), "burn" or "board"
-    to a string of codes, taken in turn as the round asks for them."""
-    left = {}
-    for k in cards:
-        left[k] = cards[k].split()
+    """Deal while cards are due and given: cards maps a seat (-1 the dealer), "burn"
+    or "board" to a string of codes, used up in turn as the round asks for them (the
+    dict keeps what is left, so it can be fed again after the decisions)."""
     out = []
     while r.expecting() is not None:
         what, seat = r.expecting()
         key = seat if what in ("hole", "dealer") else what
-        out += r.apply(("card", left[key].pop(0)))
+        left = cards.get(key, "")
+        if isinstance(left, str):
+            left = left.split()
+        if not left:
+            break
+        cards[key] = left[1:]
+        out += r.apply(("card", left[0]))
     return out
 
 
