@@ -39,10 +39,11 @@ Effects:  ("wager", seat, kind, amount)        chips from the seat into its circ
           ("end",)
           ("settle",)       only from apply(event, settle=False): settlement waits for
                             settle(), so the table can light the LEDs first
-result() is per seat (taken, paid); house() the house's net; stacks as they stand.
+result() is per seat (taken, paid); house() the house's net; stacks as they stand;
+save() and undo(state) take the round back, as felt.poker.round.Round's do.
 """
 
-from felt import check
+from felt import check, lazy
 from felt.poker import cards as C
 
 DEALER = -1
@@ -50,12 +51,25 @@ DEALING = 0
 DECIDING = 1
 COMPLETE = 2
 
-FACE_UP = "19:47-27.12(a)"
 DRAWN = "19:47-27.12(b)"
-MISCOUNT = "19:47-27.12(c)"
-EXPOSED = "19:47-27.12(d)"
-JAM = "19:47-27.12(f)"
+# The irregularities' events: their rules (felt.banked.irregular) are loaded when one
+# happens; the table may forget them after the round (felt.lazy).
 IRREGULAR = ("face_up", "miscount", "dealer_exposed", "void")
+IRREGULAR_RULES = "felt.banked.irregular"
+
+
+def _copied(v):
+    """v with its lists, dicts and bytearrays copied all the way down."""
+    if isinstance(v, list):
+        return [_copied(x) for x in v]
+    if isinstance(v, dict):
+        d = {}
+        for k in v:
+            d[k] = _copied(v[k])
+        return d
+    if isinstance(v, bytearray):
+        return bytearray(v)
+    return v
 
 
 class BankedRound:
@@ -156,28 +170,20 @@ class BankedRound:
             return "the round is over"
         kind = event[0]
         arg = event[1]
-        if kind in ("card", "face_up", "dealer_exposed"):
+        if kind in IRREGULAR:
+            return lazy.load(IRREGULAR_RULES).why_not(self, event)
+        if kind == "card":
             if len(event) != 2:
-                return "malformed %s event" % kind
+                return "malformed card event"
             try:
                 card = C.parse(arg)
             except C.CardError as e:
                 return str(e)
-            if kind == "dealer_exposed":
-                return None if card in self.dealer else "%s is not the dealer's" % arg
             if self.seen[card] or card in self.held:
                 return "card %s already seen this round" % arg
-            if kind == "face_up":
-                return None if self.expecting() else "a face-up card is found while dealing"
             if self.expecting() is None and not self._more_cards():
                 return "no card is due now"
             return None
-        if kind == "miscount":
-            if arg == DEALER or (check.is_whole(arg) and 0 <= arg < self.n and self.active(arg)):
-                return None if len(event) == 2 else "malformed miscount event"
-            return "seat %s has no hand in the round" % check.shown(arg)
-        if kind == "void":
-            return None if isinstance(arg, str) and len(event) == 2 else "say why the round is void"
         if kind not in self.DECISIONS:
             return "unknown event %s" % check.shown(kind)
         if not check.is_whole(arg) or not 0 <= arg < self.n:
@@ -220,6 +226,16 @@ class BankedRound:
             self._settle(out)
         return out
 
+    def save(self):
+        """The round's state as it is, for undo(): the table lights the LEDs for an
+        event before its journal write, and undoes the event if the write fails."""
+        return _copied(self.__dict__)
+
+    def undo(self, state):
+        """Back to a state save() took."""
+        for k in state:
+            setattr(self, k, _copied(state[k]))
+
     def _apply(self, event, out):
         kind = event[0]
         if kind == "card":
@@ -230,22 +246,8 @@ class BankedRound:
             else:
                 self._deal(card, out)
                 self._advance(out)
-        elif kind == "face_up":
-            card = C.parse(event[1])
-            self.face_ups += 1
-            if self.face_ups > 1:
-                self._void("second face-up card", FACE_UP, out)
-            else:
-                self.seen[card] = 1
-                self.unused.append(card)
-                out.append(("unused", card, FACE_UP))
-        elif kind == "miscount":
-            who = "the dealer" if event[1] == DEALER else "seat %d" % event[1]
-            self._void("%s has the wrong number of cards" % who, MISCOUNT, out)
-        elif kind == "dealer_exposed":
-            self._void("dealer's card exposed", EXPOSED, out)
-        elif kind == "void":
-            self._void(event[1], JAM, out)
+        elif kind in IRREGULAR:
+            lazy.load(IRREGULAR_RULES).apply(self, event, out)
         else:
             self.undecided[event[1]] = False
             self._decide(event, out)
@@ -307,7 +309,7 @@ class BankedRound:
             self.circle[seat][kind] = self.circle[seat].get(kind, 0) + amount
             out.append(("wager", seat, kind, amount))
 
-    def _give(self, seat, amount):
+    def give(self, seat, amount):
         self.stacks[seat] += amount
         self.paid[seat] += amount
 
@@ -325,29 +327,16 @@ class BankedRound:
         """The wager `kind` back with odds-to-1 winnings (odds 0: a push)."""
         amount = self.circle[seat].pop(kind, 0)
         if amount:
-            self._give(seat, amount)
+            self.give(seat, amount)
             out.append(("return", seat, kind, amount, section))
             self.bonus(seat, kind, amount * odds, section, out)
 
     def bonus(self, seat, kind, amount, section, out):
         if amount:
-            self._give(seat, amount)
+            self.give(seat, amount)
             out.append(("pay", seat, kind, amount, section))
 
-    def _void(self, why, section, out):
-        """All hands void: every wager goes back exactly, even one already collected."""
-        self.called_off = "void"
-        self.called_why = why + " " + section
-        out.append(("called_off", "void", why, section))
-        for seat in self.order():
-            for kind in self.KINDS:
-                amount = self.circle[seat].pop(kind, 0) + self.collected[seat].pop(kind, 0)
-                if amount:
-                    self._give(seat, amount)
-                    out.append(("return", seat, kind, amount, section))
-        self._end(out)
-
-    def _end(self, out):
+    def end(self, out):
         self.phase = COMPLETE
         self.deciding = None
         self.undecided = [False] * self.n
@@ -388,7 +377,7 @@ class BankedRound:
             for seat in seats:
                 out.append(("muck", seat))
         out.append(("muck", DEALER))
-        self._end(out)
+        self.end(out)
 
     def _steps(self, seat, steps, losing, out):
         """Carry out the game's steps for a seat: ("collect", kind, section),

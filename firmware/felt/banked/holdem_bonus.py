@@ -91,7 +91,7 @@ class HoldemBonus(BankedRound):
                     out.append(("muck", seat))
             if not [s for s in self.order() if not self.folded[s]]:
                 out.append(("muck", DEALER))
-                self._end(out)
+                self.end(out)
                 return
             self._deal_more([("burn", DEALER)] + [("board", DEALER)] * 3, out)
         else:

@@ -7,7 +7,8 @@ Four card poker, 19:47-27.11(a):
   2. the ante bonus for three of a kind or better, whatever the dealer holds;
   3. the aces up wager, by one of tables I to VII, whatever the dealer holds.
 Texas hold 'em bonus poker: our texts define the bonus wager (19:47-28.1) but not its
-table; BONUS holds the table casinos post for the game (see HOLDEM_BONUS_NOTE).
+table; BONUS holds the one casinos post for the game.  The sign's words for every
+row are in felt.banked.sign, loaded only to show it.
 """
 
 from felt.banked import hands4 as H4
@@ -19,8 +20,6 @@ ANTE_BONUS = ((H4.QUADS, 25), (H4.STRAIGHT_FLUSH, 20), (H4.TRIPS, 2))
 # pair of aces, the lowest paying hand.
 ACES_UP_ROWS = (H4.QUADS, H4.STRAIGHT_FLUSH, H4.TRIPS, H4.FLUSH, H4.STRAIGHT,
                 H4.TWO_PAIR, H4.PAIR)
-ACES_UP_ROW_NAMES = ("four of a kind", "straight flush", "three of a kind", "flush",
-                     "straight", "two pairs", "pair of aces")
 ACES_UP_TABLES = ("I", "II", "III", "IV", "V", "VI", "VII")
 ACES_UP = (bytes((50, 40, 9, 6, 4, 2, 1)),   # I
            bytes((50, 40, 7, 6, 5, 2, 1)),   # II
@@ -54,18 +53,11 @@ def aces_up_odds(table, value):
 
 
 # Texas hold 'em bonus poker's bonus wager, on the player's two cards (and, for the
-# top line, the dealer's).  Rows: (key, words, odds), best first.
-HOLDEM_BONUS_NOTE = ("the bonus table is the one casinos post for the game; "
-                     "our texts give none (19:47-28.1 defines the wager only)")
+# top row, the dealer's): per table, the rows' keys and odds, best first.  Our texts
+# give no table (19:47-28.1 defines the wager only): "standard" is the one casinos post.
 BONUS_TABLES = ("standard",)
-BONUS = ((("aa_aa", "aces, the dealer aces too", 1000),
-          ("aa", "pair of aces", 30),
-          ("ak_suited", "ace-king suited", 25),
-          ("aq_aj_suited", "ace-queen or ace-jack suited", 20),
-          ("ak", "ace-king", 15),
-          ("jj_kk", "kings, queens or jacks", 10),
-          ("aq_aj", "ace-queen or ace-jack", 5),
-          ("22_tt", "pair of twos to tens", 3)),)
+BONUS_ROWS = ("aa_aa", "aa", "ak_suited", "aq_aj_suited", "ak", "jj_kk", "aq_aj", "22_tt")
+BONUS = ((1000, 30, 25, 20, 15, 10, 5, 3),)
 
 
 def bonus_hand(a, b, dealer=None):
@@ -92,7 +84,6 @@ def bonus_hand(a, b, dealer=None):
 
 def bonus_odds(table, key):
     """The odds the bonus table `table` pays on a row key, or 0."""
-    for row in BONUS[BONUS_TABLES.index(table)]:
-        if row[0] == key:
-            return row[2]
-    return 0
+    if key not in BONUS_ROWS:
+        return 0
+    return BONUS[BONUS_TABLES.index(table)][BONUS_ROWS.index(key)]

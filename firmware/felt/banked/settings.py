@@ -1,4 +1,4 @@
-"""A house-banked table's posted settings, checked, and the sign that names them.
+"""A house-banked table's posted settings, checked (felt.banked.sign shows them).
 
   game            "four_card" (19:47-27) or "holdem_bonus" (19:47-28)
   aces_up         the aces up table in use, "I".."VII" (19:47-27.11(a)3)
@@ -16,7 +16,6 @@ from felt.banked import paytables as P
 from felt.poker import evaluate as E
 
 GAMES = ("four_card", "holdem_bonus")
-GAME_NAMES = ("Four Card Poker", "Texas Hold 'em Bonus Poker")
 ANTE_PAYS = ("straight", "flush")
 ANTE_PAYS_CATEGORY = (E.STRAIGHT, E.FLUSH)
 
@@ -45,22 +44,3 @@ class Settings:
         """The least felt.poker.evaluate category paid on a hold 'em bonus ante."""
         return ANTE_PAYS_CATEGORY[ANTE_PAYS.index(self.ante_pays_from)]
 
-
-def sign(s):
-    """The posted sign's lines for settings `s`: the game and the tables in use."""
-    lines = [GAME_NAMES[GAMES.index(s.game)]]
-    if s.game == "four_card":
-        lines.append("Ante and play: 1 to 1, ties win (19:47-27.11(a)1)")
-        lines.append("Ante bonus (19:47-27.11(a)2): " + ", ".join(
-            ["%s %d to 1" % (P.ACES_UP_ROW_NAMES[P.ACES_UP_ROWS.index(c)], odds)
-             for c, odds in P.ANTE_BONUS]))
-        odds = P.ACES_UP[P.ACES_UP_TABLES.index(s.aces_up)]
-        lines.append("Aces up, table %s (19:47-27.11(a)3): " % s.aces_up + ", ".join(
-            ["%s %d to 1" % (P.ACES_UP_ROW_NAMES[i], odds[i]) for i in range(len(odds))]))
-    else:
-        lines.append("Flop, turn and river: 1 to 1; ties push")
-        lines.append("Ante: 1 to 1 on a winning %s or better, else a push" % s.ante_pays_from)
-        rows = P.BONUS[P.BONUS_TABLES.index(s.bonus_table)]
-        lines.append("Bonus, %s table: " % s.bonus_table + ", ".join(
-            ["%s %d to 1" % (r[1], r[2]) for r in rows]))
-    return lines

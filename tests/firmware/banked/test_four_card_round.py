@@ -163,3 +163,15 @@ def test_decisions_refused_while_dealing_and_twice():
     r.apply(("fold", 0))
     assert "no decision" in refused(r, ("play", 0, 1))
     assert "unknown event" in refused(r, ("bet", 1))
+
+
+def test_undo_takes_the_round_back_to_a_saved_state():
+    # The table undoes an event whose journal write failed.
+    r, _ = four_card([(10, 5), (10, 0)])
+    feed(r, {0: PAIR_OF_ACES, 1: "Qc Qd 7d 6h 9h", DEALER: KINGS})
+    r.apply(("fold", 1))
+    saved = r.save()
+    first = r.apply(("play", 0, 2))
+    r.undo(saved)
+    assert r.undecided[0] and r.stacks == [990 - 5, 990] and not r.finished()
+    assert r.apply(("play", 0, 2)) == first

@@ -4,7 +4,8 @@ from felt import check
 from felt.poker.cards import parse
 from felt.banked import hands4 as H4
 from felt.banked import paytables as P
-from felt.banked.settings import Settings, sign
+from felt.banked.settings import Settings
+from felt.banked.sign import lines as sign
 
 
 def value(codes):
