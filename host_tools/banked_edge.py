@@ -17,7 +17,9 @@ enumerating all C(52,5) hands gives tables I..VII 1.98%, 2.58%, 2.78%, 3.37%, 3.
 4.24%, 6.15% (the published range is 1.98% to 6.15%).  Ante and play: the published
 2.79% of the ante is for the optimal strategy with one of the dealer's cards face up;
 in New Jersey all six are face down (19:47-27.12(d)) and this strategy is simpler, so
-expect a little more, about 3 to 3.5%.
+expect a little more, about 3 to 3.5%.  Measured (1,000,000 hands, seed 3, table I,
+138 s on a shared 2-core host): ante and play 3.13% ± 0.27 of the ante, aces up
+2.12% ± 0.26; 100,000 hands take 10 to 15 s on CPython.
 """
 
 import argparse
