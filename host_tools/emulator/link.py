@@ -264,7 +264,10 @@ def add_runtime_arguments(ap):
 
 
 def check_runtime(ap, args):
-    """Refuse --runtime micropython at once, with how to fix it, when there is no port."""
+    """Refuse --runtime micropython at once, with how to fix it, when there is no port;
+    and --heap for CPython, which has no fixed heap."""
+    if args.heap is not None and args.runtime != "micropython":
+        ap.error("--heap sizes MicroPython's heap: give --runtime micropython too")
     if args.runtime == "micropython":
         from host_tools.micropython import MicroPythonMissing, binary
         try:
