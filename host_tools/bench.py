@@ -586,8 +586,8 @@ def _bench(args, step, treys):
     table = {}
     if not args.no_mp and mp is not None:
         from host_tools import bench_table
-        step(0, "the whole firmware in MicroPython")
-        table = bench_table.run(args.table_hands, args.min_heap_hands)
+        table = bench_table.run(args.table_hands, args.min_heap_hands,
+                                lambda what: step(0, what))
         step()
 
     print(json.dumps(dict({

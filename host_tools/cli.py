@@ -4,9 +4,10 @@
   line; `args.given` names the options the user gave (a default given or not: --trust
   without --image is refused even when it names the default file).
 - `count(least, most)`: the type of a count option (--hands, --players): a whole number
-  in its range, or one line saying what it must be.
-- `run(main, prog)`: a user's mistake (UserError, and argparse's own) is one line on
-  stderr and a non-zero exit, never a traceback; a pipe closed early (`| head`) ends
+  in its range, or one line saying what it must be; `checked(f)` keeps the sentence of
+  a type function's ValueError.
+- `run(main, prog)`: a user's mistake (UserError, argparse's own, an OSError on a file
+  they named) is one line on stderr and a non-zero exit, never a traceback; a pipe closed early (`| head`) ends
   quietly with 141, as a shell reports a process that SIGPIPE ended; Ctrl-C ends with 130.
   `@command(prog)` on a tool's main(argv=None) makes calling it go through run().
 - `out_file`, `out_dir`: the types of options naming a file or a folder to write.
@@ -90,6 +91,18 @@ def parser(prog, doc, **kw):
     return ap
 
 
+def checked(convert):
+    """An argparse type from a function that raises ValueError with a sentence: the
+    sentence is the line argparse prints (it would say only "invalid value")."""
+    def whole(text):
+        try:
+            return convert(text)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e))
+    whole.__name__ = convert.__name__
+    return whole
+
+
 def count(least=1, most=None):
     """An argparse type: a whole number from `least` to `most` (no bound when None)."""
     def whole(text):
@@ -140,6 +153,13 @@ def _status(main, prog, argv):
     except UserError as e:
         print("%s: %s" % (prog, e), file=sys.stderr)
         return e.status
+    except BrokenPipeError:
+        raise
+    except OSError as e:     # a file or folder the user named: missing, not writable...
+        said = e.strerror or str(e)
+        print("%s: %s" % (prog, "%s: %s" % (e.filename, said) if e.filename else said),
+              file=sys.stderr)
+        return 1
 
 
 def command(prog):

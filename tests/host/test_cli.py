@@ -72,6 +72,25 @@ def test_count(text, least, most, ok):
             check(text)
 
 
+def test_checked_keeps_the_sentence_of_a_value_error(capsys):
+    def size(text):
+        raise ValueError("size %r: give bytes" % text)
+    ap = cli.parser("felt-test", "")
+    ap.add_argument("--heap", type=cli.checked(size))
+    with pytest.raises(SystemExit):
+        ap.parse_args(["--heap", "x"])
+    assert capsys.readouterr().err == "felt-test: argument --heap: size 'x': give bytes " \
+                                      "(see --help)\n"
+
+
+def test_run_a_file_the_user_named_is_one_line(tmp_path, capsys):
+    def main(argv):
+        open(str(tmp_path / "nope" / "f"), "w")
+    assert tool(main)([]) == 1
+    assert capsys.readouterr().err == "felt-test: %s: No such file or directory\n" % (
+        tmp_path / "nope" / "f")
+
+
 def test_run_a_users_mistake_is_one_line_and_its_status(capsys):
     def main(argv):
         print("said before")
