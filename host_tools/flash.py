@@ -38,7 +38,6 @@ from host_tools import cli, micropython
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
-BOARDS = REPO / "hardware" / "boards"
 KEYS = Path("keys") / "felt"        # keygen's default: keys/felt.key, keys/felt.pub
 
 
@@ -114,7 +113,8 @@ def build(board, out, key_path, force=False):
     board = load_board(str(board_file))
     key = load_key(key_path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix=".%s-" % out.name, dir=str(out.parent)))
+    folder = out.with_name(".%s.building-%d" % (out.name, os.getpid()))
+    folder.mkdir()
     try:
         manifest = _build(board, board_file, folder, key)
         if out.exists():

@@ -165,6 +165,18 @@ def test_a_pipe_closed_early_ends_quietly_and_stops_the_firmware(tmp_path):
     assert firmware_processes(journal) == []
 
 
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_every_tool_is_quiet_on_a_pipe_closed_before_it_writes(name):
+    read, write = os.pipe()
+    os.close(read)              # `| true`: nobody reads
+    try:
+        r = subprocess.run([str(BIN / name), "--help"], stdin=subprocess.DEVNULL, stdout=write,
+                           stderr=subprocess.PIPE, timeout=60, cwd=ROOT)
+    finally:
+        os.close(write)
+    assert r.returncode in (0, 141) and r.stderr == b""
+
+
 def test_a_pipe_closed_mid_run_stops_the_firmware_too(monkeypatch):
     """The closed pipe seen at the third line (a run longer than the pipe's buffer)."""
     sessions = []

@@ -60,7 +60,7 @@ def test_unknown_board_is_refused_with_the_known_names(tmp_path, key):
 
 
 def test_a_board_is_named_or_given_as_a_file(tmp_path, key):
-    manifest = flash.build(str(flash.BOARDS / "feather-rp2040-cp.json"), tmp_path / "fs", key)
+    manifest = flash.build(str(cli.BOARDS / "feather-rp2040-cp.json"), tmp_path / "fs", key)
     assert manifest["board"] == "feather-rp2040-cp"
 
 
