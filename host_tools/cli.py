@@ -228,7 +228,7 @@ def progress(total, what):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     bar = Progress("[progress.description]{task.description}", BarColumn(),
                    MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True,
+                   console=Console(stderr=True, soft_wrap=True), transient=True,
                    redirect_stdout=sys.stdout.isatty())
     with bar:
         task = bar.add_task(what, total=total)
