@@ -144,13 +144,18 @@ def _said(r, e):
 
 
 def write_phh(folder, answer):
-    """The round as DIR/hand-<n>.phh (felt.table.phh, docs/phh.md); the path, or None
-    for a round whose header could not be read."""
+    """The round as DIR/hand-<n>.phh (felt.table.phh, docs/phh.md) and its path;
+    RecallError saying why not for a round whose header could not be read or that the
+    rules core cannot rebuild (an event damaged)."""
     if answer["header"] is None:
-        return None
+        raise RecallError("its header could not be read")
+    try:
+        text = phh.history(answer["header"], answer["events"])
+    except Exception as e:  # noqa: BLE001 - whatever the journal holds, a sentence
+        raise RecallError("the rules core cannot rebuild it: %s" % e)
     path = os.path.join(folder, "hand-%d.phh" % answer["header"]["hand"])
     with open(path, "w") as f:
-        f.write(phh.history(answer["header"], answer["events"]))
+        f.write(text)
     return path
 
 
@@ -206,9 +211,10 @@ def main(argv=None):
     for answer in rounds:
         print("\n".join(describe(answer)))
         if args.phh:
-            path = write_phh(args.phh, answer)
-            print("  written: %s" % path if path else
-                  "  not written as a hand history: its header could not be read")
+            try:
+                print("  written: %s" % write_phh(args.phh, answer))
+            except RecallError as e:
+                print("  written: none, %s" % e)
     return 0
 
 
