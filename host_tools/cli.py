@@ -183,10 +183,15 @@ def out_file(path):
 
 
 def out_dir(path):
-    """An argparse type: a folder to write files in, made when missing (not a file)."""
+    """An argparse type: a folder to write files in, made here when missing (not a file),
+    so that one that cannot be made is said at once."""
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise argparse.ArgumentTypeError("%s is a file: give a folder" % path)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise argparse.ArgumentTypeError("%s: %s" % (e.filename or path, e.strerror or e))
     return path
 
 

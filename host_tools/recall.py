@@ -205,8 +205,6 @@ def main(argv=None):
         rounds = fetch(ask, args.rounds)
     except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError
         raise cli.UserError(str(e), 1)
-    if args.phh:
-        os.makedirs(args.phh, exist_ok=True)
     print("%d rounds, oldest first" % len(rounds))
     for answer in rounds:
         print("\n".join(describe(answer)))

@@ -150,9 +150,12 @@ def test_out_file_and_out_dir(tmp_path):
         cli.out_file(str(tmp_path))
     with pytest.raises(Exception, match="no folder"):
         cli.out_file(str(tmp_path / "nope" / "f"))
-    assert cli.out_dir(str(tmp_path)) == str(tmp_path) and cli.out_dir(str(tmp_path / "d"))
+    assert cli.out_dir(str(tmp_path)) == str(tmp_path)
+    assert cli.out_dir(str(tmp_path / "d" / "e")) and (tmp_path / "d" / "e").is_dir()
     with pytest.raises(Exception, match="is a file"):
         cli.out_dir(str(f))
+    with pytest.raises(Exception, match="Not a directory"):
+        cli.out_dir(str(f / "d"))
 
 
 def test_colour_follows_no_color(monkeypatch):

@@ -87,6 +87,7 @@ REFUSED = [
     ("felt-emulator", "--rake time", "--hands"),
     ("felt-emulator", "--players 4", "needs a terminal"),
     ("felt-emulator", "--phh {d}/bad.json --hands 2", "is a file"),
+    ("felt-emulator", "--phh {d}/bad.json/phh --hands 2", "Not a directory"),
     ("felt-emulator", "--trace {d}/nope/trace --hands 2", "no folder"),
     ("felt-flash", "install --image {d}/nope --port /dev/ttyNONE", "no image there"),
     ("felt-flash", "install --image {d}/image --port /dev/ttyNONE", "/dev/ttyNONE"),
