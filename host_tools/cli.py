@@ -7,10 +7,12 @@
   in its range, or one line saying what it must be; `checked(f)` keeps the sentence of
   a type function's ValueError.
 - `run(main, prog)`: a user's mistake (UserError, argparse's own, an OSError on a file
-  they named) is one line on stderr and a non-zero exit, never a traceback; a pipe closed early (`| head`) ends
-  quietly with 141, as a shell reports a process that SIGPIPE ended; Ctrl-C ends with 130.
-  `@command(prog)` on a tool's main(argv=None) makes calling it go through run().
-- `out_file`, `out_dir`: the types of options naming a file or a folder to write.
+  they named) is one line on stderr and a non-zero exit, never a traceback; a pipe
+  closed early (`| head`) ends quietly with 141, as a shell reports a process that
+  SIGPIPE ended; Ctrl-C ends with 130.  `@command(prog)` on a tool's main(argv=None)
+  makes calling it go through run().
+- `out_file`, `out_dir`: the types of options naming a file or a folder to write (the
+  folder made at once).
 - `board_file(name_or_path)`: `--board` takes a board's name (hardware/boards/NAME.json)
   or a file, and refuses a missing or malformed one in a line.
 - `progress(total, what)`: a progress bar on stderr, only when stderr is a terminal.
