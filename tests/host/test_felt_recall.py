@@ -86,8 +86,12 @@ def test_a_damaged_journal_is_recalled_as_far_as_it_reads(played, tmp_path):
     lines[headers[-1] + 3] = lines[headers[-1] + 3].replace(b'"event":[', b'"event":(')
     lines[headers[-2]] = lines[headers[-2]][:-5] + b"#####"
     (tmp_path / "journal.jsonl").write_bytes(b"\n".join(lines))
-    r = tool("felt-recall", "--journal", tmp_path / "journal.jsonl")
+    r = tool("felt-recall", "--journal", tmp_path / "journal.jsonl", "--phh", tmp_path / "phh")
     assert r.returncode == 0, r.stderr
+    # Neither damaged round is written as a history: each says why.
+    assert "  written: none, its header could not be read" in r.stdout
+    assert "  written: none, the rules core cannot rebuild it: " in r.stdout
+    assert len(list((tmp_path / "phh").iterdir())) == 8
     assert "could not be read: the journal line %d" % (headers[-1] + 4) in r.stdout
     assert "round (its header could not be read)" in r.stdout
     assert "could not be read: the journal line %d" % (headers[-2] + 1) in r.stdout
