@@ -181,6 +181,11 @@ def test_view_keys_inject_faults_and_the_log_shows_the_rules():
                 log = log_text(app)
                 assert "fault: misdeal" in log and "irregularity misdeal" in log
                 assert sum(session.ended["stacks"]) == 800
+                await pilot.press("Z")           # a power cut between rounds: in words
+                await wait_for(pilot, lambda: "resumed between rounds" in log_text(app))
+                assert "the table resumed between rounds from its journal (after hand 1)" \
+                    in log_text(app)
+                assert "{" not in log_text(app)
                 await pilot.press("q")
                 await wait_for(pilot, lambda: not app.is_running)
 
