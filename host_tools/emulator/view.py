@@ -325,8 +325,10 @@ class FeltView(App):
         bounds = self.bounds(self.selected)
         if not bounds:
             self.log_line("no amount to choose: %s" % (
-                "fixed limit bets are fixed" if self.session.bounds is None
-                else "seat %d is not to act" % self.selected), "dim")
+                "fixed limit's bets are fixed" if self.session.config.get("structure",
+                                                                          "fixed") == "fixed"
+                else "seat %d is not to act" % self.selected
+                if self.my_turn(self.selected) is None else "no bet or raise now"), "dim")
             return
         low, high = bounds
         self.amount = max(low, min(high, (self.amount or low) + direction * self.step_size))
@@ -448,9 +450,14 @@ class FeltView(App):
     def last_actions(self):
         """Each seat's last action this round, in words."""
         last = [""] * self.session.players
+        choosing = -1      # the seat whose draw or discard is due
         for e in self.session.events:
             k, seat = e["e"], e.get("seat", -1)
-            if k == "post":
+            if k == "to_act":
+                choosing = seat if [a for a in CHOICES if a in e["legal"]] else -1
+            if k == "discarded" and seat >= 0 and seat != choosing:
+                last[seat] = "card replaced"       # an irregularity, not the player's
+            elif k == "post":
                 last[seat] = "%s %d" % (e["kind"], e["amount"])
             elif k == "action":
                 last[seat] = e["a"].replace("_", " ") + (" +%d" % e["amount"] if e["amount"]
