@@ -33,8 +33,7 @@ def pot_name(pot):
 
 
 def event_line(e):
-    """One log line for a firmware event, or None for those not worth a line (a burn
-    card, a refused seat button: the view says those itself)."""
+    """One log line for a firmware event, in words: never a raw dict, whatever its kind."""
     try:
         return _line(e)
     except (KeyError, TypeError, ValueError, IndexError):
@@ -54,7 +53,7 @@ def _line(e):
                                           " (all-in)" if e["all_in"] else "")
     if k == "dealt":
         if e["what"] == "burn":
-            return None
+            return "a card burnt (%s)" % e["card"]
         if e["what"] == "board":
             return "board card %s" % e["card"]
         if e["what"] == "button":
@@ -94,7 +93,7 @@ def _line(e):
             "winners " + ",".join(map(str, e["winners"])) if e["winners"] else "no winner",
             " ".join(map(str, e["stacks"])))
     if k == "refused":
-        return None if e["what"] == "btn" else "%s refused: %s" % (e["what"], e["why"])
+        return "%s refused: %s" % (e["what"], e["why"])
     if k == "irregularity":
         return "irregularity %s: %s (%s)" % (e["kind"], e["detail"], e["section"])
     if k == "dead_hand":

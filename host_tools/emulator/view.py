@@ -251,13 +251,10 @@ class FeltView(App):
                 else (None, [])
         elif e in ("end", "hand"):
             self.picking, self.picked, self.amount = None, [], None
-        if e == "refused" and p["what"] == "discard":
+        if e == "refused" and p["what"] in ("btn", "discard"):
             return                              # the view says which seat's was refused
-        line = event_line(p)
-        if line:
-            hole = e == "dealt" and p["what"] in ("hole", "up")
-            self.log_line(line, "bold" if e in ("award", "end", "hand") else
-                          "dim" if hole else "")
+        self.log_line(event_line(p), "bold" if e in ("award", "end", "hand") else
+                      "dim" if e == "dealt" else "")
 
     def show_notes(self):
         """The injected faults' lines and the technician's work."""

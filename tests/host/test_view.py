@@ -406,6 +406,10 @@ def test_every_event_kind_has_words():
         assert line and "{" not in line and "[" not in line and "'" not in line[-3:], \
             (kind, line)
     # The variants of one kind, in words too.
+    assert event_line({"e": "dealt", "what": "burn", "seat": -1, "card": "2c"}) == \
+        "a card burnt (2c)"
+    assert event_line({"e": "refused", "what": "btn", "why": "out of turn"}) == \
+        "btn refused: out of turn"
     assert event_line({"e": "award", "pot": 0, "seat": 3, "amount": 29, "share": "high"}) \
         == "seat 3 wins 29, the high half of the main pot"
     assert "the low half of the side pot 1" in event_line(
