@@ -1,45 +1,101 @@
-"""The table's events in words, one line each: for the terminal view and felt-console."""
+"""The table's events in words, one line each: for the terminal view and felt-console.
+
+Every event kind of docs/protocol.md has its sentence; an event of a kind this module
+does not know yet still comes out as words (`fallback_line`), never as a raw dict.
+"""
+
+VERBS = {"bring_in": "brings in", "decline": "declines the straddle"}   # else a + "s"
+SHARES = {"high": "the high half of ", "low": "the low half of "}
+
+
+def value_words(v):
+    """A field's value in words: lists and settings without brackets or braces."""
+    if isinstance(v, dict):
+        return ", ".join("%s %s" % (k.replace("_", " "), value_words(v[k])) for k in sorted(v))
+    if isinstance(v, (list, tuple)):
+        return "/".join(value_words(x) for x in v) if v else "none"
+    if v is None:
+        return "none"
+    if v is True or v is False:
+        return "yes" if v else "no"
+    return str(v)
+
+
+def fallback_line(e):
+    """An event of a kind without a sentence of its own: its kind and fields, in words."""
+    fields = "; ".join("%s %s" % (k.replace("_", " "), value_words(e[k]))
+                       for k in sorted(e) if k != "e")
+    return "%s%s" % (str(e.get("e", "event")).replace("_", " "), ": " + fields if fields else "")
+
+
+def pot_name(pot):
+    return "side pot %d" % pot if pot else "main pot"
 
 
 def event_line(e):
-    """One log line for a firmware event, or None for those not worth a line."""
+    """One log line for a firmware event, in words: never a raw dict, whatever its kind."""
+    try:
+        return _line(e)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return fallback_line(e)     # a field missing or of another shape: still words
+
+
+def _line(e):
     k = e["e"]
     if k == "hand":
+        if e["button"] < 0:
+            return "hand %d (no button in stud)" % e["hand"]
         return "hand %d: button on seat %d" % (e["hand"], e["button"])
     if k == "button":
-        return "button to seat %d (%s)" % (e["seat"], e["how"])
+        return "button to seat %d (%s)" % (e["seat"], e["how"].replace("_", " "))
     if k == "post":
         return "seat %d posts %s %d%s" % (e["seat"], e["kind"], e["amount"],
                                           " (all-in)" if e["all_in"] else "")
     if k == "dealt":
         if e["what"] == "burn":
-            return None
+            return "a card burnt (%s)" % e["card"]
         if e["what"] == "board":
             return "board card %s" % e["card"]
+        if e["what"] == "button":
+            return "seat %d draws %s for the button" % (e["seat"], e["card"])
         return "seat %d %s card %s" % (e["seat"], e["what"], e["card"])
     if k == "to_act":
-        return "seat %d to act: %s" % (e["seat"], "/".join(e["legal"]))
+        line = "seat %d to act: %s" % (e["seat"], "/".join(e["legal"]))
+        if "min" in e:
+            line += " (bet or raise to %d..%d)" % (e["min"], e["max"])
+        return line
     if k == "action":
         amt = " +%d" % e["amount"] if e["amount"] else ""   # the chips it put in
-        return "seat %d %ss%s%s" % (e["seat"], e["a"], amt, " (all-in)" if e["all_in"] else "")
+        return "seat %d %s%s%s" % (e["seat"], VERBS.get(e["a"], e["a"] + "s"), amt,
+                                   " (all-in)" if e["all_in"] else "")
     if k == "return":
+        return "seat %d's uncalled %d goes back" % (e["seat"], e["amount"])
+    if k == "refund":
         return "seat %d gets %d back" % (e["seat"], e["amount"])
     if k == "street":
         return "── %s ──" % e["name"]
     if k == "show":
-        return "seat %d shows %s: %s" % (e["seat"], e["cards"], e["hand"])
+        hands = [e[h] for h in ("hand", "low_hand") if e.get(h)]
+        if e.get("low_hand"):
+            hands[-1] = "low " + hands[-1]
+        return "seat %d shows %s: %s" % (e["seat"], e["cards"] or "no cards",
+                                         ", ".join(hands) or "no qualifying hand")
     if k == "award":
-        pot = "side pot %d" % e["pot"] if e["pot"] else "main pot"
-        return "seat %d wins %d from the %s" % (e["seat"], e["amount"], pot)
+        share = e.get("share", "all")
+        if share in SHARES:
+            return "seat %d wins %d, %s%s" % (e["seat"], e["amount"], SHARES[share],
+                                              "the " + pot_name(e["pot"]))
+        return "seat %d wins %d from the %s" % (e["seat"], e["amount"], pot_name(e["pot"]))
     if k == "end":
-        return "hand %d over: winners %s, stacks %s" % (
-            e["hand"], ",".join(map(str, e["winners"])), " ".join(map(str, e["stacks"])))
+        off = e.get("called_off")
+        return "hand %d %s: %s, stacks %s" % (
+            e["hand"], "called off (%s)" % off if off else "over",
+            "winners " + ",".join(map(str, e["winners"])) if e["winners"] else "no winner",
+            " ".join(map(str, e["stacks"])))
     if k == "refused":
-        return None if e["what"] == "btn" else "%s refused: %s" % (e["what"], e["why"])
+        return "%s refused: %s" % (e["what"], e["why"])
     if k == "irregularity":
         return "irregularity %s: %s (%s)" % (e["kind"], e["detail"], e["section"])
-    if k == "refund":
-        return "seat %d gets %d back" % (e["seat"], e["amount"])
     if k == "dead_hand":
         return "seat %d's hand is dead" % e["seat"]
     if k == "exposed":
@@ -47,6 +103,8 @@ def event_line(e):
     if k == "discarded":
         if e["seat"] < 0:
             return "%s to the discards" % e["cards"]
+        if not e["cards"]:
+            return "seat %d stands pat" % e["seat"]
         return "seat %d discards %s" % (e["seat"], e["cards"])
     if k == "waiting":
         return "waiting for the %s (deck %s)" % (e["for"].replace("_", " "), e["deck"])
@@ -63,4 +121,26 @@ def event_line(e):
         return "reshuffled into the stub: %s" % e["cards"]
     if k == "rake":
         return "rake %d" % e["amount"]
-    return repr(e)
+    if k == "time_charge":
+        charged = ["seat %d %d" % (s, c) for s, c in enumerate(e["charges"]) if c]
+        return "time charge: %s" % (", ".join(charged) or "nothing")
+    if k == "link":
+        return ("the host link is lost: play waits for it" if e["lost"]
+                else "the host link is back")
+    if k == "locked":
+        return "the table is locked: %s" % e["why"]
+    if k == "cleared":
+        return "a technician cleared the tilt; the journal as found kept as %s" % e["kept"]
+    if k == "resumed":
+        if e["state"] == "playing":
+            return "the table resumed hand %d from its journal (%d events replayed)" % (
+                e["hand"], e["events"])
+        return "the table resumed between rounds from its journal (after hand %d)" % e["hand"]
+    if k == "rules":
+        changes = value_words(e["changes"])
+        if e["state"] == "posted":
+            return "rule change posted: %s, from table minute %d" % (changes, e["at"])
+        if e["state"] == "dropped":
+            return "posted rule change dropped (%s): %s" % (e["why"], changes)
+        return "rule change in effect: %s" % changes
+    return fallback_line(e)

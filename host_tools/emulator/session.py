@@ -241,6 +241,7 @@ class Session:
                 self._dealer_for(p["for"])
             elif e == "end":
                 self.ended = p
+                self.turn = None      # a round called off mid-turn leaves nobody to act
         elif kind not in ("log", "hello"):
             self.faults.append("unexpected %s frame" % kind)
 
@@ -254,20 +255,22 @@ class Session:
             self.shoe.load(self.shuffler.reshuffle(self.shoe.deck + self.shoe.dealt))
             self._must(self.link.send("dealer", {"b": "hand_shuffle_done"}), "hand shuffle")
 
-    def act(self, seat, action):
-        """The player on turn takes an action: a seat button, or cards thrown away."""
-        self.turn = None
+    def bot_message(self, seat, action):
+        """(kind, payload) of the seat's bot taking `action`: a seat button (with an
+        amount in spread, pot and no limit), or the cards it throws away."""
         bot = self.bots[seat]
         if action in ("discard", "draw"):
             count = 1 if action == "discard" else None
-            cards = " ".join(bot.throw(self.hole[seat], count))
-            why = self.link.send("discard", {"seat": seat, "cards": cards})
-        else:
-            msg = {"seat": seat, "b": BUTTON_FOR[action]}
-            if action in ("bet", "raise") and self.bounds:
-                msg["to"] = bot.amount(*self.bounds)
-            why = self.link.send("btn", msg)
-        self._must(why, "seat %d %s" % (seat, action))
+            return "discard", {"seat": seat, "cards": " ".join(bot.throw(self.hole[seat], count))}
+        msg = {"seat": seat, "b": BUTTON_FOR[action]}
+        if action in ("bet", "raise") and self.bounds:
+            msg["to"] = bot.amount(*self.bounds)
+        return "btn", msg
+
+    def act(self, seat, action):
+        """The player on turn takes an action: a seat button, or cards thrown away."""
+        self.turn = None
+        self._must(self.link.send(*self.bot_message(seat, action)), "seat %d %s" % (seat, action))
 
     def pass_time(self):
         """Let the table's clock run between rounds (time charges, 13:47-20.37(a)4iii)."""
@@ -290,9 +293,18 @@ class Session:
                 self.act(seat, choose(seat, legal))
         return self.ended
 
-    def press(self, seat, button):
-        """Press a seat button; None if accepted, else the firmware's reason."""
-        return self.link.send("btn", {"seat": seat, "b": button})
+    def press(self, seat, button, to=None):
+        """Press a seat button (`to`: the total of a bet or raise in spread, pot and no
+        limit); None if accepted, else the firmware's reason."""
+        msg = {"seat": seat, "b": button}
+        if to is not None:
+            msg["to"] = to
+        return self.link.send("btn", msg)
+
+    def discard(self, seat, cards):
+        """A player throws `cards` (a list of codes; none stands pat) away; None if
+        accepted, else the firmware's reason."""
+        return self.link.send("discard", {"seat": seat, "cards": " ".join(cards)})
 
 
 def round_line(end, events):

@@ -1,33 +1,53 @@
 """The interactive terminal view of the emulated table (textual).
 
-Every seat with its stack, the status its LEDs show, its hole cards and last action;
-the board, the pot, the LED strip in the colours the firmware wrote, and a log of the
-round's events.  Any seat's buttons can be pressed: the firmware refuses a press out of
-turn and the log says why.
+Every seat with its stack, the status its LEDs show, its cards (down, and up in stud:
+reversed, or in brackets when NO_COLOR is set) and last action; the board or stud's
+common card, the pot, the LED strip in the colours the firmware wrote (named in words
+when NO_COLOR is set), and a log of the round's events in words.  The stacks, the pot,
+the board and the seat to act are the firmware's own (its `state` answer after every
+batch of events), so a round called off shows the refunds at once.
+
+Any seat's buttons can be pressed: the firmware refuses a press out of turn and the log
+says why.  The seat to act is selected as the action reaches it.  In spread, pot and no
+limit a bet or raise goes to the amount shown (`+`/`-` step it, `t` types it, `A` the
+most allowed: all-in when the stack is the limit).  A draw or Pineapple's discard picks
+the seat's cards by number (the picking mode opens as the turn comes; Enter throws the
+cards picked, none stands pat).
 
 Faults can be injected from the keyboard (FAULT_KEYS): the devices' at their next moment
 (a shuffle, a card from the shoe), the dealer's panel now; the log shows the firmware's
 irregularity events with their sections, and one line per fault saying what was done.
 Pressing fold for the seat that must post the bring-in shows the forced bet's refusal.
+`?` (or F1) lists every key.
 """
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, RichLog, Static
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, RichLog, Static
 
+from felt.poker import variants
 from felt.table import scenes
+from host_tools.cli import colour
 from host_tools.emulator.link import LinkError
-from host_tools.emulator.players import BUTTON_FOR
 from host_tools.emulator.session import Session, table_config
 from host_tools.words import event_line
 
 SEAT_KEYS = "0123456789a"           # a selects seat 10
 STATUS_STYLE = {"empty": "dim", "waiting": "", "action": "bold orange1", "folded": "dim red",
                 "all-in": "bold blue", "winner": "bold green"}
-PUT_IN = ("post", "action")         # events whose amount goes into the pot
-# Keys that inject a fault (host_tools.emulator.faults), with the footer's label.  The
+CHOICES = ("draw", "discard")       # the turns that throw cards away
+# The LEDs' colours in words (NO_COLOR), from the firmware's scenes.
+SEAT_COLOUR_WORDS = ("off", "grey", "orange", "dark red", "blue", "green")
+CENTRE_COLOUR_WORDS = ("dim green", "purple", "teal", "off", "orange", "yellow", "red",
+                       "pink", "light blue", "white", "dark red")
+COLOUR_WORDS = dict(zip(scenes.CENTRE_COLOURS, CENTRE_COLOUR_WORDS))
+COLOUR_WORDS.update(zip(scenes.SEAT_COLOURS, SEAT_COLOUR_WORDS))
+COLOUR_WORDS[scenes.BUTTON] = "white"
+# Keys that inject a fault (host_tools.emulator.faults), with what each does.  The
 # device faults wait for their moment; "seat" faults concern the selected seat.
 FAULT_KEYS = (("J", "shuffler_jam", "jam", "the shuffler jams at the next shuffle"),
               ("K", "missing_card", "missing", "a card missing at the next deck check"),
@@ -43,18 +63,74 @@ FAULT_KEYS = (("J", "shuffler_jam", "jam", "the shuffler jams at the next shuffl
               ("F", "foul", "foul", "the selected seat's hand was fouled"),
               ("Z", "power_cut", "power", "the power fails and comes back (the journal)"))
 SEAT_FAULTS = ("player_away", "foul")
+# Every key: (textual key names, shown as, action, footer label or None, what it does).
+# The footer shows the labelled ones (they fit 80 columns); `?` lists them all.
+KEYS = (
+    ("d", "d", "deal", "deal", "deal a round (the dealer's deal button)"),
+    (",".join(SEAT_KEYS), "0-9 a", None, None,
+     "select seat 0-9, a for seat 10 (the seat to act is selected as the turn comes)"),
+    ("f", "f", "press('fold')", "fold", "fold (declines a straddle) on the selected seat"),
+    ("c", "c", "press('call')", "call", "check or call (the bring-in when due)"),
+    ("r", "r", "raise", "raise", "bet or raise: fixed limit's bet, else to the amount shown"),
+    ("plus,equals_sign", "+", "step(1)", None, "raise the amount by a small bet"),
+    ("minus,underscore", "-", "step(-1)", None, "lower the amount by a small bet"),
+    ("t", "t", "type_amount", None, "type the amount, Enter bets or raises to it"),
+    ("A", "A", "max", None, "bet or raise the most allowed: all-in when the stack is the limit"),
+    ("x", "x", "pick", "draw", "draw or discard: pick the selected seat's cards"),
+    ("", "1-9", None, None, "(picking) pick or unpick the seat's card by its number"),
+    ("enter", "Enter", "confirm", None, "(picking) draw or discard the cards picked; "
+     "none picked stands pat"),
+    ("escape", "Esc", "cancel", None, "leave the picking or the amount typed"),
+    ("b", "b", "bot", "bot", "a bot plays the turn"),
+    ("B", "B", "autoplay", None, "bots play every seat (on/off)"),
+    *[(key, key, "fault('%s')" % kind, None, "fault: " + what)
+      for key, kind, _, what in FAULT_KEYS],
+    ("question_mark,f1", "?", "help", "keys", "this list of keys (F1 too)"),
+    ("q", "q", "quit", "quit", "quit (the firmware stops)"),
+)
 
 
-def card_text(code):
+class HelpScreen(ModalScreen):
+    """Every key of the view, the fault keys included; it scrolls on a small terminal."""
+
+    CSS = """
+    HelpScreen { align: center middle; }
+    #help-box { width: 100%; height: auto; max-height: 100%;
+                border: round $primary; background: $surface; padding: 0 1; }
+    """
+    BINDINGS = [Binding("escape,question_mark,f1,q", "dismiss", "close")]
+
+    def compose(self) -> ComposeResult:
+        keys = Table(box=None, padding=(0, 1), show_header=False)
+        keys.add_column(style="bold", no_wrap=True)
+        keys.add_column()
+        for _, shown, _, _, what in KEYS:
+            keys.add_row(shown, what)
+        keys.add_row("", Text("Esc, ? or q closes this; the arrows and PgUp/PgDn scroll",
+                              style="dim"))
+        with VerticalScroll(id="help-box"):
+            yield Static(keys, id="help")
+
+    def on_mount(self):
+        self.query_one("#help-box").focus()
+
+
+def card_text(code, up=False, plain=False):
+    """A card: down as its code; up (face up, stud) reversed, or [in brackets] plain."""
+    if plain:
+        return Text("[%s]" % code if up else code, style="bold")
     red = code[-1:] in "hd"
-    return Text(code, style="bold red" if red else "bold")
+    style = "bold red" if red else "bold"
+    return Text(code, style=style + (" reverse" if up else ""))
 
 
-def cards_text(codes):
+def cards_text(codes, plain=False):
+    """Cards by code, or (code, up) pairs."""
     out = Text()
     for i, c in enumerate(codes):
+        code, up = (c, False) if isinstance(c, str) else c
         out.append(" " if i else "")
-        out.append_text(card_text(c))
+        out.append_text(card_text(code, up, plain))
     return out
 
 
@@ -62,50 +138,58 @@ class FeltView(App):
     """The table at a glance; give it an opened Session.  It closes the session on exit."""
 
     TITLE = "Felt emulator"
+    AUTO_FOCUS = None              # keys go to the table, not the amount's hidden field
     CSS = """
     #status { height: 1; background: $boost; }
     #seats { height: auto; }
     #table { height: auto; margin: 0 1; }
     #leds { height: auto; margin: 0 1; background: black; }
+    #amount { display: none; height: 3; }
     #log { height: 1fr; border: round $primary; }
     """
-    BINDINGS = [
-        Binding("d", "deal", "deal"),
-        Binding("0", "select(0)", "seat", key_display="0-9,a"),
-        *[Binding(k, "select(%d)" % i, "seat", show=False) for i, k in enumerate(SEAT_KEYS) if i],
-        Binding("f", "press('fold')", "fold"),
-        Binding("c", "press('call')", "call"),
-        Binding("r", "press('raise')", "raise"),
-        Binding("b", "bot", "bot"),
-        Binding("B", "autoplay", "auto"),
-        *[Binding(key, "fault('%s')" % kind, label) for key, kind, label, _ in FAULT_KEYS],
-        Binding("q", "quit", "quit"),
-    ]
+    BINDINGS = [Binding(keys, action, label or "", show=label is not None,
+                        key_display=shown)
+                for keys, shown, action, label, _ in KEYS if action] + [
+        Binding(k, "select(%d)" % i, "seat", show=False) for i, k in enumerate(SEAT_KEYS)]
 
     def __init__(self, session, pump_s=0.02, bot_s=0.25):
+        self.plain = not colour()     # before App: textual takes NO_COLOR out of os.environ
         super().__init__()
         self.session = session
         self.pump_s, self.bot_s = pump_s, bot_s
         self.selected = 0
         self.autoplay = False
-        self.stacks = list(session.config["stacks"])   # as of the last round's end
-        self.dead = None                               # why the link failed, if it did
+        self.fw_state = None       # the firmware's last `state` answer
+        self.picking = None        # the seat whose cards are being picked, if any
+        self.picked = []           # the cards picked to throw away
+        self.amount = None         # the total of the next bet or raise (not fixed limit)
+        self.dead = None           # why the link failed, if it did
         self.closed = False
+        game = session.config.get("game", "holdem")
+        variant = variants.get(game)
+        # Stud shows a card on the table only as the common card of a short deck
+        # (19:47-14.9(h)); a game with a board (hold 'em, Mambo stud) shows its board.
+        self.common = variant.stud() and not any(step[0] == "board" for step in variant.steps)
+        self.draws = any(step[0] == "draw" for step in variant.steps)
+        self.game = "%s %s limit" % (game, session.config.get("structure", "fixed"))
+        self.step_size = session.config.get("small_bet", 2)
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         yield Static(id="seats")
         yield Static(id="table")
         yield Static(id="leds")
+        yield Input(id="amount", placeholder="bet or raise to (Enter; Esc cancels)",
+                    restrict=r"[0-9]*")
         yield RichLog(id="log", wrap=True)
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self):
-        self.log_line("%d players; press d to deal" % self.session.players, "dim")
-        self.log_line("faults: " + "; ".join("%s %s" % (key, what)
-                                            for key, _, _, what in FAULT_KEYS), "dim")
+        self.log_line("%d players, %s; press d to deal, ? for every key"
+                      % (self.session.players, self.game), "dim")
         self.set_interval(self.pump_s, self.pump)
         self.set_interval(self.bot_s, self.bot_tick)
+        self.query_state()
         self.refresh_table()
 
     def on_unmount(self):
@@ -132,26 +216,45 @@ class FeltView(App):
             self.log_line("link failed: %s %s" % (e, self.session.fw.stderr()), "bold red")
             return None
 
+    def query_state(self):
+        """The firmware's own stacks, pot, board and seat to act."""
+        state = self.guarded(self.session.state)
+        if state is not None:
+            self.fw_state = state
+
     def pump(self):
         frames = self.guarded(self.session.link.drain, 0)
         if not frames:
             return
         faults = len(self.session.faults)
+        events = False
         for kind, p in frames:
             self.guarded(self.session.take, kind, p)
             if kind == "evt":
-                line = event_line(p)
-                if p["e"] == "end":
-                    self.stacks = list(p["stacks"])
-                if line:
-                    hole = p["e"] == "dealt" and p["what"] == "hole"
-                    self.log_line(line, "bold" if p["e"] in ("award", "end", "hand") else
-                                  "dim" if hole else "")
+                events = True
+                self.take_event(p)
         for f in self.session.faults[faults:]:
             if "refused" not in f:      # refusals come as events and are logged as such
                 self.log_line("fault: %s" % f, "bold red")
+        if events:
+            self.query_state()
         self.show_notes()
         self.refresh_table()
+
+    def take_event(self, p):
+        e = p["e"]
+        if e == "to_act":
+            self.selected = p["seat"]           # the selection follows the action
+            self.amount = p.get("min")
+            picking = [a for a in CHOICES if a in p["legal"]]
+            self.picking, self.picked = (p["seat"], []) if picking and not self.autoplay \
+                else (None, [])
+        elif e in ("end", "hand"):
+            self.picking, self.picked, self.amount = None, [], None
+        if e == "refused" and p["what"] in ("btn", "discard"):
+            return                              # the view says which seat's was refused
+        self.log_line(event_line(p), "bold" if e in ("award", "end", "hand") else
+                      "dim" if e == "dealt" else "")
 
     def show_notes(self):
         """The injected faults' lines and the technician's work."""
@@ -159,13 +262,22 @@ class FeltView(App):
             self.log_line(line, "bold magenta")
         self.session.notes.clear()
 
-    def press(self, seat, button):
-        why = self.guarded(self.session.press, seat, button)
+    def refused(self, seat, what, why):
+        if why is not None:
+            said = why if why.startswith(what) else "%s refused: %s" % (what, why)
+            self.log_line("seat %d %s" % (seat, said), "bold red")
+
+    def press(self, seat, button, to=None):
+        why = self.guarded(self.session.press, seat, button, to)
         if why is None:
             if self.session.turn and self.session.turn[0] == seat:
                 self.session.turn = None
-        else:
-            self.log_line("seat %d %s refused: %s" % (seat, button, why), "bold red")
+        self.refused(seat, button if to is None else "%s to %d" % (button, to), why)
+
+    def my_turn(self, seat):
+        """The legal actions if `seat` is to act, else None."""
+        turn = self.session.turn
+        return turn[1] if turn and turn[0] == seat else None
 
     # ----- actions -------------------------------------------------------------------
 
@@ -180,6 +292,9 @@ class FeltView(App):
         self.refresh_table()
 
     def action_select(self, seat):
+        if self.picking is not None:
+            self.pick(seat - 1)
+            return
         if seat >= self.session.players:
             self.log_line("no seat %d: %d players" % (seat, self.session.players), "dim")
             return
@@ -189,10 +304,100 @@ class FeltView(App):
     def action_press(self, button):
         self.press(self.selected, button)
 
+    def bounds(self, seat):
+        """(min, max) of a bet or raise by `seat` now, in spread, pot and no limit."""
+        return self.session.bounds if self.my_turn(seat) is not None else None
+
+    def action_raise(self):
+        seat = self.selected
+        to = self.amount if self.bounds(seat) else None
+        self.press(seat, "raise", to)
+
+    def action_max(self):
+        seat = self.selected
+        bounds = self.bounds(seat)
+        self.press(seat, "raise", bounds[1] if bounds else None)
+
+    def action_step(self, direction):
+        bounds = self.bounds(self.selected)
+        if not bounds:
+            self.log_line("no amount to choose: %s" % (
+                "fixed limit's bets are fixed" if self.session.config.get("structure",
+                                                                          "fixed") == "fixed"
+                else "seat %d is not to act" % self.selected
+                if self.my_turn(self.selected) is None else "no bet or raise now"), "dim")
+            return
+        low, high = bounds
+        self.amount = max(low, min(high, (self.amount or low) + direction * self.step_size))
+        self.refresh_table()
+
+    def action_type_amount(self):
+        field = self.query_one("#amount", Input)
+        field.value = ""
+        field.display = True
+        field.focus()
+
+    def on_input_submitted(self, message):
+        field = self.query_one("#amount", Input)
+        field.display = False
+        self.set_focus(None)
+        if not message.value.isdigit():
+            return
+        self.amount = int(message.value)
+        self.press(self.selected, "raise", self.amount)
+        self.refresh_table()
+
+    def action_pick(self):
+        """Open (or leave) the picking of the selected seat's cards to throw away."""
+        if self.picking is not None:
+            self.action_cancel()
+            return
+        self.picking, self.picked = self.selected, []
+        self.refresh_table()
+
+    def pick(self, index):
+        seat = self.picking
+        cards = [c for c, _ in self.seat_cards()[0][seat]]
+        if not 0 <= index < len(cards):
+            self.log_line("seat %d holds no card %d" % (seat, index + 1), "dim")
+            return
+        card = cards[index]
+        if card in self.picked:
+            self.picked.remove(card)
+        else:
+            self.picked.append(card)
+        self.refresh_table()
+
+    def action_confirm(self):
+        if self.picking is None:
+            return
+        seat, cards = self.picking, list(self.picked)
+        self.picking, self.picked = None, []
+        why = self.guarded(self.session.discard, seat, cards)
+        if why is None and self.my_turn(seat) is not None:
+            self.session.turn = None
+        self.refused(seat, "discard of %s" % (" ".join(cards) or "nothing"), why)
+        self.refresh_table()
+
+    def action_cancel(self):
+        field = self.query_one("#amount", Input)
+        if field.display:
+            field.display = False
+            self.set_focus(None)
+        self.picking, self.picked = None, []
+        self.refresh_table()
+
     def action_bot(self):
-        if self.session.turn:
-            seat, legal = self.session.turn
-            self.press(seat, BUTTON_FOR[self.session.bots[seat].choose(legal)])
+        s = self.session
+        if s.turn:
+            seat, legal = s.turn
+            action = s.bots[seat].choose(legal)
+            kind, payload = s.bot_message(seat, action)
+            why = self.guarded(s.link.send, kind, payload)
+            if why is None:
+                s.turn = None
+            self.picking, self.picked = None, []
+            self.refused(seat, action, why)
 
     def action_fault(self, kind):
         seat = self.selected
@@ -200,12 +405,18 @@ class FeltView(App):
             return
         self.guarded(self.session.inject_fault, kind, seat)
         self.show_notes()
+        self.pump()           # what the fault made, with the firmware's state, at once
         self.refresh_table()
 
     def action_autoplay(self):
         self.autoplay = not self.autoplay
+        self.picking, self.picked = None, []
         self.log_line("autoplay %s" % ("on" if self.autoplay else "off"), "cyan")
         self.refresh_table()
+
+    def action_help(self):
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
 
     def bot_tick(self):
         if self.autoplay:
@@ -213,74 +424,144 @@ class FeltView(App):
 
     # ----- drawing -------------------------------------------------------------------
 
-    def table_state(self):
-        """Stacks, pot, cards and last actions from this round's events."""
-        ev = self.session.events
-        hand = [e for e in ev if e["e"] == "hand"]
-        stacks = list(hand[-1]["stacks"]) if hand else list(self.stacks)
-        holes = [[] for _ in stacks]
-        last = [""] * len(stacks)
-        board, pot = [], 0
-        for e in ev:
+    def seat_cards(self):
+        """Each seat's cards as it holds them now, [(code, up)], and whether its hand is
+        out (folded or dead), from this round's events: a card discarded or replaced is
+        gone, an exposed stud hole card is up."""
+        n = self.session.players
+        held = [[] for _ in range(n)]
+        out = [False] * n
+        for e in self.session.events:
             k, seat = e["e"], e.get("seat", -1)
-            if k in PUT_IN:
-                stacks[seat] -= e["amount"]
-                pot += e["amount"]
-                last[seat] = e.get("a") or "%s %d" % (e["kind"], e["amount"])
-                if k == "action" and e["amount"]:
-                    last[seat] += " +%d" % e["amount"]
-            elif k in ("return", "award"):
-                stacks[seat] += e["amount"]
-                pot -= e["amount"]
-                if k == "award":
-                    last[seat] = "won %d" % e["amount"]
-            elif k == "dealt" and e["what"] == "hole":
-                holes[seat].append(e["card"])
-            elif k == "dealt" and e["what"] == "board":
-                board.append(e["card"])
+            if k == "dealt" and e["what"] in ("hole", "up") and seat >= 0:
+                held[seat].append((e["card"], e["what"] == "up"))
+            elif k == "exposed":
+                held[seat] = [(c, up or c == e["card"]) for c, up in held[seat]]
+            elif k == "discarded" and seat >= 0:
+                gone = e["cards"].split()
+                held[seat] = [(c, up) for c, up in held[seat] if c not in gone]
+            elif k == "dead_hand" or (k == "action" and e["a"] == "fold"):
+                out[seat] = True
+        return held, out
+
+    def last_actions(self):
+        """Each seat's last action this round, in words."""
+        last = [""] * self.session.players
+        choosing = -1      # the seat whose draw or discard is due
+        for e in self.session.events:
+            k, seat = e["e"], e.get("seat", -1)
+            if k == "to_act":
+                choosing = seat if [a for a in CHOICES if a in e["legal"]] else -1
+            if k == "discarded" and seat >= 0 and seat != choosing:
+                last[seat] = "card replaced"       # an irregularity, not the player's
+            elif k == "post":
+                last[seat] = "%s %d" % (e["kind"], e["amount"])
+            elif k == "action":
+                last[seat] = e["a"].replace("_", " ") + (" +%d" % e["amount"] if e["amount"]
+                                                         else "")
+            elif k == "discarded" and seat >= 0 and self.draws:
+                count = len(e["cards"].split())
+                last[seat] = "drew %d" % count if count else "stood pat"
+            elif k == "discarded" and seat >= 0:
+                last[seat] = "discarded %s" % e["cards"]
+            elif k == "award":
+                last[seat] = "won %d" % e["amount"]
+            elif k == "refund":
+                last[seat] = "refund %d" % e["amount"]
             elif k == "show":
-                last[seat] = e["hand"]
-        return stacks, holes, last, board, pot
+                last[seat] = e.get("hand") or e.get("low_hand") or "shows"
+            elif k == "dead_hand":
+                last[seat] = "dead hand"
+        return last
+
+    def table_state(self):
+        """Stacks, cards, last actions, board and pot: the chips and the board as the
+        firmware's `state` has them, the cards from the round's events."""
+        st = self.fw_state or {}
+        stacks = list(st.get("stacks") or self.session.config["stacks"])
+        held, _ = self.seat_cards()
+        board = (st.get("board") or "").split()
+        return stacks, held, self.last_actions(), board, st.get("pot", 0)
+
+    def to_act(self):
+        """The seat to act as the firmware has it (-1: nobody), and its legal actions."""
+        seat = (self.fw_state or {}).get("to_act", -1)
+        return seat, self.my_turn(seat) or []
 
     def refresh_table(self):
         s, strip = self.session, self.session.strip
-        stacks, holes, last, board, pot = self.table_state()
+        stacks, held, last, board, pot = self.table_state()
+        _, out = self.seat_cards()
         button = strip.button_seat() if strip.frame else -1
-        turn = s.turn[0] if s.turn else -1
-        seats = Table(expand=False, box=None, padding=(0, 2), header_style="bold underline")
-        for col in ("", "seat", "stack", "status", "cards", "last action"):
-            seats.add_column(col, justify="right" if col in ("seat", "stack") else "left")
+        turn, legal = self.to_act()
+        seats = Table(expand=False, box=None, padding=(0, 1), header_style="bold underline")
+        for col in ("", "seat", "stack", "status", "cards [up]" if self.plain else "cards",
+                    "last action"):
+            seats.add_column(Text(col), justify="right" if col in ("seat", "stack") else "left")
         for seat in range(s.players):
             name = scenes.SEAT_NAMES[strip.seat_status(seat)] if strip.frame else "?"
             mark = Text("D", style="bold black on white") if seat == button else Text(" ")
-            mark.append(" ▶" if seat == turn else "  ", style="bold orange1")
+            mark.append(">" if seat == turn else " ", style="bold orange1")
             sel = seat == self.selected
             number = Text("[%d]" % seat if sel else str(seat), style="reverse" if sel else "")
             seats.add_row(mark, number, str(stacks[seat]),
-                          Text(name, style=STATUS_STYLE.get(name, "")), cards_text(holes[seat]),
-                          last[seat])
+                          Text(name, style=STATUS_STYLE.get(name, "")),
+                          self.seat_cards_text(seat, held[seat], out[seat]), last[seat])
         self.query_one("#seats", Static).update(seats)
-
-        table = Text("board: ", style="bold")
-        table.append_text(cards_text(board) if board else Text("-", style="dim"))
-        table.append("    pot: ", style="bold")
-        table.append(str(pot))
-        if s.turn:
-            table.append("    seat %d to act: %s" % (s.turn[0], "/".join(s.turn[1])),
-                         style="orange1")
-        self.query_one("#table", Static).update(table)
-
+        self.query_one("#table", Static).update(self.table_line(board, pot, turn, legal))
         self.query_one("#leds", Static).update(self.led_text())
-        centre = self.centre_name()
-        hand = [e["hand"] for e in s.events if e["e"] == "hand"]
-        decks = s.fx.decks if s.fx is not None else None
+        st = self.fw_state or {}
+        decks = st.get("decks")
         self.query_one("#status", Static).update(Text(
-            " %s · hand %s · table %s · selected seat %d · autoplay %s%s%s" % (
-                s.fw.runtime, hand[-1] if hand else "-", centre, self.selected,
-                "ON" if self.autoplay else "off",
-                " · deck %s in play%s" % (decks.in_play, ", %s retired" % "+".join(
-                    decks.retired) if decks.retired else "") if decks else "",
-                " · LINK DOWN" if self.dead else "")))
+            " hand %s · %s · %s · seat %d%s%s%s%s · %s" % (
+                st.get("hand", "-"), self.game, self.centre_name(), self.selected,
+                " · AUTOPLAY" if self.autoplay else "",
+                " · deck %s%s" % (decks["in_play"], " (%s retired)" % "+".join(
+                    decks["retired"]) if decks["retired"] else "") if decks else "",
+                " · LOCKED" if st.get("locked") else "",
+                " · LINK DOWN" if self.dead else "", s.fw.runtime)))
+
+    def seat_cards_text(self, seat, cards, out):
+        if seat == self.picking:
+            # Numbered for picking; the picked ones struck through and starred.
+            text = Text()
+            for i, (code, up) in enumerate(cards):
+                picked = code in self.picked
+                text.append("%s%d:" % (" " if i else "", i + 1), style="dim")
+                text.append_text(card_text(code, up, self.plain))
+                if picked:
+                    text.stylize("strike", len(text) - len(code), len(text))
+                    text.append("*", style="bold")
+            return text
+        if out and cards:
+            return Text("(mucked)", style="dim")
+        return cards_text(cards, self.plain)
+
+    def table_line(self, board, pot, turn, legal):
+        if self.common:
+            line = Text("common card: " if board else "", style="bold")
+            if board:
+                line.append_text(cards_text(board, self.plain))
+                line.append("    ")
+        else:
+            line = Text("board: ", style="bold")
+            line.append_text(cards_text(board, self.plain) if board else Text("-", style="dim"))
+            line.append("    ")
+        line.append("pot: ", style="bold")
+        line.append(str(pot))
+        if turn >= 0:
+            line.append("    seat %d to act%s" % (turn, ": " + "/".join(legal) if legal else ""),
+                        style="orange1")
+            bounds = self.bounds(turn)
+            if bounds and self.amount is not None and ("bet" in legal or "raise" in legal):
+                line.append("\nbet/raise to %d (%d..%d: +/- step, t type, A max, r go)"
+                            % (self.amount, bounds[0], bounds[1]), style="bold")
+        if self.picking is not None:
+            choice = [a for a in CHOICES if a in (self.my_turn(self.picking) or ())]
+            go = "discard" if choice == ["discard"] else "draw" if self.picked else "stand pat"
+            line.append("\nseat %d throws: %s (1-9 pick, Enter %s, Esc cancel)" % (
+                self.picking, " ".join(self.picked) or "nothing", go), style="bold cyan")
+        return line
 
     def led_text(self):
         leds, frame = self.session.strip.leds, self.session.strip.frame
@@ -290,7 +571,10 @@ class FeltView(App):
         segments = [("%d" % i, seg) for i, seg in enumerate(leds["seats"])]
         for label, (start, count) in segments + [("centre", leds["centre"])]:
             out.append(" %s[" % label, style="dim")
-            for r, g, b in frame[start:start + count]:
+            lit = frame[start:start + count]
+            if self.plain:
+                out.append(led_words(lit))
+            for r, g, b in lit if not self.plain else ():
                 # A full block in the LED's colour on it: no space, so no line break.
                 out.append("█", style="rgb({0},{1},{2}) on rgb({0},{1},{2})".format(r, g, b))
             out.append("]", style="dim")
@@ -300,20 +584,43 @@ class FeltView(App):
         leds, frame = self.session.strip.leds, self.session.strip.frame
         if not frame:
             return "?"
-        colour = tuple(frame[leds["centre"][0]])
-        for status, c in enumerate(scenes.CENTRE_COLOURS):
-            if c == colour:
-                return scenes.CENTRE_NAMES[status]
-        return "?"
+        status = scenes.centre_status(frame, leds)
+        return scenes.CENTRE_NAMES[status] if status >= 0 else "?"
 
 
-def run_view(args) -> int:
+def led_words(lit):
+    """LEDs' colours in words, a run of the same colour once with its count:
+    `white,orange×5`."""
+    runs = []
+    for rgb in lit:
+        name = COLOUR_WORDS.get(tuple(rgb), "rgb %d,%d,%d" % tuple(rgb))
+        if runs and runs[-1][0] == name:
+            runs[-1][1] += 1
+        else:
+            runs.append([name, 1])
+    # No space inside a segment: the line breaks between segments only.
+    return ",".join((name if n == 1 else "%s×%d" % (name, n)).replace(" ", "-")
+                    for name, n in runs)
+
+
+def view_session(args):
+    """The Session the view plays, from felt-emulator's options: --journal and --phh
+    go to the firmware, --trace gets every frame on the link (power cuts included).
+    Returns (session, the trace file or None)."""
     config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
                           args.button, args.straddle)
     session = Session(players=args.players, seed=args.seed, board=args.board,
-                      journal=args.journal, config=config, inject=args.faults or "manual",
-                      runtime=args.runtime, heap=args.heap, image=args.image, trust=args.trust,
-                      tech_key=args.tech_key)
+                      journal=args.journal, config=config, phh=args.phh,
+                      inject=args.faults or "manual", runtime=args.runtime, heap=args.heap,
+                      image=args.image, trust=args.trust, tech_key=args.tech_key)
+    trace = open(args.trace, "w") if args.trace else None
+    if trace is not None:
+        session.link.trace = lambda d, line: trace.write(d + " " + line.decode(errors="replace"))
+    return session, trace
+
+
+def run_view(args) -> int:
+    session, trace = view_session(args)
     app = FeltView(session)
     try:
         session.open()
@@ -323,4 +630,6 @@ def run_view(args) -> int:
         return 1
     finally:
         app.close_session()
+        if trace is not None:
+            trace.close()
     return 1 if app.dead or app.return_code else 0

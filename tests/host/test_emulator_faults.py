@@ -153,7 +153,7 @@ def test_a_power_cut_brings_the_table_back_from_its_journal_and_play_goes_on():
         assert s.faults == []
 
 
-from test_view import log_text, wait_for  # noqa: E402 - the view tests' helpers
+from test_view import dealt, log_text, seat_rows, wait_for  # noqa: E402 - the view tests' helpers
 
 
 def test_view_keys_inject_faults_and_the_log_shows_the_rules():
@@ -175,12 +175,26 @@ def test_view_keys_inject_faults_and_the_log_shows_the_rules():
                 await wait_for(pilot, lambda: "fault: exposed" in log_text(app))
                 assert "13:47-20.38(n)" in log_text(app)
                 await wait_for(pilot, lambda: session.turn is not None)
+                # The exposed card is replaced: the seat shows what it holds now.
+                gone = [e for e in session.events if e["e"] == "discarded" and e["seat"] >= 0]
+                assert len(gone) == 1
+                seat, card = gone[0]["seat"], gone[0]["cards"]
+                await pilot.pause(0.1)
+                cards, last = seat_rows(app)[seat][2].split("  ", 1)
+                held = [c for c, _ in dealt(session, seat)]
+                assert card not in cards and card not in held and len(held) == 2
+                assert cards == " ".join(held) and last.strip() == "card replaced"
                 await pilot.press("M")           # misdeal before two voluntary wagers
                 await wait_for(pilot, lambda: session.ended is not None)
                 assert session.ended["called_off"] == "misdeal"
                 log = log_text(app)
                 assert "fault: misdeal" in log and "irregularity misdeal" in log
                 assert sum(session.ended["stacks"]) == 800
+                await pilot.press("Z")           # a power cut between rounds: in words
+                await wait_for(pilot, lambda: "resumed between rounds" in log_text(app))
+                assert "the table resumed between rounds from its journal (after hand 1)" \
+                    in log_text(app)
+                assert "{" not in log_text(app)
                 await pilot.press("q")
                 await wait_for(pilot, lambda: not app.is_running)
 

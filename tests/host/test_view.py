@@ -62,3 +62,392 @@ def test_view_deals_shows_refusals_lets_bots_play_and_closes_the_firmware():
         assert session.fw.proc.poll() is not None, "the firmware process is still running"
     finally:
         app.close_session()
+
+
+# ----- what is on the screen -------------------------------------------------------------
+
+import io  # noqa: E402
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from rich.console import Console  # noqa: E402
+
+from host_tools.emulator.session import table_config  # noqa: E402
+from host_tools.emulator.view import FAULT_KEYS, KEYS, cards_text  # noqa: E402
+from host_tools.words import event_line  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def screen_text(app):
+    """The characters on the app's screen, as the terminal shows them (the compositor's
+    output, every widget of the screen in place)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+ROW = re.compile(r"^ *(?:D)? *>? *\[?(\d+)\]? +(\d+) +(\S+) +(.*?) *$")
+
+
+def seat_rows(app):
+    """{seat: (stack, status, the rest: cards and last action)} as the screen shows them."""
+    lines = screen_text(app).splitlines()
+    top = next(i for i, s in enumerate(lines) if re.search(r"seat +stack +status", s))
+    rows = {}
+    for line in lines[top + 1:]:
+        m = ROW.match(line)
+        if not m:
+            break
+        rows[int(m.group(1))] = (int(m.group(2)), m.group(3), m.group(4))
+    return rows
+
+
+def shown_stacks(app):
+    rows = seat_rows(app)
+    return [rows[s][0] for s in sorted(rows)]
+
+
+def shown_pot(app):
+    return int(re.search(r"pot: (\d+)", screen_text(app)).group(1))
+
+
+def drive(session, script, size=(80, 24), env=None):
+    """Open the session, run `script(app, pilot)` in the view, quit, close."""
+    app = FeltView(session)
+    try:
+        session.open()
+
+        async def run():
+            async with app.run_test(size=size) as pilot:
+                await script(app, pilot)
+                await pilot.press("q")
+                await wait_for(pilot, lambda: not app.is_running)
+
+        asyncio.run(run())
+    finally:
+        app.close_session()
+    return app
+
+
+async def call_until(pilot, session, done, timeout_s=30):
+    """Press c (check/call) for each seat to act until done() holds."""
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        assert time.monotonic() < deadline, "timed out"
+        if session.turn is not None and session.turn[0] is not None:
+            await pilot.press("c")
+        await pilot.pause(0.03)
+
+
+def dealt(session, seat):
+    """The seat's cards as the firmware dealt them this round: (code, up), less those it
+    discarded."""
+    held = []
+    for e in session.events:
+        if e["e"] == "dealt" and e.get("seat") == seat and e["what"] in ("hole", "up"):
+            held.append((e["card"], e["what"] == "up"))
+        elif e["e"] == "discarded" and e["seat"] == seat:
+            held = [h for h in held if h[0] not in e["cards"].split()]
+    return held
+
+
+def test_stud_shows_down_and_up_cards_the_leds_in_words_and_the_common_card(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")    # up cards in brackets, the LEDs named
+    session = Session(players=8, seed=3, stack=200,
+                      config=table_config("stud7", 8, 200), inject="manual")
+
+    async def script(app, pilot):
+        await pilot.press("d")
+        streets = lambda: [e["name"] for e in session.events if e["e"] == "street"]  # noqa: E731
+        await call_until(pilot, session, lambda: "fourth street" in streets()
+                         and session.turn is not None)
+        await pilot.pause(0.1)
+        rows = seat_rows(app)
+        for seat in range(8):
+            held = dealt(session, seat)
+            assert [up for _, up in held] == [False, False, True, True]
+            want = " ".join("[%s]" % c if up else c for c, up in held)
+            assert rows[seat][2].startswith(want + " "), (seat, rows[seat])
+        text = screen_text(app)
+        # The seat to act: its LEDs named, not only coloured.
+        assert re.search(r"\b%d\[orange×6\]" % session.turn[0], text), text
+        assert "centre[" in text and "common card" not in text
+        # Eight players call to the river: 8 × 7 cards and the burns outrun the deck,
+        # so the seventh street is one common card (19:47-14.9(h)).
+        await call_until(pilot, session, lambda: "seventh street" in streets()
+                         and session.turn is not None, 60)
+        await pilot.pause(0.1)
+        board = session.state()["board"]
+        assert len(board.split()) == 1
+        assert "common card: %s " % board in screen_text(app)
+
+    drive(session, script)
+
+
+def test_up_cards_are_reversed_in_colour():
+    text = cards_text([("Ah", False), ("Kd", True)])
+    assert text.plain == "Ah Kd"
+    styles = {text.plain[s.start:s.end]: str(s.style) for s in text.spans}
+    assert "reverse" in styles["Kd"] and "reverse" not in styles["Ah"]
+
+
+def test_a_draw_picks_cards_by_number_and_shows_what_the_firmware_dealt():
+    session = Session(players=4, seed=3, stack=200,
+                      config=table_config("triple-draw-27", 4, 200), inject="manual")
+
+    async def script(app, pilot):
+        await pilot.press("d")
+        await call_until(pilot, session, lambda: session.turn is not None
+                         and "draw" in session.turn[1])
+        await pilot.pause(0.1)
+        seat = session.turn[0]
+        before = [c for c, _ in dealt(session, seat)]
+        assert app.picking == seat and app.selected == seat
+        # The cards are numbered for picking; 1 and 3 picked show, starred.
+        await pilot.press("1", "3")
+        text = screen_text(app)
+        assert "1:%s* 2:%s 3:%s*" % tuple(before[:3]) in text
+        assert "seat %d throws: %s %s" % (seat, before[0], before[2]) in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: session.turn is not None and session.turn[0] != seat)
+        await pilot.pause(0.1)
+        thrown = [e for e in session.events if e["e"] == "discarded" and e["seat"] == seat]
+        assert thrown and thrown[-1]["cards"] == "%s %s" % (before[0], before[2])
+        now = [c for c, _ in dealt(session, seat)]
+        assert len(now) == 5 and before[0] not in now and before[2] not in now
+        cards = seat_rows(app)[seat][2]
+        assert cards.startswith(" ".join(now) + " "), cards
+        assert "drew 2" in cards and "discards %s %s" % (before[0], before[2]) in log_text(app)
+        # The next seat stands pat: Enter with nothing picked.
+        nxt = session.turn[0]
+        assert app.picking == nxt
+        held = [c for c, _ in dealt(session, nxt)]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "seat %d stands pat" % nxt in log_text(app))
+        await pilot.pause(0.1)
+        assert re.match(re.escape(" ".join(held)) + " +stood pat$", seat_rows(app)[nxt][2])
+
+    drive(session, script)
+
+
+def test_no_limit_raises_to_an_amount_typed_stepped_and_all_in():
+    cfg = table_config("holdem", 3, 200, "no")
+    cfg["max_wager"] = 400       # the posted maximum above the stacks: all-in is the limit
+    session = Session(players=3, seed=3, stack=200, config=cfg, inject="manual")
+
+    def last_action(seat):
+        return [e for e in session.events if e["e"] == "action" and e["seat"] == seat][-1]
+
+    async def same_as_firmware(app, pilot):
+        await pilot.pause(0.15)
+        state = session.state()
+        assert shown_stacks(app) == state["stacks"]
+        assert shown_pot(app) == state["pot"]
+        return state
+
+    async def script(app, pilot):
+        await pilot.press("d")
+        await wait_for(pilot, lambda: session.turn is not None)
+        seat, (low, high) = session.turn[0], session.bounds
+        assert "bet/raise to %d (%d..%d" % (low, low, high) in screen_text(app)
+        # Typed: t, the amount, Enter.
+        await pilot.press("t", *str(low + 5), "enter")
+        await wait_for(pilot, lambda: session.turn is not None and session.turn[0] != seat)
+        assert last_action(seat)["a"] == "raise" and last_action(seat)["amount"] == low + 5
+        state = await same_as_firmware(app, pilot)
+        assert state["stacks"][seat] == 200 - (low + 5)
+        # Stepped: + twice (a small bet each) from the smallest raise.
+        seat, (low, high) = session.turn[0], session.bounds
+        put = 200 - shown_stacks(app)[seat]
+        await pilot.press("plus", "plus")
+        assert "bet/raise to %d" % (low + 4) in screen_text(app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: session.turn is not None and session.turn[0] != seat)
+        assert last_action(seat)["amount"] == low + 4 - put
+        await same_as_firmware(app, pilot)
+        # All-in: A raises to the most allowed, here the whole stack.
+        seat = session.turn[0]
+        await pilot.press("A")
+        await wait_for(pilot, lambda: last_action(seat)["a"] == "raise")
+        assert last_action(seat)["all_in"]
+        state = await same_as_firmware(app, pilot)
+        assert state["stacks"][seat] == 0 and shown_stacks(app)[seat] == 0
+        assert "(all-in)" in log_text(app)
+
+    drive(session, script)
+
+
+def test_a_void_shows_the_refunds_at_once_and_nobody_to_act():
+    session = Session(players=4, seed=3, stack=200, config=table_config(players=4, stack=200),
+                      inject="manual")
+
+    async def script(app, pilot):
+        await pilot.press("d")
+        await wait_for(pilot, lambda: session.turn is not None)
+        await pilot.press("c")               # a call: the pot holds the blinds and the call
+        await wait_for(pilot, lambda: session.turn is not None)
+        await pilot.pause(0.1)
+        assert shown_pot(app) == 5 and re.search(r"seat \d to act", screen_text(app))
+        await pilot.press("S")               # the shoe jams: the round is void
+        await pilot.pause()
+        assert session.ended["called_off"] == "void"
+        text = screen_text(app)
+        assert shown_stacks(app) == [200] * 4 == session.state()["stacks"]
+        assert shown_pot(app) == 0
+        assert "to act" not in text.split("pot:")[1].split("\n")[0]
+        assert not [r for r in text.splitlines() if re.match(r" *D? *> ", r)]
+        assert "irregularity void" in log_text(app)
+
+    drive(session, script)
+
+
+def test_keys_fit_80_columns_and_the_help_lists_every_key():
+    session = Session(players=4, seed=3, stack=200)
+
+    async def script(app, pilot):
+        last = lambda: screen_text(app).rstrip().splitlines()[-1]  # noqa: E731
+        await wait_for(pilot, lambda: "quit" in last())        # the footer is drawn
+        footer = last()
+        for essential in ("d deal", "f fold", "c call", "r raise", "x draw", "b bot",
+                          "? keys", "q quit"):
+            assert essential in footer, footer
+        await pilot.press("question_mark")
+        await pilot.pause(0.1)
+        seen = screen_text(app)
+        for _ in range(4):                   # 24 rows: the list scrolls
+            await pilot.press("pagedown")
+            await pilot.pause(0.05)
+            seen += screen_text(app)
+        for _, shown, _, _, what in KEYS:
+            assert re.search(r"│ +%s +%s" % (re.escape(shown), re.escape(what[:30])), seen), \
+                shown
+        for key, _, _, what in FAULT_KEYS:
+            assert re.search(r" %s +fault: %s" % (key, re.escape(what[:30])), seen), key
+        # Every bound key is in the list.
+        listed = {k for keys, _, _, _, _ in KEYS for k in keys.split(",") if k}
+        bound = {k for b in app.BINDINGS for k in b.key.split(",")}
+        assert len(bound) >= 40 and bound <= listed
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert "seat  stack" in screen_text(app)
+
+    drive(session, script)
+
+
+# ----- the events in words ------------------------------------------------------------------
+
+# One event of every kind the protocol documents and the firmware emits, with its fields.
+EVENTS = {
+    "button": {"seat": 2, "how": "dealer_right"},
+    "hand": {"hand": 4, "button": 2, "stacks": [200, 198]},
+    "post": {"seat": 0, "kind": "blind", "amount": 1, "all_in": False},
+    "dealt": {"what": "up", "seat": 1, "card": "As"},
+    "reshuffle": {"cards": "2c 3d"},
+    "discarded": {"seat": 1, "cards": "2c 3d"},
+    "rake": {"amount": 2},
+    "time_charge": {"charges": [3, 0, 3]},
+    "street": {"name": "flop"},
+    "to_act": {"seat": 1, "legal": ["fold", "call", "raise"], "min": 4, "max": 20},
+    "action": {"seat": 1, "a": "bring_in", "amount": 1, "all_in": False},
+    "return": {"seat": 1, "amount": 6},
+    "show": {"seat": 1, "high": 9, "low": 3, "hand": "a flush", "low_hand": "8-6-4-3-2",
+             "cards": "2c 3c 4c 6c 8c"},
+    "award": {"pot": 0, "seat": 1, "amount": 29, "share": "high"},
+    "end": {"hand": 4, "button": 2, "stacks": [200, 198], "winners": [1], "board": "",
+            "rake": 0, "called_off": "void", "deck": "A"},
+    "refused": {"what": "card", "why": "no card is due"},
+    "waiting": {"for": "hand_shuffle", "deck": "B"},
+    "shuffled": {"how": "device", "deck": "A"},
+    "irregularity": {"kind": "void", "section": "19:47-27.12(f)", "detail": "shoe jam"},
+    "refund": {"seat": 0, "amount": 1},
+    "dead_hand": {"seat": 3},
+    "exposed": {"seat": 3, "card": "Kd"},
+    "shuffler": {"present": False},
+    "shoe": {"present": True},
+    "deck": {"registered": "B", "in_play": "A"},
+    "link": {"lost": True},
+    "cleared": {"kept": "journal.jsonl.cleared"},
+    "rules": {"state": "posted", "changes": {"rake": {"method": "percent", "percent": 5},
+                                             "blinds": [2, 4]}, "at": 40},
+    "locked": {"why": "journal line 4: bad checksum"},
+    "resumed": {"hand": 4, "state": "playing", "events": 12},
+}
+
+
+def documented_events():
+    """The `e` of every row of docs/protocol.md's event table."""
+    text = (REPO / "docs" / "protocol.md").read_text()
+    table = text.split("Events (`evt`)", 1)[1].split("\n\n", 2)[1]
+    kinds = set()
+    for row in table.splitlines()[2:]:
+        kinds.update(re.findall(r"`(\w+)`", row.split("|")[1]))
+    return kinds
+
+
+def emitted_events():
+    """The `e` of every event the firmware sends."""
+    kinds = set()
+    for path in (REPO / "firmware" / "felt").rglob("*.py"):
+        kinds.update(re.findall(r'"e": "(\w+)"', path.read_text()))
+    return kinds
+
+
+def test_every_event_kind_has_words():
+    documented = documented_events()
+    assert len(documented) >= 30 and {"resumed", "locked", "shuffler", "shoe"} <= documented
+    assert documented | emitted_events() <= set(EVENTS)
+    for kind, fields in EVENTS.items():
+        line = event_line(dict(fields, e=kind))
+        assert line and "{" not in line and "[" not in line and "'" not in line[-3:], \
+            (kind, line)
+    # The variants of one kind, in words too.
+    assert event_line({"e": "dealt", "what": "burn", "seat": -1, "card": "2c"}) == \
+        "a card burnt (2c)"
+    assert event_line({"e": "refused", "what": "btn", "why": "out of turn"}) == \
+        "btn refused: out of turn"
+    assert event_line({"e": "award", "pot": 0, "seat": 3, "amount": 29, "share": "high"}) \
+        == "seat 3 wins 29, the high half of the main pot"
+    assert "the low half of the side pot 1" in event_line(
+        {"e": "award", "pot": 1, "seat": 3, "amount": 8, "share": "low"})
+    assert event_line({"e": "resumed", "hand": 3, "state": "idle", "events": 0}) == \
+        "the table resumed between rounds from its journal (after hand 3)"
+    for state in ("in_effect", "dropped"):
+        line = event_line({"e": "rules", "state": state, "changes": {"min_wager": 4},
+                           "why": "the maximum wager is below"})
+        assert "min wager 4" in line and "{" not in line
+    # An event this module does not know, or a field of another shape: still words.
+    for odd in ({"e": "new_thing", "x": {"y": [1, 2]}, "flag": True},
+                {"e": "hand", "hand": 4}):
+        line = event_line(odd)
+        assert line and "{" not in line and "[" not in line
+    assert event_line({"e": "new_thing", "x": {"y": [1, 2]}}) == "new thing: x y 1/2"
+
+
+def test_the_view_writes_the_hand_histories_the_trace_and_the_journal(tmp_path):
+    from host_tools.emulator import cli
+    from host_tools.emulator.view import view_session
+    phh, trace, journal = tmp_path / "phh", tmp_path / "trace.txt", tmp_path / "journal.jsonl"
+    phh.mkdir()
+    args = cli.parse_args(["--players", "3", "--seed", "2", "--phh", str(phh),
+                           "--trace", str(trace), "--journal", str(journal)])
+    session, trace_file = view_session(args)
+
+    async def script(app, pilot):
+        await pilot.press("d", "B")
+        await wait_for(pilot, lambda: session.ended is not None, 30)
+        await pilot.press("B")
+
+    try:
+        drive(session, script)
+    finally:
+        trace_file.close()
+    assert (phh / "hand-1.phh").is_file()
+    lines = trace.read_text().splitlines()
+    assert lines[0].startswith("< @0 hello ") and any(s.startswith("> ") for s in lines)
+    assert any(' evt {"' in s and '"e":"end"' in s for s in lines)
+    assert journal.is_file() and journal.stat().st_size > 0
