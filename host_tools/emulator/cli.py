@@ -16,7 +16,7 @@ from felt.poker.structure import ConfigError
 from felt.table.config import MAX_SEATS, from_dict as check_config
 from host_tools import cli
 from host_tools.emulator.link import Tilted, add_runtime_arguments, check_runtime
-from host_tools.emulator.session import DEFAULT_BOARD, RAKES, Session, round_line, table_config
+from host_tools.emulator.session import DEFAULT_BOARD, RAKES, from_args, round_line, table_config
 
 
 PROG = "felt-emulator"
@@ -115,17 +115,9 @@ def parse_args(argv):
 def headless(args, out=None):
     """Play args.hands rounds; each round's line and the summary go to `out` (stdout),
     what went wrong to stderr."""
-    config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
-                          args.button, args.straddle)
-    session = Session(players=args.players, seed=args.seed, board=args.board,
-                      journal=args.journal, config=config, phh=args.phh, inject=args.faults,
-                      runtime=args.runtime, heap=args.heap, image=args.image, trust=args.trust,
-                      tech_key=args.tech_key)
+    session = from_args(args, args.faults)
     faulty = args.faults is not None
     played = 0
-    trace = open(args.trace, "w") if args.trace else None
-    if trace:
-        session.link.trace = lambda d, line: trace.write(d + " " + line.decode(errors="replace"))
     try:
         session.open()
         start = sum(session.config["stacks"])
@@ -157,8 +149,6 @@ def headless(args, out=None):
             print(err, file=sys.stderr)
     finally:
         session.close()
-        if trace:
-            trace.close()
     _notes(session, out)
     errors = len(session.faults) + session.link.decoder.errors + session.link.sender.failed \
         + session.link_errors

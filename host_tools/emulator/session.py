@@ -68,7 +68,7 @@ class Session:
     def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
                  button="dealer_right", journal=None, config=None, phh=None, inject=None,
                  runtime="cpython", heap=None, measure=False, image=None, trust=None,
-                 tech_key=None):
+                 tech_key=None, trace=None):
         """`inject`: None (no faults), "manual" (faults only when armed or injected, e.g.
         from the terminal view's keys) or "random" (also at random moments).  `runtime`
         and `heap`: what the firmware runs on; `measure`: its perf frames (HostLink.perf);
@@ -108,9 +108,17 @@ class Session:
         self.tech_key = tech_key
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
         self.link = self.fw.link
+        # Every frame on the link, each way, power cuts included (FirmwareProcess keeps
+        # the hook across them).
+        self._trace = open(trace, "w") if trace else None
+        if self._trace is not None:
+            self.link.trace = lambda d, line: self._trace.write(
+                d + " " + line.decode(errors="replace"))
 
     def close(self):
         self.fw.close()
+        if self._trace is not None:
+            self._trace.close()
         if self._own_journal:
             forget_journal(self.fw.journal)
             os.rmdir(os.path.dirname(self.fw.journal))
@@ -305,6 +313,16 @@ class Session:
         """A player throws `cards` (a list of codes; none stands pat) away; None if
         accepted, else the firmware's reason."""
         return self.link.send("discard", {"seat": seat, "cards": " ".join(cards)})
+
+
+def from_args(args, inject):
+    """The Session felt-emulator's options describe, headless or in the view."""
+    config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
+                          args.button, args.straddle)
+    return Session(players=args.players, seed=args.seed, board=args.board,
+                   journal=args.journal, config=config, phh=args.phh, inject=inject,
+                   runtime=args.runtime, heap=args.heap, image=args.image, trust=args.trust,
+                   tech_key=args.tech_key, trace=args.trace)
 
 
 def round_line(end, events):

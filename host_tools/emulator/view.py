@@ -21,6 +21,8 @@ Pressing fold for the seat that must post the bring-in shows the forced bet's re
 `?` (or F1) lists every key.
 """
 
+import sys
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -33,7 +35,7 @@ from felt.poker import variants
 from felt.table import scenes
 from host_tools.cli import colour
 from host_tools.emulator.link import LinkError
-from host_tools.emulator.session import Session, table_config
+from host_tools.emulator.session import from_args
 from host_tools.words import event_line
 
 SEAT_KEYS = "0123456789a"           # a selects seat 10
@@ -603,33 +605,16 @@ def led_words(lit):
                     for name, n in runs)
 
 
-def view_session(args):
-    """The Session the view plays, from felt-emulator's options: --journal and --phh
-    go to the firmware, --trace gets every frame on the link (power cuts included).
-    Returns (session, the trace file or None)."""
-    config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
-                          args.button, args.straddle)
-    session = Session(players=args.players, seed=args.seed, board=args.board,
-                      journal=args.journal, config=config, phh=args.phh,
-                      inject=args.faults or "manual", runtime=args.runtime, heap=args.heap,
-                      image=args.image, trust=args.trust, tech_key=args.tech_key)
-    trace = open(args.trace, "w") if args.trace else None
-    if trace is not None:
-        session.link.trace = lambda d, line: trace.write(d + " " + line.decode(errors="replace"))
-    return session, trace
-
-
 def run_view(args) -> int:
-    session, trace = view_session(args)
+    # --journal and --phh go to the firmware, --trace gets every frame on the link.
+    session = from_args(args, args.faults or "manual")
     app = FeltView(session)
     try:
         session.open()
         app.run()
     except LinkError as e:
-        print("felt-emulator: %s\n%s" % (e, session.fw.stderr()))
+        print("felt-emulator: %s %s" % (e, session.fw.stderr()), file=sys.stderr)
         return 1
     finally:
         app.close_session()
-        if trace is not None:
-            trace.close()
     return 1 if app.dead or app.return_code else 0

@@ -201,7 +201,7 @@ def test_a_pipe_closed_mid_run_stops_the_firmware_too(monkeypatch):
         def fileno(self):
             raise io.UnsupportedOperation("fileno")
 
-    monkeypatch.setattr(emulator, "Session", Kept)
+    monkeypatch.setattr(session_mod, "Session", Kept)
     monkeypatch.setattr(sys, "stdout", Head())
     assert emulator.main(["--hands", "20", "--players", "3"]) == 141
     (s,) = sessions

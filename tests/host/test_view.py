@@ -430,22 +430,19 @@ def test_every_event_kind_has_words():
 
 def test_the_view_writes_the_hand_histories_the_trace_and_the_journal(tmp_path):
     from host_tools.emulator import cli
-    from host_tools.emulator.view import view_session
+    from host_tools.emulator.session import from_args
     phh, trace, journal = tmp_path / "phh", tmp_path / "trace.txt", tmp_path / "journal.jsonl"
     phh.mkdir()
     args = cli.parse_args(["--players", "3", "--seed", "2", "--phh", str(phh),
                            "--trace", str(trace), "--journal", str(journal)])
-    session, trace_file = view_session(args)
+    session = from_args(args, "manual")   # as run_view makes it
 
     async def script(app, pilot):
         await pilot.press("d", "B")
         await wait_for(pilot, lambda: session.ended is not None, 30)
         await pilot.press("B")
 
-    try:
-        drive(session, script)
-    finally:
-        trace_file.close()
+    drive(session, script)     # closes the session, and the trace with it
     assert (phh / "hand-1.phh").is_file()
     lines = trace.read_text().splitlines()
     assert lines[0].startswith("< @0 hello ") and any(s.startswith("> ") for s in lines)
