@@ -1,5 +1,7 @@
 """The table's events in words, one line each: for the terminal view and felt-console."""
 
+import json
+
 
 def event_line(e):
     """One log line for a firmware event, or None for those not worth a line."""
@@ -63,4 +65,25 @@ def event_line(e):
         return "reshuffled into the stub: %s" % e["cards"]
     if k == "rake":
         return "rake %d" % e["amount"]
+    if k == "time_charge":
+        return "time charges: " + (", ".join(
+            "seat %d pays %d" % (s, c) for s, c in enumerate(e["charges"]) if c) or "none")
+    if k == "link":
+        return "the host link is lost: play waits for it" if e["lost"] \
+            else "the host link is heard again"
+    if k == "cleared":
+        return "tilt cleared by a technician; the journal as found kept as %s" % e["kept"]
+    if k == "rules":
+        changes = ", ".join("%s %s" % (name, json.dumps(v, separators=(",", ":")))
+                            for name, v in sorted(e["changes"].items()))
+        if e["state"] == "posted":
+            return "rule change posted, in effect at table minute %d: %s" % (e["at"], changes)
+        if e["state"] == "dropped":
+            return "rule change dropped (%s): %s" % (e["why"], changes)
+        return "rule change in effect: %s" % changes
+    if k == "locked":
+        return "the table is locked: %s" % e["why"]
+    if k == "resumed":
+        return "resumed from the journal: hand %d, %s%s" % (
+            e["hand"], e["state"], ", %d events replayed" % e["events"] if e["events"] else "")
     return repr(e)

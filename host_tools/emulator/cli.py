@@ -4,6 +4,7 @@
     felt-emulator --hands 1000 --seed 5 --faults random # with devices and dealer failing
     felt-emulator --players 6                           # the interactive view
     felt-emulator --runtime micropython --image build/image --hands 10  # a signed image
+    felt-emulator --serve localhost:7000                # a board on a bench, for felt-console
 """
 
 import argparse
@@ -36,7 +37,7 @@ def parse_args(argv):
                     help="where the button starts (19:47-14.10(c)2)")
     ap.add_argument("--board", default=str(DEFAULT_BOARD), help="board definition (JSON)")
     ap.add_argument("--journal", help="keep the firmware's journal in this file (removed first: a new "
-                         "table) rather than in a temporary one")
+                         "table; kept with --serve) rather than in a temporary one")
     ap.add_argument("--phh", metavar="DIR",
                     help="write each round's Poker Hand History to DIR/hand-<n>.phh")
     ap.add_argument("--faults", choices=("random",),
@@ -52,6 +53,9 @@ def parse_args(argv):
     ap.add_argument("--tech-key", metavar="FILE", default="keys/felt.key",
                     help="with --image: the technician's private key, which signs the "
                          "table's configuration and deck registrations (default %(default)s)")
+    ap.add_argument("--serve", metavar="HOST:PORT",
+                    help="boot the firmware as a board on a bench, no device playing, and serve "
+                         "its link on this TCP address (felt-console --port socket://HOST:PORT)")
     ap.add_argument("--interactive", action="store_true",
                     help="the terminal view (the default when --hands is not given)")
     args = ap.parse_args(argv)
@@ -167,6 +171,9 @@ def main(argv=None):
         for v in variants.every():
             print("%s %d" % (v.name, v.max_players))
         return 0
+    if args.serve:
+        from host_tools.emulator.serve import serve
+        return serve(args)
     if args.hands is None or args.interactive:
         if not sys.stdin.isatty():
             print("felt-emulator: the interactive view needs a terminal; "

@@ -1,0 +1,246 @@
+"""felt-console (host_tools/console.py), a technician's console, against the emulated
+firmware served over TCP by felt-emulator --serve (host_tools/emulator/serve.py): the
+real firmware process under CPython (and MicroPython's unix port for a signed image),
+the console as a technician runs it, over socket://."""
+
+import os
+import pty
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from host_tools import console as C
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+HEADS_UP = '{"seats":2,"stacks":[100,100],"blinds":[1,2],"small_bet":2,"big_bet":4}'
+
+
+class Served:
+    """felt-emulator --serve on a free port; `url` is what it said to connect to."""
+
+    def __init__(self, *options, cwd=ROOT):
+        self.proc = subprocess.Popen(
+            [str(BIN / "felt-emulator"), "--serve", "127.0.0.1:0", *map(str, options)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, cwd=cwd)
+        self.said = []
+        line = self.line(120)
+        assert "the board's link is at socket://" in line, line + self.proc.stderr.read()
+        self.url = line.split(" at ")[1].split()[0]
+        self.host, self.port = self.url[len("socket://"):].rsplit(":", 1)
+
+    def line(self, timeout=10):
+        """The next line the server printed."""
+        ready = select.select([self.proc.stdout], [], [], timeout)[0]
+        assert ready, "the server said nothing for %d s" % timeout
+        line = self.proc.stdout.readline()
+        self.said.append(line)
+        return line
+
+    def stop(self):
+        if self.proc.stdout.closed:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)    # Ctrl-C
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.said += self.proc.stdout.readlines()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+@pytest.fixture
+def served():
+    s = Served()
+    yield s
+    s.stop()
+
+
+def felt_console(*args, stdin=None, timeout=60):
+    return subprocess.run([str(BIN / "felt-console"), *map(str, args)], input=stdin,
+                          stdin=None if stdin is not None else subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=ROOT, timeout=timeout)
+
+
+def script(*lines):
+    return "".join(line + "\n" for line in lines)
+
+
+def test_a_session_of_queries_on_a_round_played_through_the_console(served):
+    r = felt_console("--port", served.url, stdin=script(
+        "sign", "cfg " + HEADS_UP, "state", "sign", "heap", "challenge",
+        # A round heads-up, the technician playing every device: the small blind
+        # acts first and folds.
+        'send dealer {"b":"deal"}', 'send shuf {"state":"done"}',
+        'send dealer {"b":"cut_done"}', *['send card {"code":"%s"}' % c for c in
+                                          ("As", "Kd", "7h", "2c")],
+        'send btn {"seat":0,"b":"fold"}', "recall", "recall 1", "log", "state --json"))
+    out = r.stdout.splitlines()
+    assert out[0] == "hello: board pico-11, firmware felt 0.1, 11 seats, technician's " \
+                     "commands unsigned (it trusts no key)"
+    # A query the board refuses says so at once (no sign before a configuration).
+    assert out[1] == "refused: no table configuration: send cfg first"
+    assert "leds: centre idle; seats 0-1 waiting, 2-10 empty" in out
+    i = out.index("table: idle, hand 0; deck A in play, none retired")
+    assert out[i + 1:i + 5] == [
+        "game: holdem, fixed limit 2/4, 2 seats, rake none",
+        "stacks: 0:100 1:100",
+        "button: none; to act: nobody; board: -; pot 0; rake taken 0",
+        "shuffler fitted; dealing shoe ok"]
+    assert out[i + 5] == "sign:" and out[i + 6] == "  Hold 'em - fixed limit"
+    assert "heap: not measured (a runtime without a fixed heap: CPython)" in out
+    assert any(line.startswith("challenge: board pico-11, nonce ") for line in out)
+    # The round's events and LED frames in words, as they came.
+    for line in ("event: button to seat 1 (dealer_right)", "the board starts the shuffler",
+                 "event: waiting for the cut (deck A)", "event: seat 0 posts blind 1",
+                 "the board asks the shoe for a hole card for seat 0",
+                 "event: seat 0 hole card As", "event: seat 0 to act: fold/call/raise",
+                 "event: seat 0 folds", "event: seat 1 wins 2 from the main pot",
+                 "event: hand 1 over: winners 1, stacks 99 101",
+                 "leds: centre cut; button seat 1; seats 0-1 waiting, 2-10 empty"):
+        assert line in out, line
+    # recall: the round as felt-recall tells it; no round before it.
+    i = out.index("hand 1: holdem, fixed limit 2/4, button seat 1")
+    assert out[i + 1] == "  stacks: 0:100 1:100"
+    assert "  dealt hole to seat 0: As" in out and "  seat 0 fold 0" in out
+    assert "  stacks after: 0:99 1:101" in out
+    assert "refused: no round 1: the board holds 1 complete round (0 the newest)" in out
+    assert "event log: 0 records" in out
+    assert out[-1].startswith('{"board":"","button":0,') and '"stacks":[99,101]' in out[-1]
+    assert r.stderr == ""
+    assert r.returncode == 1        # a command was refused
+
+
+def test_a_retired_deck_is_registered_again(served):
+    r = felt_console("--port", served.url, stdin=script(
+        "cfg " + HEADS_UP, 'send dealer {"b":"deal"}',
+        # The shuffler's deck check finds a card missing: deck A is retired.
+        'send shuf {"state":"done","count":51,"missing":["As"]}', "state", "deck A",
+        "deck A", "state", "log"))
+    assert r.stderr == "" and r.returncode == 1, r.stderr
+    out = r.stdout.splitlines()
+    assert "event: irregularity deck_retired: deck A sealed and reported (deck check: 51 " \
+           "cards, missing As); deck B to the table (13:47-20.38(h))" in out
+    assert "table: shuffling, hand 0; deck B in play, retired: A" in out
+    i = out.index("event: deck A registered; deck B in play")
+    assert out[i + 1] == "done"
+    # Registered twice: the board says why, once.
+    assert out[i + 2] == "refused: deck A is in service already"
+    assert out[i + 3] == "table: shuffling, hand 0; deck B in play, none retired"
+    assert out[-3:] == ["event log: 2 records",
+                        "  #1 minute 0 hand 0 deck_retired: deck A: deck check: 51 cards, "
+                        "missing As",
+                        "  #2 minute 0 hand 0 deck_registered: deck A"]
+
+
+def test_commands_on_the_command_line_and_a_bad_one_that_the_console_goes_past(served):
+    r = felt_console("--port", served.url, "heap", "bogus", "deck", "C", "send", "shuf",
+                     '{"present": false}', "recall", "x", "challenge")
+    assert r.stderr.splitlines() == [
+        "felt-console: unknown command 'bogus': help lists them",
+        "felt-console: deck takes A or B",
+        "felt-console: recall takes a round: 0 the newest complete one, 1 the one before..."]
+    out = r.stdout.splitlines()
+    assert out[1] == "heap: not measured (a runtime without a fixed heap: CPython)"
+    assert "event: shuffler removed from the table" in out and "done" in out
+    assert out[-1].startswith("challenge: board pico-11, nonce ")
+    assert r.returncode == 1
+
+
+def test_the_command_lines_words(served):
+    assert C.command_lines(["state", "--json", "deck", "A", "recall", "sign", "send", "state",
+                            "{}", "rules", '{"min_wager": 4}', "deck A", "log"]) == [
+        "state --json", "deck A", "recall", "sign", "send state {}",
+        'rules {"min_wager": 4}', "deck A", "log"]
+    r = felt_console("--port", served.url, "help", "send", "state", "{}", "quit", "state")
+    out = r.stdout.splitlines()
+    assert "  state [--json]  the table's state in a few lines (--json: as the board sends it)" \
+        in out
+    assert out[-1].startswith('state {"board":""')     # a raw query's answer, then quit
+    assert r.returncode == 0 and r.stderr == ""
+
+
+def test_one_client_at_a_time_and_ctrl_c_stops_the_server_and_the_firmware(served):
+    first = socket.create_connection((served.host, int(served.port)))
+    line = served.line()
+    assert line.startswith("felt-emulator: client 127.0.0.1:") and line.endswith("connected\n")
+    second = socket.create_connection((served.host, int(served.port)))
+    assert "turned away: one client at a time" in served.line()
+    second.settimeout(5)
+    assert second.recv(100) == b""         # closed at once
+    first.close()
+    assert served.line().endswith("client left\n")
+    r = felt_console("--port", served.url, "heap")     # a new client after it
+    assert r.returncode == 0 and "heap: " in r.stdout
+    firmware = subprocess.run(["pgrep", "-P", str(served.proc.pid)], capture_output=True,
+                              text=True).stdout.split()
+    assert len(firmware) == 1
+    served.stop()
+    assert served.proc.returncode == 0 and served.said[-1] == "felt-emulator: stopped\n"
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(firmware[0]), 0)          # the firmware stopped with it
+
+
+def test_an_unreachable_port_is_one_line_and_a_failure(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]        # nothing listens there once closed
+    for port in ("socket://127.0.0.1:%d" % free, tmp_path / "ttyNONE"):
+        r = felt_console("--port", port, "state")
+        assert r.returncode != 0 and r.stdout == ""
+        assert len(r.stderr.splitlines()) == 1
+        assert r.stderr.startswith("felt-console: cannot open %s: " % port)
+
+
+def test_version_and_bad_options():
+    r = felt_console("--version")
+    assert r.returncode == 0 and r.stdout.startswith("felt-console ")
+    r = felt_console("state")
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "--port" in r.stderr
+    r = felt_console("--port", "socket://127.0.0.1:1", "--key", "/nonexistent.key", "state")
+    assert r.returncode != 0 and len(r.stderr.splitlines()) == 1
+    assert "cannot read the private key /nonexistent.key" in r.stderr
+
+
+def test_at_a_prompt_events_show_as_they_come(served):
+    """On a terminal: a prompt, and what the board says printed as it comes."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen([str(BIN / "felt-console"), "--port", served.url], stdin=slave,
+                         stdout=slave, stderr=slave, cwd=ROOT)
+    os.close(slave)
+    seen = b""
+
+    def until(text, timeout=20):
+        nonlocal seen
+        deadline = time.monotonic() + timeout
+        while text.encode() not in seen:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            if select.select([master], [], [], 0.1)[0]:
+                seen += os.read(master, 4096)
+
+    try:
+        until(C.PROMPT)
+        os.write(master, b"cfg " + HEADS_UP.encode() + b"\n")
+        until("done")
+        os.write(master, b"state\n")
+        until("stacks: 0:100 1:100")
+        os.write(master, b"nonsense\n")
+        until("unknown command 'nonsense'")
+        os.write(master, b"quit\n")
+        assert p.wait(10) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        os.close(master)
