@@ -447,7 +447,8 @@ def loop(console, lines, prompt=False):
             worker.todo.put(line)
             failed = not worker.done.get() or failed
     except _LinkLost:
-        pass
+        if prompt:
+            print(flush=True)       # below what was typed
     finally:
         worker.todo.put(None)
         worker.join(2)

@@ -244,3 +244,145 @@ def test_at_a_prompt_events_show_as_they_come(served):
             p.kill()
             p.wait()
         os.close(master)
+
+
+@pytest.fixture(scope="module")
+def signed_image(tmp_path_factory):
+    """A signed image (felt-flash build) and the keys: felt.key signs, other.key not."""
+    from host_tools import flash
+    from host_tools.micropython import MicroPythonMissing, binary
+    try:
+        binary()
+    except MicroPythonMissing as e:
+        pytest.skip(str(e))
+    keys = tmp_path_factory.mktemp("keys")
+    flash.keygen(keys / "felt")
+    flash.keygen(keys / "other")
+    image = tmp_path_factory.mktemp("image") / "image"
+    flash.build("pico-11", image, keys / "felt.key")
+    return image, keys
+
+
+def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(signed_image):
+    image, keys = signed_image
+    served = Served("--runtime", "micropython", "--image", image, "--trust", keys / "felt.pub",
+                    "--tech-key", keys / "felt.key")
+    try:
+        unsigned = felt_console("--port", served.url, "deck", "A", "send", "deck",
+                                '{"register":"A"}', "heap")
+        assert unsigned.stdout.splitlines()[0] == "hello: board pico-11, firmware felt 0.1, " \
+            "11 seats, technician's commands signed"
+        assert unsigned.stderr == "felt-console: deck: this board takes a technician's " \
+            "commands signed only: start felt-console with --key KEYFILE\n"
+        assert "refused: deck is a technician's command: send it signed (tech)" in \
+            unsigned.stdout
+        assert "heap: " in unsigned.stdout and " bytes used, " in unsigned.stdout
+        signed = felt_console("--port", served.url, "--key", keys / "felt.key", stdin=script(
+            "cfg " + HEADS_UP, 'send dealer {"b":"deal"}',
+            'send shuf {"state":"done","count":51,"missing":["As"]}', "deck A", "state"))
+        assert signed.returncode == 0 and signed.stderr == "", signed.stdout + signed.stderr
+        out = signed.stdout.splitlines()
+        i = out.index("event: deck A registered; deck B in play")
+        assert out[i + 1:i + 3] == ["done", "table: shuffling, hand 0; deck B in play, "
+                                            "none retired"]
+        foreign = felt_console("--port", served.url, "--key", keys / "other.key", "clear",
+                               "log")
+        out = foreign.stdout.splitlines()
+        assert "refused: clear refused: not signed by a trusted key for this board's " \
+               "challenge" in out
+        assert [line.split()[5] for line in out[-5:]] == [
+            "technician:", "deck_retired:", "deck_registered:", "technician:",
+            "technician_refused:"]
+    finally:
+        served.stop()
+
+
+class FakeFirmware:
+    """What the bridge uses of a FirmwareProcess: its pty, its process, reboot().  Each
+    boot writes a hello naming it; a process ends when the test closes its stdin, with
+    `codes` (75: reboot me, felt.guard.REBOOT_EXIT)."""
+
+    def __init__(self, codes):
+        self.codes = list(codes)
+        self.boots = 0
+        self._boot()
+
+    def _boot(self):
+        import tty
+        from felt import protocol as P
+        self.master, self.slave = pty.openpty()
+        tty.setraw(self.slave)
+        os.write(self.slave, P.encode(0, "hello", {"boot": self.boots}))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "import sys; sys.stdin.read(); sys.exit(%d)"
+             % self.codes.pop(0)], stdin=subprocess.PIPE)
+        self.boots += 1
+
+    def end(self):
+        self.proc.stdin.close()
+
+    def reboot(self):
+        from host_tools.emulator.link import LinkError
+        code = self.proc.wait()
+        if code != 75:
+            raise LinkError("the firmware exited with %d" % code)
+        self.close()
+        self._boot()
+        return self.master
+
+    def close(self):
+        for fd in (self.master, self.slave):
+            os.close(fd)
+
+
+def test_the_bridge_boots_a_firmware_that_asks_again_and_its_client_stays(tmp_path):
+    import threading
+    from felt import protocol as P
+    from host_tools.emulator.link import LinkError
+    from host_tools.emulator.serve import Bridge
+    fw = FakeFirmware([75, 1])
+    said = []
+    listener = socket.create_server(("127.0.0.1", 0))
+    bridge = Bridge(fw, listener, said.append)
+    bridge.wait_for_boot()                  # its boot hello, with no client: dropped
+    failed = []
+
+    def run():
+        try:
+            bridge.run()
+        except LinkError as e:
+            failed.append(str(e))
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    client = socket.create_connection(listener.getsockname())
+    client.settimeout(5)
+    client.sendall(b"one")
+    assert os.read(fw.slave, 10) == b"one"
+    fw.end()                                # the firmware asks to be rebooted
+    d = P.Decoder()
+    d.feed(client.recv(100))
+    assert list(d) == [(0, "hello", {"boot": 1})]   # the client is still connected
+    client.sendall(b"two")
+    assert os.read(fw.slave, 10) == b"two"  # to the firmware booted again
+    assert said[-1].startswith("reboot: the firmware asked to be rebooted")
+    fw.end()                                # it exits otherwise: the server stops
+    t.join(5)
+    assert failed == ["the firmware exited with 1"]
+    client.close()
+    listener.close()
+    fw.close()
+
+
+def test_a_firmware_that_reboots_over_and_over_stops_the_server():
+    from host_tools.emulator.link import MAX_REBOOTS_IN_A_ROW, LinkError
+    from host_tools.emulator.serve import Bridge
+    fw = FakeFirmware([75] * (MAX_REBOOTS_IN_A_ROW + 2))
+    bridge = Bridge(fw, None, lambda line: None)
+    with pytest.raises(LinkError, match="rebooted 4 times in a row, each within 10 s"):
+        for _ in range(MAX_REBOOTS_IN_A_ROW + 1):
+            fw.end()
+            bridge._rebooted()
+    assert fw.boots == MAX_REBOOTS_IN_A_ROW + 1
+    fw.end()
+    fw.proc.wait()
+    fw.close()
