@@ -117,7 +117,10 @@ class Console:
             self.hello = p
             if self.leds is None:
                 self.leds = _layout(p.get("board"))
-        line = self.words(kind, p)
+        try:
+            line = self.words(kind, p)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            line = "%s %s" % (kind, P.dumps(p))    # not as this console knows it: as it is
         if line:
             self.say(line)
 
@@ -193,6 +196,9 @@ class Console:
             raise
         except (LinkError, recall.RecallError) as e:   # no answer in time; a round unread
             lines, ok = ["failed: %s" % e], False
+        except (KeyError, TypeError, IndexError, AttributeError) as e:
+            lines, ok = ["failed: an answer not as this console knows it (%s: %s)"
+                         % (type(e).__name__, e)], False
         self.show_waiting()
         for out in lines:
             self.say(out)

@@ -73,7 +73,7 @@ def parse_args(argv):
         args.board = str(Path(args.image) / "board.json")   # the board it was built for
         from host_tools.flash import load_key
         try:
-            args.tech_key = load_key(args.tech_key)
+            args.tech_key = None if args.serve else load_key(args.tech_key)   # the console signs
         except SystemExit as e:
             ap.error(str(e))
     else:

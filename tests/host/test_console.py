@@ -192,6 +192,19 @@ def test_one_client_at_a_time_and_ctrl_c_stops_the_server_and_the_firmware(serve
         os.kill(int(firmware[0]), 0)          # the firmware stopped with it
 
 
+def test_the_served_board_boots_on_the_journal_it_is_given(tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    for commands in (["cfg", HEADS_UP], ["state"]):
+        served = Served("--journal", journal)
+        try:
+            r = felt_console("--port", served.url, *commands)
+        finally:
+            served.stop()
+        assert r.returncode == 0, r.stdout + r.stderr
+    assert "stacks: 0:100 1:100" in r.stdout.splitlines()   # as the board's flash kept it
+    assert journal.exists()
+
+
 def test_an_unreachable_port_is_one_line_and_a_failure(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -265,8 +278,9 @@ def signed_image(tmp_path_factory):
 
 def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(signed_image):
     image, keys = signed_image
+    # No --tech-key: the emulator plays no technician, the console signs.
     served = Served("--runtime", "micropython", "--image", image, "--trust", keys / "felt.pub",
-                    "--tech-key", keys / "felt.key")
+                    cwd=keys)
     try:
         unsigned = felt_console("--port", served.url, "deck", "A", "send", "deck",
                                 '{"register":"A"}', "heap")
@@ -295,6 +309,31 @@ def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(sig
             "technician_refused:"]
     finally:
         served.stop()
+
+
+def test_a_tilted_board_says_so_and_refuses_every_question(signed_image, tmp_path):
+    import shutil
+    image, keys = signed_image
+    spoilt = tmp_path / "image"
+    shutil.copytree(image, spoilt)
+    target = spoilt / "felt" / "poker" / "round.mpy"
+    data = bytearray(target.read_bytes())
+    data[len(data) // 2] ^= 1
+    target.write_bytes(bytes(data))
+    served = Served("--runtime", "micropython", "--image", spoilt, "--trust",
+                    keys / "felt.pub")
+    try:
+        r = felt_console("--port", served.url, "--key", keys / "felt.key", "state", "log",
+                         "deck", "A")
+    finally:
+        served.stop()
+    out = r.stdout.splitlines()
+    tilt = "program_check_failed: felt/poker/round.mpy: "
+    assert out[0].startswith("hello: board pico-11, 11 seats, tilted: " + tilt), out[0]
+    assert out[1].startswith("refused: the table is tilted: " + tilt)
+    assert out[2].startswith("refused: the table is tilted: " + tilt)
+    assert out[3].startswith("refused: the table is tilted: " + tilt)
+    assert len(out) == 4 and r.returncode == 1
 
 
 class FakeFirmware:
