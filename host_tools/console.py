@@ -1,5 +1,4 @@
-"""felt-console: a technician's console on a board's link, or on the emulator's
-(felt-emulator --serve).
+"""felt-console: a technician's console on a board's link (or the emulator's, served).
 
     felt-console --port /dev/ttyUSB0 --key keys/felt.key      # commands at a prompt
     felt-console --port socket://localhost:7000 state log     # run these, then exit
@@ -320,13 +319,17 @@ class Console:
         return ["done"]
 
     def do_help(self, rest):
-        width = max(len(u) for u, _ in COMMANDS)
-        return ["  %-*s  %s" % (width, u, what) for u, what in COMMANDS] + [
-            "cfg, rules, deck and clear go signed (--key) to a board whose hello says "
-            "signed; done or refused: <why> answers each."]
+        return help_lines()
 
     def do_quit(self, rest):
         return []
+
+
+def help_lines():
+    width = max(len(u) for u, _ in COMMANDS)
+    return ["  %-*s  %s" % (width, u, what) for u, what in COMMANDS] + [
+        "cfg, rules, deck and clear go signed (--key) to a board whose hello says signed;",
+        "each acked message is answered done, or refused: <why>."]
 
 
 def _or_dash(v):
@@ -506,8 +509,7 @@ def main(argv=None):
 
 def _main(argv):
     ap = parser(PROG, __doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
-                epilog="commands:\n" + "\n".join(
-                    "  %-16s %s" % (u, what) for u, what in COMMANDS))
+                epilog="commands:\n" + "\n".join(help_lines()))
     ap.add_argument("--port", required=True,
                     help="the board's link: a serial device (/dev/ttyUSB0), a pty's path, or "
                          "socket://HOST:PORT (felt-emulator --serve)")

@@ -226,37 +226,86 @@ def test_version_and_bad_options():
     assert "cannot read the private key /nonexistent.key" in r.stderr
 
 
-def test_at_a_prompt_events_show_as_they_come(served):
-    """On a terminal: a prompt, and what the board says printed as it comes."""
-    master, slave = pty.openpty()
-    p = subprocess.Popen([str(BIN / "felt-console"), "--port", served.url], stdin=slave,
-                         stdout=slave, stderr=slave, cwd=ROOT)
-    os.close(slave)
-    seen = b""
+class Terminal:
+    """felt-console at a prompt: its stdin, stdout and stderr a pty's slave end."""
 
-    def until(text, timeout=20):
-        nonlocal seen
+    def __init__(self, url):
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen([str(BIN / "felt-console"), "--port", url], stdin=slave,
+                                     stdout=slave, stderr=slave, cwd=ROOT)
+        os.close(slave)
+        self.seen = b""
+
+    def type(self, text):
+        os.write(self.master, text.encode())
+
+    def until(self, text, timeout=20):
+        """Wait until the screen has shown `text`."""
         deadline = time.monotonic() + timeout
-        while text.encode() not in seen:
-            assert time.monotonic() < deadline, seen.decode(errors="replace")
-            if select.select([master], [], [], 0.1)[0]:
-                seen += os.read(master, 4096)
+        while text.encode() not in self.seen:
+            assert time.monotonic() < deadline, self.seen.decode(errors="replace")
+            if select.select([self.master], [], [], 0.1)[0]:
+                self.seen += os.read(self.master, 4096)
 
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.master)
+
+
+def test_commands_at_a_prompt(served):
+    t = Terminal(served.url)
     try:
-        until(C.PROMPT)
-        os.write(master, b"cfg " + HEADS_UP.encode() + b"\n")
-        until("done")
-        os.write(master, b"state\n")
-        until("stacks: 0:100 1:100")
-        os.write(master, b"nonsense\n")
-        until("unknown command 'nonsense'")
-        os.write(master, b"quit\n")
-        assert p.wait(10) == 0
+        t.until(C.PROMPT)
+        t.type("cfg " + HEADS_UP + "\n")
+        t.until("leds: centre idle; seats 0-1 waiting, 2-10 empty\r\ndone\r\n" + C.PROMPT)
+        t.type("state\n")
+        t.until("stacks: 0:100 1:100")
+        t.type("nonsense\n")
+        t.until("felt-console: unknown command 'nonsense': help lists them\r\n" + C.PROMPT)
+        t.type("quit\n")
+        assert t.proc.wait(10) == 0
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        os.close(master)
+        t.close()
+
+
+def test_at_a_prompt_what_the_board_says_unasked_shows_above_what_is_being_typed():
+    """A board of the test's own on a socket says something unasked while the technician
+    types: the line goes above the prompt, drawn again with what was typed."""
+    from felt import protocol as P
+    listener = socket.create_server(("127.0.0.1", 0))
+    t = Terminal("socket://127.0.0.1:%d" % listener.getsockname()[1])
+    board, _ = listener.accept()
+    decoder = P.Decoder()
+
+    def heard(kind):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            for seq, k, p in decoder:
+                if k == kind:
+                    return p
+            decoder.feed(board.recv(4096))
+        raise AssertionError("no %s from the console" % kind)
+    try:
+        assert heard("hello")["session"].startswith("console-")
+        board.sendall(P.encode(0, "hello", {"board": "pico-11", "fw": "felt 0.1", "seats": 11,
+                                            "signed": False}))
+        t.until(C.PROMPT)
+        t.type("hea")
+        time.sleep(0.2)
+        board.sendall(P.encode(1, "evt", {"e": "shuffler", "present": False}))
+        t.until("\r\x1b[Kevent: shuffler removed from the table\r\n" + C.PROMPT + "hea")
+        t.type("p\n")
+        heard("heap")
+        board.sendall(P.encode(2, "heap", {"used": 1000, "free": 2000}))
+        t.until("heap: 1000 bytes used, 2000 free\r\n" + C.PROMPT)
+        board.close()                        # the board goes away
+        t.until("felt-console: the board's link closed")
+        assert t.proc.wait(10) == 1
+    finally:
+        t.close()
+        listener.close()
 
 
 @pytest.fixture(scope="module")
