@@ -185,9 +185,10 @@ class Console:
             if ARITY[name] == (0, 0) and rest.strip():
                 raise Bad("%s takes nothing after it" % name)
             lines, ok = getattr(self, "do_" + name)(rest.strip()), True
-        except Bad as e:
+        except (Bad, P.ProtocolError) as e:
             self.show_waiting()
-            print("%s: %s" % (PROG, e), file=sys.stderr, flush=True)
+            why = e if isinstance(e, Bad) else "%s: no frame can carry it (%s)" % (name, e)
+            print("%s: %s" % (PROG, why), file=sys.stderr, flush=True)
             return False
         except (Refused, QueryRefused) as e:
             lines, ok = ["refused: %s" % e], False
@@ -227,7 +228,7 @@ class Console:
             page = self.ask("eventlog", {"from": at})
             records += page["records"]
             at = page["next"] if page["next"] is not None and page["next"] > at else None
-        return ["event log: %d records" % len(records)] + [
+        return ["event log: %s" % _count(len(records), "record")] + [
             "  #%d minute %s hand %s %s: %s" % (r["n"], _or_dash(r["minute"]),
                                                  _or_dash(r["hand"]), r["code"], r["detail"])
             for r in records]
@@ -241,9 +242,8 @@ class Console:
             return self.ask("recall", {"round": r, "from": start})
         got = recall.one_round(ask, k)
         if got is None:
-            n = ask(0, 0)["rounds"]
-            raise Refused("no round %d: the board holds %d complete round%s (0 the newest)"
-                          % (k, n, "" if n == 1 else "s"))
+            raise Refused("no round %d: the board holds %s (0 the newest)"
+                          % (k, _count(ask(0, 0)["rounds"], "complete round")))
         return recall.describe(got)
 
     def do_heap(self, rest):
@@ -330,6 +330,10 @@ def help_lines():
     return ["  %-*s  %s" % (width, u, what) for u, what in COMMANDS] + [
         "cfg, rules, deck and clear go signed (--key) to a board whose hello says signed;",
         "each acked message is answered done, or refused: <why>."]
+
+
+def _count(n, what):
+    return "%d %s%s" % (n, what, "" if n == 1 else "s")
 
 
 def _or_dash(v):

@@ -145,11 +145,15 @@ def test_a_retired_deck_is_registered_again(served):
 
 def test_commands_on_the_command_line_and_a_bad_one_that_the_console_goes_past(served):
     r = felt_console("--port", served.url, "heap", "bogus", "deck", "C", "send", "shuf",
-                     '{"present": false}', "recall", "x", "challenge")
+                     '{"present": false}', "recall", "x", "rules", "{nope",
+                     "cfg", '{"seats": 2, "game": "%s"}' % ("x" * 1000), "challenge")
     assert r.stderr.splitlines() == [
         "felt-console: unknown command 'bogus': help lists them",
         "felt-console: deck takes A or B",
-        "felt-console: recall takes a round: 0 the newest complete one, 1 the one before..."]
+        "felt-console: recall takes a round: 0 the newest complete one, 1 the one before...",
+        "felt-console: rules: not JSON: Expecting property name enclosed in double quotes: "
+        "line 1 column 2 (char 1)",
+        "felt-console: cfg: no frame can carry it (frame too long)"]
     out = r.stdout.splitlines()
     assert out[1] == "heap: not measured (a runtime without a fixed heap: CPython)"
     assert "event: shuffler removed from the table" in out and "done" in out
