@@ -127,6 +127,8 @@ class Console:
         """A frame from the board in words, or None for one not worth a line."""
         if kind == "evt":
             line = event_line(p)
+            if line is None and p["e"] == "refused":    # the view leaves seat presses out
+                line = "%s refused: %s" % (p["what"], p["why"])
             return line and "event: " + line
         if kind == "px":
             lit = self.lights(p["rgb"])

@@ -28,21 +28,27 @@ class Served:
     def __init__(self, *options, cwd=ROOT):
         self.proc = subprocess.Popen(
             [str(BIN / "felt-emulator"), "--serve", "127.0.0.1:0", *map(str, options)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, cwd=cwd)
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
         self.said = []
+        self._buf = b""
         line = self.line(120)
-        assert "the board's link is at socket://" in line, line + self.proc.stderr.read()
+        assert "the board's link is at socket://" in line, line
         self.url = line.split(" at ")[1].split()[0]
         self.host, self.port = self.url[len("socket://"):].rsplit(":", 1)
 
     def line(self, timeout=10):
         """The next line the server printed."""
-        ready = select.select([self.proc.stdout], [], [], timeout)[0]
-        assert ready, "the server said nothing for %d s" % timeout
-        line = self.proc.stdout.readline()
-        self.said.append(line)
-        return line
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._buf:
+            left = deadline - time.monotonic()
+            assert left > 0 and select.select([self.proc.stdout], [], [], left)[0], \
+                "the server said nothing for %d s" % timeout
+            chunk = os.read(self.proc.stdout.fileno(), 4096)
+            assert chunk, "the server ended: %s" % self.proc.stderr.read().decode()
+            self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        self.said.append(line.decode() + "\n")
+        return self.said[-1]
 
     def stop(self):
         if self.proc.stdout.closed:
@@ -54,7 +60,8 @@ class Served:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self.said += self.proc.stdout.readlines()
+        rest = self._buf + self.proc.stdout.read()
+        self.said += [line + "\n" for line in rest.decode().splitlines()]
         self.proc.stdout.close()
         self.proc.stderr.close()
 
@@ -478,3 +485,26 @@ def test_a_firmware_that_reboots_over_and_over_stops_the_server():
     fw.end()
     fw.proc.wait()
     fw.close()
+
+
+def test_events_in_words_that_had_none():
+    from host_tools.words import event_line
+    said = [event_line(e) for e in (
+        {"e": "time_charge", "charges": [0, 3, 3]},
+        {"e": "link", "lost": True}, {"e": "link", "lost": False},
+        {"e": "cleared", "kept": "/journal.jsonl.cleared"},
+        {"e": "rules", "state": "posted", "changes": {"small_bet": 4}, "at": 30},
+        {"e": "rules", "state": "in_effect", "changes": {"min_wager": 3}},
+        {"e": "rules", "state": "dropped", "changes": {"small_bet": 40},
+         "why": "a bet above the maximum wager"},
+        {"e": "locked", "why": "journal line 4: bad checksum"},
+        {"e": "resumed", "hand": 7, "state": "playing", "events": 12})]
+    assert said == [
+        "time charges: seat 1 pays 3, seat 2 pays 3",
+        "the host link is lost: play waits for it", "the host link is heard again",
+        "tilt cleared by a technician; the journal as found kept as /journal.jsonl.cleared",
+        "rule change posted, in effect at table minute 30: small_bet 4",
+        "rule change in effect: min_wager 3",
+        "rule change dropped (a bet above the maximum wager): small_bet 40",
+        "the table is locked: journal line 4: bad checksum",
+        "resumed from the journal: hand 7, playing, 12 events replayed"]
