@@ -25,7 +25,6 @@ holds only the engine's own work.  Each figure is the best of a few repetitions
 (time.perf_counter).  The last line printed is one JSON object with the figures.
 """
 
-import argparse
 import collections
 import dataclasses
 import json
@@ -42,6 +41,7 @@ from felt.poker.button import clockwise_from
 from felt.poker.round import Round
 from felt.poker.structure import FixedLimit
 from felt.poker import variants as V
+from host_tools import cli
 
 PLAYERS = 6
 STACK = 1000              # deep: nobody is all-in, so both engines play identical rules
@@ -363,11 +363,12 @@ def pokerkit_game_runner(game, n):
     return run
 
 
-def bench_games(count, seed, reps):
+def bench_games(count, seed, reps, step=lambda n=1, what=None: None):
     """Per game: the hands, the core's and (where it has the game) PokerKit's hands/s."""
     pk_games = pokerkit_games()
     rows = []
     for v in V.every():
+        step(0, "game %s" % v.name)
         hands = make_game_hands(v, count, seed)
         n = game_players(v)
         actions = sum(1 for h in hands for e in h["events"] if e[0] != "card")
@@ -388,6 +389,7 @@ def bench_games(count, seed, reps):
             row["pk_code"] = code
             row["pk"] = best_rate(pokerkit_game_runner(game, n), scripts, reps)
         rows.append(row)
+        step()
     return rows
 
 
@@ -458,38 +460,55 @@ def table_bytes(module):
     return sum(tables.values()), tables
 
 
+MP_OPTIONS = ("mp_reps", "mp_batch", "table_hands", "min_heap_hands")
+
+
+@cli.command("felt-bench")
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="felt-bench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hands", type=int, default=300, help="distinct hands (default 300)")
-    ap.add_argument("--evals", type=int, default=50_000,
+    ap = cli.parser("felt-bench", __doc__)
+    ap.add_argument("--hands", type=cli.count(1), default=300, help="distinct hands (default 300)")
+    ap.add_argument("--evals", type=cli.count(1), default=50_000,
                     help="distinct 7-card sets (default 50000)")
-    ap.add_argument("--reps", type=int, default=3, help="timings per figure, best kept")
+    ap.add_argument("--reps", type=cli.count(1), default=3, help="timings per figure, best kept")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--game-hands", type=int, default=100,
+    ap.add_argument("--game-hands", type=cli.count(1), default=100,
                     help="distinct hands per game (default 100)")
-    ap.add_argument("--mp-reps", type=int, default=5,
+    ap.add_argument("--mp-reps", type=cli.count(1), default=5,
                     help="timed batches per MicroPython showdown, median kept (default 5)")
-    ap.add_argument("--mp-batch", type=int, default=40,
+    ap.add_argument("--mp-batch", type=cli.count(1), default=40,
                     help="showdowns per timed batch in MicroPython (default 40)")
-    ap.add_argument("--table-hands", type=int, default=100,
+    ap.add_argument("--table-hands", type=cli.count(1), default=100,
                     help="hands of the whole firmware in MicroPython, for its heap and "
                          "press figures (default 100)")
-    ap.add_argument("--min-heap-hands", type=int, default=1000,
+    ap.add_argument("--min-heap-hands", type=cli.count(0), default=1000,
                     help="hands of the fault run whose smallest heap is bisected "
                          "(default 1000; 0 skips it)")
     ap.add_argument("--no-mp", action="store_true",
                     help="skip everything measured in MicroPython")
     args = ap.parse_args(argv)
+    if args.no_mp:
+        for option in MP_OPTIONS:
+            if option in args.given:
+                ap.error("--%s is measured in MicroPython, which --no-mp skips"
+                         % option.replace("_", "-"))
 
     try:
         import pokerkit  # noqa: F401
         import treys
     except ImportError as e:
-        sys.exit("felt-bench needs the test extras (pip install -e '.[test]'): %s" % e)
+        raise cli.UserError("needs the test extras (pip install -e '.[test]'): %s" % e, 1)
 
+    # The parts, each a step of the progress bar: (a) to (d), each game, (f), (g).
+    parts = 4 + len(V.NAMES) + (0 if args.no_mp else 2)
+    with cli.progress(parts, "felt-bench") as step:
+        return _bench(args, step, treys)
+
+
+def _bench(args, step, treys):
     print("Python %s" % sys.version.split()[0])
 
     # (a), (b): the same hands through both engines.
+    step(0, "the rules core and PokerKit")
     hands = make_hands(args.hands, args.seed)
     game = pokerkit_game()
     scripts = [pokerkit_script(events) for _, events, _ in hands]
@@ -507,6 +526,7 @@ def main(argv=None):
     print("  rules core  %10.0f hands/s" % core)
     print("  PokerKit    %10.0f hands/s   (pokerkit %s)" % (pk, _version("pokerkit")))
     print("  core / PokerKit: %.1fx" % (core / pk))
+    step(2, "7-card evaluations")
 
     # (c): 7-card evaluations on the same sets.
     rng = random.Random(args.seed)
@@ -531,14 +551,16 @@ def main(argv=None):
     print("  felt evaluate  %10.0f /s" % felt7)
     print("  treys          %10.0f /s   (treys %s)" % (treys7, _version("treys")))
     print("  felt / treys: %.1fx" % (felt7 / treys7))
+    step()
 
     # (d)
     size, tables = table_bytes(E)
     print("evaluator tables: %d bytes (%s)" % (
         size, ", ".join("%s %d" % kv for kv in sorted(tables.items()))))
+    step()
 
     # (e): every game, and PokerKit on those it has.
-    rows = bench_games(args.game_hands, args.seed, args.reps)
+    rows = bench_games(args.game_hands, args.seed, args.reps, step)
     print_games(rows, args.game_hands)
     games = {}
     for r in rows:
@@ -552,7 +574,9 @@ def main(argv=None):
     if args.no_mp:
         print("MicroPython showdowns: skipped (--no-mp)")
     else:
+        step(0, "MicroPython showdowns")
         mp, why = run_mp_showdowns(args.mp_reps, args.mp_batch)
+        step()
         if mp is None:
             print("MicroPython showdowns: not measured: %s" % why)
         else:
@@ -562,7 +586,9 @@ def main(argv=None):
     table = {}
     if not args.no_mp and mp is not None:
         from host_tools import bench_table
-        table = bench_table.run(args.table_hands, args.min_heap_hands)
+        table = bench_table.run(args.table_hands, args.min_heap_hands,
+                                lambda what: step(0, what))
+        step()
 
     print(json.dumps(dict({
         "core_hands_per_s": round(core, 1),
@@ -596,4 +622,4 @@ def _version(dist):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -95,16 +95,19 @@ def completes(heap_bytes, hands, signed, timeout=1800):
         line.startswith("reboot: ") for line in p.stdout.splitlines())
 
 
-def min_heap(hands, signed, low=64 * 1024, high=185 * 1024, step=1024, tried=None):
+def min_heap(hands, signed, low=64 * 1024, high=185 * 1024, step=1024, tried=None,
+             say=lambda what: None):
     """The smallest heap (to `step`) at which the fault run completes, or None when it
-    does not at `high`.  `tried` collects (heap, completed)."""
+    does not at `high`.  `tried` collects (heap, completed); `say(what)` hears each try."""
     tried = [] if tried is None else tried
+    say("the smallest heap: %dK" % (high // 1024))
     ok = completes(high, hands, signed)
     tried.append((high, ok))
     if not ok:
         return None
     while high - low > step:
         mid = (low + high) // 2 // step * step
+        say("the smallest heap: %dK (%dK to %dK)" % (mid // 1024, low // 1024, high // 1024))
         ok = completes(mid, hands, signed)
         tried.append((mid, ok))
         if ok:
@@ -114,14 +117,16 @@ def min_heap(hands, signed, low=64 * 1024, high=185 * 1024, step=1024, tried=Non
     return high
 
 
-def run(hands, min_heap_hands):
-    """Every figure of part (g), printed, and as a dict for the JSON line."""
+def run(hands, min_heap_hands, say=lambda what: None):
+    """Every figure of part (g), printed, and as a dict for the JSON line; `say(what)`
+    hears what is under way."""
     with tempfile.TemporaryDirectory(prefix="felt-bench-") as folder:
+        say("the whole firmware in MicroPython: %d hands" % hands)
         signed = signed_image(folder)
         figures = measure_table(hands, signed)
         figures["mp_program_check_ms"] = program_check_ms(signed)
         tried = []
-        figures["mp_min_heap_bytes"] = min_heap(min_heap_hands, signed, tried=tried) \
+        figures["mp_min_heap_bytes"] = min_heap(min_heap_hands, signed, tried=tried, say=say) \
             if min_heap_hands else None
     figures["mp_min_heap_hands"] = min_heap_hands
     print_table(figures, tried)

@@ -1,9 +1,18 @@
 """What every felt-* tool does the same way (issue: command-line manners).
 
-- `parser(prog, doc)`: an ArgumentParser with `--version`.
-- `run(main, prog)`: a user's mistake (UserError, and argparse's own) is one line on
-  stderr and a non-zero exit, never a traceback; a pipe closed early (`| head`) ends
-  quietly with 141, as a shell reports a process that SIGPIPE ended; Ctrl-C ends with 130.
+- `parser(prog, doc)`: an ArgumentParser with `--version`; a bad command line is one
+  line; `args.given` names the options the user gave (a default given or not: --trust
+  without --image is refused even when it names the default file).
+- `count(least, most)`: the type of a count option (--hands, --players): a whole number
+  in its range, or one line saying what it must be; `checked(f)` keeps the sentence of
+  a type function's ValueError.
+- `run(main, prog)`: a user's mistake (UserError, argparse's own, an OSError on a file
+  they named) is one line on stderr and a non-zero exit, never a traceback; a pipe
+  closed early (`| head`) ends quietly with 141, as a shell reports a process that
+  SIGPIPE ended; Ctrl-C ends with 130.  `@command(prog)` on a tool's main(argv=None)
+  makes calling it go through run().
+- `out_file`, `out_dir`: the types of options naming a file or a folder to write (the
+  folder made at once).
 - `board_file(name_or_path)`: `--board` takes a board's name (hardware/boards/NAME.json)
   or a file, and refuses a missing or malformed one in a line.
 - `progress(total, what)`: a progress bar on stderr, only when stderr is a terminal.
@@ -12,6 +21,7 @@
 
 import argparse
 import contextlib
+import functools
 import os
 import sys
 from importlib import metadata
@@ -42,10 +52,37 @@ def version():
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but a bad command line is one line on stderr (no usage block)."""
+    """argparse, but a bad command line is one line on stderr (no usage block), and
+    the namespace's `given` is the set of the options (dests) the command line gave."""
 
     def error(self, message):
         self.exit(2, "%s: %s (see --help)\n" % (self.prog, message))
+
+    def parse_known_args(self, args=None, namespace=None):
+        # argparse puts a default only where the namespace has no value yet: a marker
+        # there first, and what still holds it afterwards was not given.
+        namespace = argparse.Namespace() if namespace is None else namespace
+        unset = [a for a in self._actions
+                 if a.dest != argparse.SUPPRESS and not hasattr(namespace, a.dest)]
+        for a in unset:
+            setattr(namespace, a.dest, _UNSET)
+        namespace, rest = super().parse_known_args(args, namespace)
+        given = set(getattr(namespace, "given", ()))   # a subcommand's, merged in
+        for a in unset:
+            if getattr(namespace, a.dest) is not _UNSET:
+                given.add(a.dest)
+            elif a.default is argparse.SUPPRESS:
+                delattr(namespace, a.dest)
+            else:
+                value = a.default
+                if isinstance(value, str) and a.type is not None:
+                    value = a.type(value)
+                setattr(namespace, a.dest, value)
+        namespace.given = given
+        return namespace, rest
+
+
+_UNSET = object()
 
 
 def parser(prog, doc, **kw):
@@ -56,23 +93,108 @@ def parser(prog, doc, **kw):
     return ap
 
 
+def checked(convert):
+    """An argparse type from a function that raises ValueError with a sentence: the
+    sentence is the line argparse prints (it would say only "invalid value")."""
+    def whole(text):
+        try:
+            return convert(text)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e))
+    whole.__name__ = convert.__name__
+    return whole
+
+
+def count(least=1, most=None):
+    """An argparse type: a whole number from `least` to `most` (no bound when None)."""
+    def whole(text):
+        try:
+            n = int(text)
+        except ValueError:
+            n = None
+        if n is None or n < least or (most is not None and n > most):
+            raise argparse.ArgumentTypeError(
+                "%r: give a whole number %s" % (text, "%d to %d" % (least, most)
+                                                if most is not None else "of %d or more" % least))
+        return n
+    whole.__name__ = "count"
+    return whole
+
+
 def run(main, prog, argv=None):
-    """Call main(argv) and return the exit status, with the manners above."""
+    """Call main(argv) and return the exit status, with the manners above (argparse's
+    exits, --help and --version included, are returned as statuses too)."""
     try:
-        status = main(argv)
+        status = _status(main, prog, argv)
         sys.stdout.flush()   # a closed pipe shows here, not at exit
-        return status or 0
-    except UserError as e:
-        print("%s: %s" % (prog, e), file=sys.stderr)
-        return e.status
+        return status
     except BrokenPipeError:
         # Python would complain flushing stdout at exit: point it at nothing instead.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        try:
+            fd = sys.stdout.fileno()
+        except (OSError, ValueError):    # no file descriptor (a test's capture)
+            fd = None
+        if fd is not None:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
         return SIGPIPE_EXIT
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+
+
+def _status(main, prog, argv):
+    try:
+        return main(argv) or 0
+    except SystemExit as e:  # argparse's: its line is printed already
+        if e.code is None or isinstance(e.code, int):
+            return e.code or 0
+        print("%s: %s" % (prog, e.code), file=sys.stderr)
+        return 1
+    except UserError as e:
+        print("%s: %s" % (prog, e), file=sys.stderr)
+        return e.status
+    except BrokenPipeError:
+        raise
+    except OSError as e:     # a file or folder the user named: missing, not writable...
+        said = e.strerror or str(e)
+        print("%s: %s" % (prog, "%s: %s" % (e.filename, said) if e.filename else said),
+              file=sys.stderr)
+        return 1
+
+
+def command(prog):
+    """`@command("felt-x")` on a tool's main(argv=None): calling it goes through run()."""
+    def wrap(main):
+        @functools.wraps(main)
+        def wrapped(argv=None):
+            return run(main, prog, argv)
+        return wrapped
+    return wrap
+
+
+def out_file(path):
+    """An argparse type: a file to write, in a folder that exists (not a folder itself)."""
+    p = Path(path)
+    if p.is_dir():
+        raise argparse.ArgumentTypeError("%s is a folder: give a file" % path)
+    if not p.resolve().parent.is_dir():
+        raise argparse.ArgumentTypeError("%s: no folder %s" % (path, p.parent))
+    return path
+
+
+def out_dir(path):
+    """An argparse type: a folder to write files in, made here when missing (not a file),
+    so that one that cannot be made is said at once."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise argparse.ArgumentTypeError("%s is a file: give a folder" % path)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise argparse.ArgumentTypeError("%s: %s" % (e.filename or path, e.strerror or e))
+    return path
 
 
 def board_file(name_or_path):
@@ -101,16 +223,23 @@ def colour():
 
 @contextlib.contextmanager
 def progress(total, what):
-    """`with progress(n, "hands") as step:` call step() once per item; a bar on stderr
-    when stderr is a terminal, nothing otherwise (a pipe, a file, CI)."""
+    """`with progress(n, "hands") as step:` call step() once per item (step(what=...)
+    to say what is under way); a bar on stderr when stderr is a terminal, nothing
+    otherwise (a pipe, a file, CI).  What the tool prints meanwhile shows above the bar
+    when stdout is that terminal too (print to sys.stdout as it is then: rich stands in
+    for it), and goes to its file or pipe untouched otherwise."""
     if not sys.stderr.isatty() or total <= 0:
-        yield lambda n=1: None
+        yield lambda n=1, what=None: None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     bar = Progress("[progress.description]{task.description}", BarColumn(),
                    MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
+                   console=Console(stderr=True, soft_wrap=True), transient=True,
+                   redirect_stdout=sys.stdout.isatty())
     with bar:
         task = bar.add_task(what, total=total)
-        yield lambda n=1: bar.advance(task, n)
+
+        def step(n=1, what=None):
+            bar.update(task, advance=n, **({"description": what} if what else {}))
+        yield step

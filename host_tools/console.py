@@ -21,8 +21,7 @@ import threading
 
 from felt import protocol as P
 from felt.table import scenes
-from host_tools import recall, tech
-from host_tools.cli import UserError, board_file, parser, run
+from host_tools import cli, recall, tech
 from host_tools.emulator.devices import LedStrip
 from host_tools.emulator.link import HostLink, LinkError, QueryRefused
 from host_tools.words import event_line
@@ -276,14 +275,9 @@ class Console:
         if not arg:
             raise Bad("%s takes JSON or a JSON file" % cmd)
         try:
-            body = tech.body_of(cmd, arg)
-        except OSError as e:
-            raise Bad("%s: cannot read %s: %s" % (cmd, arg, e.strerror or e))
-        except ValueError as e:
-            raise Bad("%s: not JSON: %s" % (cmd, e))
-        if not isinstance(body, dict):
-            raise Bad("%s: the JSON must be an object" % cmd)
-        return body
+            return tech.body_of(cmd, arg)
+        except cli.UserError as e:       # a file it cannot read, not a JSON object
+            raise Bad(str(e))
 
     def technician(self, cmd, body):
         """A technician's command: signed for a board that trusts keys."""
@@ -361,8 +355,8 @@ def _layout(name):
     """The LED layout of the board definition named `name`, or None if it is unknown."""
     from felt.board import load
     try:
-        return load(str(board_file(name)))["leds"]
-    except (UserError, TypeError):
+        return load(str(cli.board_file(name)))["leds"]
+    except (cli.UserError, TypeError):
         return None
 
 
@@ -469,7 +463,7 @@ def loop(console, lines, prompt=False):
         worker.join(2)
         signal.signal(signal.SIGUSR1, old)
     if worker.error is not None:
-        raise UserError(str(worker.error) if isinstance(worker.error, LinkError)
+        raise cli.UserError(str(worker.error) if isinstance(worker.error, LinkError)
                         else "%s: %s" % (type(worker.error).__name__, worker.error), 1)
     return 1 if failed and not prompt else 0
 
@@ -508,22 +502,18 @@ def prompted():
             return
 
 
+@cli.command(PROG)
 def main(argv=None):
-    """felt-console: the exit status (host_tools.cli.run's manners)."""
-    return run(_main, PROG, argv)
-
-
-def _main(argv):
-    ap = parser(PROG, __doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    ap = cli.parser(PROG, __doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
                 epilog="commands:\n" + "\n".join(help_lines()))
     ap.add_argument("--port", required=True,
                     help="the board's link: a serial device (/dev/ttyUSB0), a pty's path, or "
                          "socket://HOST:PORT (felt-emulator --serve)")
-    ap.add_argument("--baud", type=int, default=115200, help="(default %(default)s)")
+    ap.add_argument("--baud", type=cli.count(1), default=115200, help="(default %(default)s)")
     ap.add_argument("--key", metavar="KEYFILE",
                     help="the technician's private key (felt-flash keygen): signs cfg, rules, "
                          "deck and clear for a board that trusts keys")
-    ap.add_argument("--board", metavar="NAME|FILE",
+    ap.add_argument("--board", metavar="NAME|FILE", type=cli.board_file,
                     help="the board definition whose LED layout reads the LED frames "
                          "(default: the one the board's hello names)")
     ap.add_argument("commands", nargs=argparse.REMAINDER, metavar="COMMAND",
@@ -533,25 +523,22 @@ def _main(argv):
     key = None
     if args.key:
         from host_tools.flash import load_key
-        try:
-            key = load_key(args.key)
-        except SystemExit as e:          # flash.Refused: "felt-flash: why"
-            raise UserError(str(e.code).split(": ", 1)[-1])
+        key = load_key(args.key)         # flash.Refused: one line
     leds = None
     if args.board:
         from felt.board import load
-        leds = load(str(board_file(args.board)))["leds"]
+        leds = load(str(args.board))["leds"]
     import serial
     try:
         port = serial.serial_for_url(args.port, baudrate=args.baud, timeout=0)
     except (serial.SerialException, OSError, ValueError) as e:
-        raise UserError("cannot open %s: %s" % (args.port, e), 1)
+        raise cli.UserError("cannot open %s: %s" % (args.port, e), 1)
     try:
         console = Console(HostLink(port.fileno()), key, leds)
         try:
             console.greet()
         except LinkError as e:
-            raise UserError("%s: no hello from a board: %s" % (args.port, e), 1)
+            raise cli.UserError("%s: no hello from a board: %s" % (args.port, e), 1)
         if args.commands:
             return loop(console, command_lines(args.commands))
         if sys.stdin.isatty():

@@ -14,12 +14,15 @@ only an image signed by a key it trusts (`felt.pub`, provisioned): it checks at 
 boot (felt.image), and `install` refuses an image the board would refuse.  `verify`
 hashes every file on the board with code it sends (not the board's own) and compares.
 
+`build` refuses to replace a folder that holds anything unless given --force, and even
+then only an image it built (its manifest.json there): it builds beside it and moves the
+image into place, so a build that fails leaves the folder as it was.
+
 Installing keeps the board's journal (the board definition's `journal`), so the table
 resumes where it was; `--new-table` removes it (and its archives, docs/journal.md), and the board starts
 unconfigured.
 """
 
-import argparse
 import json
 import os
 import shutil
@@ -31,19 +34,18 @@ from pathlib import Path
 from felt import image as board_image
 from felt.board import load as load_board
 from felt.table import recall
-from host_tools import micropython
+from host_tools import cli, micropython
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
-BOARDS = REPO / "hardware" / "boards"
 KEYS = Path("keys") / "felt"        # keygen's default: keys/felt.key, keys/felt.pub
 
 
-class Refused(SystemExit):
+class Refused(cli.UserError):
     """felt-flash stops: the message says why (exit status 1)."""
 
     def __init__(self, why):
-        super().__init__("felt-flash: " + why)
+        super().__init__(why, 1)
 
 
 # ----- keys ------------------------------------------------------------------------------
@@ -91,20 +93,42 @@ def public_hex(key):
 # ----- images ----------------------------------------------------------------------------
 
 
-def build(board_name, out, key_path):
-    """The signed image of the board `board_name` in folder `out` (emptied first);
-    returns the manifest."""
-    board_file = BOARDS / (board_name + ".json")
-    if not board_file.exists():
-        known = ", ".join(sorted(p.stem for p in BOARDS.glob("*.json")))
-        raise Refused("no board %r (known: %s)" % (board_name, known))
-    board = load_board(str(board_file))  # refuses a malformed definition with its reason
+def build(board, out, key_path, force=False):
+    """The signed image of `board` (a name from hardware/boards/ or a definition file)
+    in folder `out`; returns the manifest.  A folder `out` holding anything is refused,
+    unless `force` and it holds an image (manifest.json): then the new image replaces it,
+    once it is whole."""
+    out = Path(out)
+    if out.exists():
+        if not out.is_dir():
+            raise Refused("--out %s is a file, not a folder" % out)
+        if any(out.iterdir()):
+            if not force:
+                raise Refused("--out %s is not empty: give --force to replace the image "
+                              "there, or another folder" % out)
+            if not (out / board_image.MANIFEST).is_file():
+                raise Refused("--out %s holds no image (no %s): its files are left alone, "
+                              "even with --force" % (out, board_image.MANIFEST))
+    board_file = cli.board_file(str(board))   # refuses a malformed definition with its reason
+    board = load_board(str(board_file))
     key = load_key(key_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    folder = out.with_name(".%s.building-%d" % (out.name, os.getpid()))
+    folder.mkdir()
+    try:
+        manifest = _build(board, board_file, folder, key)
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(str(folder), str(out))
+    finally:
+        if folder.exists():
+            shutil.rmtree(folder)
+    return manifest
+
+
+def _build(board, board_file, out, key):
     # CircuitPython's .mpy format follows its own releases, so its boards get source.
     bytecode = board["runtime"] != "circuitpython"
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
     for src in sorted((FIRMWARE / "felt").rglob("*.py")):
         rel = src.relative_to(FIRMWARE)
         if bytecode:
@@ -146,7 +170,24 @@ def mpremote(port, *args):
 def _run(cmd, dry_run):
     print(" ".join(cmd))
     if not dry_run:
-        subprocess.run(cmd, check=True)
+        sys.stdout.flush()
+        on_board(cmd, "the board on %s" % cmd[2], capture=False)
+
+
+def on_board(cmd, what, capture=True, cwd=None):
+    """Run a command (mpremote's, or the unix port's for an emulated board); its output
+    when `capture`.  Refused, with the command's last words (no board on the port, a
+    port in use...), when it fails."""
+    try:
+        got = subprocess.run(cmd, stdout=subprocess.PIPE if capture else None,
+                             stderr=subprocess.PIPE, cwd=cwd)
+    except OSError as e:
+        raise Refused("%s: cannot run %s: %s" % (what, cmd[0], e.strerror or e))
+    if got.returncode != 0:
+        said = got.stderr.decode(errors="replace").strip().splitlines()
+        raise Refused("%s: %s" % (what, said[-1] if said else "%s exited with %d"
+                                  % (Path(cmd[0]).name, got.returncode)))
+    return got.stdout
 
 
 def board_trust(port, trust=None):
@@ -154,14 +195,12 @@ def board_trust(port, trust=None):
     back (a temporary file)."""
     if trust is not None:
         return Path(trust)
-    got = subprocess.run(mpremote(port, "fs", "cat", ":" + board_image.TRUST),
-                         capture_output=True)
-    if got.returncode != 0:
-        raise Refused("the board on %s has no %s: provision it first (felt-flash provision)"
-                      % (port, board_image.TRUST))
+    data = on_board(mpremote(port, "fs", "cat", ":" + board_image.TRUST),
+                    "reading %s from the board on %s (felt-flash provision puts it there)"
+                    % (board_image.TRUST, port))
     fd, path = tempfile.mkstemp(suffix=".pub")
     with os.fdopen(fd, "wb") as f:
-        f.write(got.stdout)
+        f.write(data)
     return Path(path)
 
 
@@ -217,18 +256,22 @@ walk('')
 def board_hashes(port=None, folder=None):
     """{name: [size, sha256 hex]} of every file on the board on `port`, or, for an
     emulated board, in `folder` (hashed by the MicroPython unix port)."""
+    what = "could not read the board's files"
     if folder is not None:
+        if not Path(folder).is_dir():
+            raise Refused("--dir %s: no such folder" % folder)
+        try:
+            binary = micropython.binary()
+        except micropython.MicroPythonMissing as e:
+            raise Refused(str(e))
         with tempfile.TemporaryDirectory() as d:
             script = Path(d) / "hash_all.py"
             script.write_text(HASH_ALL)
-            got = subprocess.run([str(micropython.binary()), str(script)], cwd=str(folder),
-                                 capture_output=True, text=True)
+            got = on_board([str(binary), str(script)], what, cwd=str(folder))
     else:
-        got = subprocess.run(mpremote(port, "exec", HASH_ALL), capture_output=True, text=True)
-    if got.returncode != 0:
-        raise Refused("could not read the board's files: %s" % got.stderr.strip()[-300:])
+        got = on_board(mpremote(port, "exec", HASH_ALL), what)
     out = {}
-    for line in got.stdout.splitlines():
+    for line in got.decode(errors="replace").splitlines():
         if line.startswith("= "):
             _, size, digest, name = line.split(" ", 3)
             out[name.lstrip("/")] = [int(size), digest]
@@ -253,15 +296,38 @@ def compare(manifest, found):
 # ----- the command line ------------------------------------------------------------------
 
 
+def trust_file(path):
+    """The public key file `path`, refused unless it holds keys a board would take."""
+    keys = board_image.trusted(str(path))
+    if isinstance(keys, tuple):
+        raise Refused("--trust %s: %s" % (path, "no such file" if not Path(path).is_file()
+                                          else keys[1]))
+    return Path(path)
+
+
+def read_manifest(folder):
+    """The manifest of the image in `folder`; Refused when there is none to read."""
+    try:
+        return json.loads((Path(folder) / board_image.MANIFEST).read_text())
+    except (OSError, ValueError) as e:
+        raise Refused("--image %s: no image there (%s: %s); felt-flash build makes one"
+                      % (folder, board_image.MANIFEST, getattr(e, "strerror", None) or e))
+
+
+@cli.command("felt-flash")
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="felt-flash", description=__doc__.split("\n")[0])
+    ap = cli.parser("felt-flash", __doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("keygen", help="a new signing key pair")
     p.add_argument("--out", default=str(KEYS), help="writes OUT.key and OUT.pub")
     p = sub.add_parser("build", help="build and sign an image")
-    p.add_argument("--board", required=True, help="a name from hardware/boards/")
+    p.add_argument("--board", required=True,
+                   help="the board: a name from hardware/boards/ or a definition file")
     p.add_argument("--key", required=True, help="the private key that signs it")
-    p.add_argument("--out", default=str(REPO / "build" / "image"), help="the image's folder")
+    p.add_argument("--out", default=str(REPO / "build" / "image"),
+                   help="the image's folder: empty, missing, or (with --force) an image")
+    p.add_argument("--force", action="store_true",
+                   help="replace the image already in --out")
     p = sub.add_parser("provision", help="make the board trust a public key")
     p.add_argument("--trust", required=True, help="public key file(s) in hex, one a line")
     p.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
@@ -276,29 +342,33 @@ def main(argv=None):
     p.add_argument("--dry-run", action="store_true", help="check and print, change nothing")
     p = sub.add_parser("verify", help="compare a board's files with an image's")
     p.add_argument("--image", required=True, help="the image the board should hold")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
-    where.add_argument("--dir", help="an emulated board's flash: a folder")
+    p.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
+    p.add_argument("--dir", help="an emulated board's flash: a folder (not with --port)")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if args.cmd == "keygen":
         private, public = keygen(args.out)
         print("wrote %s (keep it secret) and %s (provision boards with it)" % (private, public))
     elif args.cmd == "build":
-        manifest = build(args.board, Path(args.out), args.key)
+        manifest = build(args.board, Path(args.out), args.key, args.force)
         print("built %s: %d files, %s for %s, signed with %s" % (
             args.out, len(manifest["files"]), manifest["version"], manifest["board"], args.key))
     elif args.cmd == "provision":
+        trust_file(args.trust)
         _run(mpremote(args.port, "fs", "cp", args.trust, ":" + board_image.TRUST), args.dry_run)
     elif args.cmd == "install":
         folder = Path(args.image)
         if args.dry_run and args.trust is None:
             ap.error("install --dry-run needs --trust: the board is not read")
-        print("image %s: %s" % (folder, check_image(folder, board_trust(args.port, args.trust))))
+        read_manifest(folder)
+        trust = trust_file(args.trust) if args.trust else board_trust(args.port)
+        print("image %s: %s" % (folder, check_image(folder, trust)))
         journal = load_board(str(folder / "board.json"))["journal"] if args.new_table else None
         for cmd in install_commands(args.port, folder, journal):
             _run(cmd, args.dry_run)
     else:
-        manifest = json.loads((Path(args.image) / board_image.MANIFEST).read_text())
+        if args.dir and "port" in args.given:
+            ap.error("verify reads a board on --port or a folder (--dir), not both")
+        manifest = read_manifest(args.image)
         found = board_hashes(None if args.dir else args.port, args.dir)
         problems = compare(manifest, found)
         for name, what in problems:

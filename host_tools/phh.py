@@ -13,7 +13,6 @@ position (13:47-20.38(e)), are chosen from cards the file does not use.  docs/ph
 describes the fields and the codes.
 """
 
-import argparse
 import json
 import sys
 import tomllib
@@ -26,6 +25,7 @@ from felt.poker import variants
 from felt.poker.round import CHOOSING, Refused, Round
 from felt.poker.structure import ConfigError
 from felt.table import phh as writer
+from host_tools import cli
 
 
 class ReplayError(ValueError):
@@ -384,8 +384,9 @@ def check(path):
     return True, "ok %s" % path
 
 
+@cli.command("felt-phh")
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="felt-phh", description=__doc__.split("\n")[0])
+    ap = cli.parser("felt-phh", __doc__)
     sub = ap.add_subparsers(dest="command", required=True)
     rp = sub.add_parser("replay", help="print the finishing stacks as a JSON list")
     rp.add_argument("file")
@@ -396,8 +397,7 @@ def main(argv=None):
         try:
             _, stacks = replay(load(args.file))
         except ReplayError as e:
-            print("felt-phh: %s: %s" % (args.file, e), file=sys.stderr)
-            return 1
+            raise cli.UserError("%s: %s" % (args.file, e), 1)
         print(json.dumps(stacks))
         return 0
     failed = 0

@@ -11,7 +11,6 @@ irregularities the table applied.  The rounds come oldest first; a round the jou
 could not read whole says which lines.
 """
 
-import argparse
 import json
 import os
 import sys
@@ -21,7 +20,9 @@ from felt.poker import hands
 from felt.table import phh
 from felt.table.controller import _low_kind
 from felt.table.journal import RECALL
+from felt.table.recall import files
 from felt.table.recovery import begun
+from host_tools import cli
 
 TRIES = 3    # a round that changed between its pages (the table wrote one) is asked again
 
@@ -145,13 +146,18 @@ def _said(r, e):
 
 
 def write_phh(folder, answer):
-    """The round as DIR/hand-<n>.phh (felt.table.phh, docs/phh.md); the path, or None
-    for a round whose header could not be read."""
+    """The round as DIR/hand-<n>.phh (felt.table.phh, docs/phh.md) and its path;
+    RecallError saying why not for a round whose header could not be read or that the
+    rules core cannot rebuild (an event damaged)."""
     if answer["header"] is None:
-        return None
+        raise RecallError("its header could not be read")
+    try:
+        text = phh.history(answer["header"], answer["events"])
+    except Exception as e:  # noqa: BLE001 - whatever the journal holds, a sentence
+        raise RecallError("the rules core cannot rebuild it: %s" % e)
     path = os.path.join(folder, "hand-%d.phh" % answer["header"]["hand"])
     with open(path, "w") as f:
-        f.write(phh.history(answer["header"], answer["events"]))
+        f.write(text)
     return path
 
 
@@ -166,8 +172,13 @@ def from_port(port):
     import termios
     import tty
     from host_tools.emulator.link import HostLink
-    fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
-    tty.setraw(fd)
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(fd)
+    except OSError as e:
+        raise cli.UserError("--port %s: %s" % (port, e.strerror or e), 1)
+    except termios.error:
+        raise cli.UserError("--port %s: not a serial port" % port, 1)
     attrs = termios.tcgetattr(fd)
     attrs[4] = attrs[5] = termios.B115200       # docs/protocol.md, 1: 115200 8N1
     termios.tcsetattr(fd, termios.TCSANOW, attrs)
@@ -176,31 +187,34 @@ def from_port(port):
     return lambda k, start: link.request("recall", {"round": k, "from": start}, "recall")
 
 
+@cli.command("felt-recall")
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="felt-recall", description=__doc__.split("\n")[0])
+    ap = cli.parser("felt-recall", __doc__)
     where = ap.add_mutually_exclusive_group(required=True)
     where.add_argument("--port", help="the board's serial port (or the emulator's pty)")
     where.add_argument("--journal", help="a journal file; its archives FILE.1, FILE.2, ... "
                                          "are read beside it")
-    ap.add_argument("--phh", metavar="DIR", help="write each round to DIR/hand-<n>.phh")
-    ap.add_argument("--rounds", type=int, default=RECALL,
-                    help="how many of the last rounds (default %d)" % RECALL)
+    ap.add_argument("--phh", metavar="DIR", type=cli.out_dir,
+                    help="write each round to DIR/hand-<n>.phh")
+    ap.add_argument("--rounds", type=cli.count(1, RECALL), default=RECALL,
+                    help="how many of the last rounds, 1 to %d (a board keeps %d; default "
+                         "%d)" % (RECALL, RECALL, RECALL))
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.journal is not None and not any(os.path.isfile(f) for f in files(args.journal)):
+        raise cli.UserError("--journal %s: no such file, nor archives beside it" % args.journal, 1)
     ask = from_port(args.port) if args.port else from_journal(args.journal)
     try:
         rounds = fetch(ask, args.rounds)
     except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError
-        print("felt-recall: %s" % e, file=sys.stderr)
-        return 1
-    if args.phh:
-        os.makedirs(args.phh, exist_ok=True)
+        raise cli.UserError(str(e), 1)
     print("%d rounds, oldest first" % len(rounds))
     for answer in rounds:
         print("\n".join(describe(answer)))
         if args.phh:
-            path = write_phh(args.phh, answer)
-            if path:
-                print("  written: %s" % path)
+            try:
+                print("  written: %s" % write_phh(args.phh, answer))
+            except RecallError as e:
+                print("  written: none, %s" % e)
     return 0
 
 

@@ -12,7 +12,6 @@ summary `scenarios: N passed, M failed`; the exit status is 1 when a scenario fa
 could not be read.
 """
 
-import argparse
 import json
 import re
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 
 from felt.table import config as config_mod
 from felt.table import scenes
+from host_tools import cli
 from host_tools.emulator.link import LinkError, add_runtime_arguments, check_runtime
 from host_tools.emulator.players import BUTTON_FOR
 from host_tools.emulator.session import Session, table_config
@@ -647,8 +647,9 @@ def run_file(path, verbose=None, runtime="cpython", heap=None):
     return runner.run()
 
 
+@cli.command("felt-scenario")
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="felt-scenario", description=__doc__.split("\n\n")[0])
+    ap = cli.parser("felt-scenario", __doc__)
     ap.add_argument("files", nargs="+", metavar="FILE", help="scenario JSON files")
     ap.add_argument("-q", "--quiet", action="store_true",
                     help="leave out the known firmware bugs' lines")
@@ -658,14 +659,16 @@ def main(argv=None):
     args = ap.parse_args(argv)
     check_runtime(ap, args)
     passed = failed = 0
-    for f in args.files:
-        r = run_file(f, print if args.verbose else None, args.runtime, args.heap)
-        for line in r.lines(f, known=not args.quiet):
-            print(line)
-        if r.passed:
-            passed += 1
-        else:
-            failed += 1
+    with cli.progress(len(args.files), "scenarios") as step:
+        for f in args.files:
+            r = run_file(f, print if args.verbose else None, args.runtime, args.heap)
+            for line in r.lines(f, known=not args.quiet):
+                print(line)
+            if r.passed:
+                passed += 1
+            else:
+                failed += 1
+            step()
     print("scenarios: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

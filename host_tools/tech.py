@@ -11,11 +11,11 @@ nak saying why (docs/protocol.md).  A board trusts the keys provisioned in its
 felt.pub (felt-flash provision).
 """
 
-import argparse
 import json
 import sys
 
 from felt.table.technician import signed_bytes
+from host_tools import cli
 from host_tools.flash import load_key
 
 COMMANDS = ("cfg", "rules", "deck", "clear")
@@ -36,30 +36,47 @@ def send(link, key, cmd, body):
 
 
 def body_of(cmd, arg):
+    """The command's body from its argument; UserError for one that cannot be read."""
     if cmd == "clear":
         return {}
     if cmd == "deck":
         return {"register": arg}
-    text = open(arg).read() if arg and not arg.lstrip().startswith("{") else arg
-    return json.loads(text)
+    try:
+        text = open(arg).read() if arg and not arg.lstrip().startswith("{") else arg
+        body = json.loads(text)
+    except OSError as e:
+        raise cli.UserError("%s %s: %s" % (cmd, arg, e.strerror or e))
+    except ValueError as e:
+        raise cli.UserError("%s: not JSON: %s" % (cmd, e))
+    if not isinstance(body, dict):
+        raise cli.UserError("%s: give a JSON object, not %s" % (cmd, text.strip()[:40]))
+    return body
 
 
+@cli.command("felt-tech")
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="felt-tech", description=__doc__.split("\n")[0])
+    ap = cli.parser("felt-tech", __doc__)
     ap.add_argument("--port", required=True, help="the board's link (serial port)")
-    ap.add_argument("--baud", type=int, default=115200)
+    ap.add_argument("--baud", type=cli.count(1), default=115200)
     ap.add_argument("--key", required=True, help="the technician's private key")
     ap.add_argument("cmd", choices=COMMANDS)
     ap.add_argument("arg", nargs="?", help="cfg/rules: JSON or a JSON file; deck: A or B")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.cmd == "clear" and args.arg is not None:
+        ap.error("clear takes no argument")
     if args.cmd != "clear" and not args.arg:
         ap.error("%s needs its argument" % args.cmd)
+    if args.cmd == "deck" and args.arg not in ("A", "B"):
+        ap.error("deck takes A or B, not %s" % args.arg)
     body = body_of(args.cmd, args.arg)
     key = load_key(args.key)
     import serial
-    from host_tools.emulator.link import HostLink
-    with serial.Serial(args.port, args.baud, timeout=0) as port:
-        why = send(HostLink(port.fileno()), key, args.cmd, body)
+    from host_tools.emulator.link import HostLink, LinkError
+    try:
+        with serial.Serial(args.port, args.baud, timeout=0) as port:
+            why = send(HostLink(port.fileno()), key, args.cmd, body)
+    except (serial.SerialException, LinkError) as e:
+        raise cli.UserError("the board on %s: %s" % (args.port, e), 1)
     print("%s: %s" % (args.cmd, "done" if why is None else "refused: " + why))
     return 0 if why is None else 1
 

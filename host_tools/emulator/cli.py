@@ -7,21 +7,27 @@
     felt-emulator --serve localhost:7000                # a board on a bench, for felt-console
 """
 
-import argparse
 import sys
 from pathlib import Path
 
+from felt.board import load as load_board
+from felt.check import MAX_CHIPS
 from felt.poker import variants
+from felt.poker.structure import ConfigError
+from felt.table.config import MAX_SEATS, from_dict as check_config
+from host_tools import cli
+from host_tools.emulator import serve
 from host_tools.emulator.link import Tilted, add_runtime_arguments, check_runtime
 from host_tools.emulator.session import DEFAULT_BOARD, RAKES, Session, round_line, table_config
 
 
+PROG = "felt-emulator"
 TILTED = 3    # the exit status when the table tilts at boot (its program check failed)
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(prog="felt-emulator", description=__doc__.split("\n")[0])
-    ap.add_argument("--hands", type=int, help="play this many rounds headless, then stop")
+    ap = cli.parser(PROG, __doc__)
+    ap.add_argument("--hands", type=cli.count(1), help="play this many rounds headless, then stop")
     ap.add_argument("--game", default="holdem", choices=variants.NAMES, help="the game")
     ap.add_argument("--list-games", action="store_true",
                     help="print each game's name and its maximum players, then stop")
@@ -29,21 +35,27 @@ def parse_args(argv):
                     help="betting structure: fixed, spread, pot or no limit")
     ap.add_argument("--rake", default="none", choices=sorted(RAKES),
                     help="rake method (13:47-20.37), with the emulator's posted amounts")
-    ap.add_argument("--straddle", action="store_true", help="allow the straddle (hold 'em)")
-    ap.add_argument("--players", type=int, default=6, help="seated players (2..11)")
+    ap.add_argument("--straddle", action="store_true",
+                    help="allow the straddle (hold 'em and Omaha)")
+    ap.add_argument("--players", type=cli.count(2, MAX_SEATS), default=6,
+                    help="seated players (2..11, at most the game's)")
     ap.add_argument("--seed", type=int, default=1, help="seeds the shuffler and the players")
-    ap.add_argument("--stack", type=int, default=1000, help="each player's starting chips")
+    ap.add_argument("--stack", type=cli.count(1, MAX_CHIPS), default=1000,
+                    help="each player's starting chips")
     ap.add_argument("--button", choices=("dealer_right", "high_card"), default="dealer_right",
                     help="where the button starts (19:47-14.10(c)2)")
-    ap.add_argument("--board", default=str(DEFAULT_BOARD), help="board definition (JSON)")
-    ap.add_argument("--journal", help="keep the firmware's journal in this file (removed first: a new "
+    ap.add_argument("--board", default=str(DEFAULT_BOARD), type=cli.board_file,
+                    help="the board: a name from hardware/boards/ or a definition file")
+    ap.add_argument("--journal", type=cli.out_file,
+                    help="keep the firmware's journal in this file (removed first: a new "
                          "table; kept with --serve) rather than in a temporary one")
-    ap.add_argument("--phh", metavar="DIR",
+    ap.add_argument("--phh", metavar="DIR", type=cli.out_dir,
                     help="write each round's Poker Hand History to DIR/hand-<n>.phh")
     ap.add_argument("--faults", choices=("random",),
                     help="inject faults (jams, face-up, extra and missing cards, misdeals, "
                          "exposed cards...) at random moments, seeded by --seed")
-    ap.add_argument("--trace", help="write every frame on the link to this file")
+    ap.add_argument("--trace", type=cli.out_file,
+                    help="write every frame on the link to this file")
     add_runtime_arguments(ap)
     ap.add_argument("--image", metavar="DIR",
                     help="run the signed image in DIR (felt-flash build) as a board flashed "
@@ -53,41 +65,64 @@ def parse_args(argv):
     ap.add_argument("--tech-key", metavar="FILE", default="keys/felt.key",
                     help="with --image: the technician's private key, which signs the "
                          "table's configuration and deck registrations (default %(default)s)")
-    ap.add_argument("--serve", metavar="HOST:PORT",
+    ap.add_argument("--serve", metavar="HOST:PORT", type=cli.checked(serve.address),
                     help="boot the firmware as a board on a bench, no device playing, and serve "
                          "its link on this TCP address (felt-console --port socket://HOST:PORT)")
     ap.add_argument("--interactive", action="store_true",
                     help="the terminal view (the default when --hands is not given)")
     args = ap.parse_args(argv)
+    if args.serve is not None and args.given - serve.OPTIONS:
+        ap.error("--serve boots a board that no device plays: leave out --%s" % ", --".join(
+            sorted(o.replace("_", "-") for o in args.given - serve.OPTIONS)))
     if args.list_games:
+        if args.given - {"list_games"}:
+            ap.error("--list-games prints the games and stops: give it alone")
         return args
     check_runtime(ap, args)
+    if args.interactive and args.hands is not None:
+        ap.error("--interactive plays until you quit: leave out --hands (or --interactive)")
+    if args.hands is None and args.rake == "time":
+        ap.error("--rake time charges by the table's clock, which only a headless run "
+                 "moves: give --hands")
     if args.image is not None:
         if args.runtime != "micropython":
             ap.error("--image needs --runtime micropython: an image's program is bytecode")
+        if "board" in args.given:
+            ap.error("--image runs the board it was built for (its board.json): leave out "
+                     "--board")
         if not (Path(args.image) / "board.json").is_file():
             ap.error("--image %s: no board.json there (felt-flash build makes images)"
                      % args.image)
         if not Path(args.trust).is_file():
             ap.error("--trust %s: no such key file (felt-flash keygen makes one)" % args.trust)
-        args.board = str(Path(args.image) / "board.json")   # the board it was built for
+        args.board = cli.board_file(str(Path(args.image) / "board.json"))
         from host_tools.flash import load_key
         try:
             args.tech_key = None if args.serve else load_key(args.tech_key)   # the console signs
-        except SystemExit as e:
+        except cli.UserError as e:
             ap.error(str(e))
     else:
+        for option in ("trust", "tech_key"):
+            if option in args.given:
+                ap.error("--%s goes with --image: a table without one checks no program and "
+                         "takes unsigned commands" % option.replace("_", "-"))
         args.tech_key = None
     most = variants.get(args.game).max_players
     if not 2 <= args.players <= most:
         ap.error("--players must be 2..%d for %s" % (most, args.game))
-    if args.hands is not None and args.hands < 0:
-        ap.error("--hands must be >= 0")
+    # The table's own check of the configuration, as the firmware would refuse it.
+    seats = load_board(str(args.board))["seats"]
+    try:
+        check_config(table_config(args.game, args.players, args.stack, args.structure,
+                                  args.rake, args.button, args.straddle), seats)
+    except ConfigError as e:
+        ap.error("the table refuses this configuration: %s" % e)
     return args
 
 
 def headless(args, out=None):
-    out = out or sys.stdout
+    """Play args.hands rounds; each round's line and the summary go to `out` (stdout),
+    what went wrong to stderr."""
     config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
                           args.button, args.straddle)
     session = Session(players=args.players, seed=args.seed, board=args.board,
@@ -96,29 +131,30 @@ def headless(args, out=None):
                       tech_key=args.tech_key)
     faulty = args.faults is not None
     played = 0
-    if args.trace:
-        trace = open(args.trace, "w")
+    trace = open(args.trace, "w") if args.trace else None
+    if trace:
         session.link.trace = lambda d, line: trace.write(d + " " + line.decode(errors="replace"))
     try:
         session.open()
         start = sum(session.config["stacks"])
-        for _ in range(args.hands):
-            if sum(1 for s in session.state()["stacks"] if s > 0) < 2:
-                print("stopped: fewer than two players have chips", file=out)
-                break
-            end = session.play_round()
-            played += 1
-            _notes(session, out)
-            line = round_line(end, session.events)
-            print(line + (" deck=%s" % end["deck"] if faulty else ""), file=out)
-            if args.rake == "time":
-                session.pass_time()
+        with cli.progress(args.hands, "hands") as step:
+            for _ in range(args.hands):
+                if sum(1 for s in session.state()["stacks"] if s > 0) < 2:
+                    print("stopped: fewer than two players have chips", file=out)
+                    break
+                end = session.play_round()
+                played += 1
+                _notes(session, out)
+                line = round_line(end, session.events)
+                print(line + (" deck=%s" % end["deck"] if faulty else ""), file=out)
+                step()
+                if args.rake == "time":
+                    session.pass_time()
         state = session.state()
         rake = state["rake"]
         end_chips = sum(state["stacks"]) + rake
     except Tilted as e:
-        print("felt-emulator: the table is tilted: %s" % e, file=sys.stderr)
-        return TILTED
+        raise cli.UserError("the table is tilted: %s" % e, TILTED)
     except RuntimeError as e:     # a LinkError, or the emulated shoe out of cards
         session.faults.append(str(e))
         end_chips = -1
@@ -129,20 +165,22 @@ def headless(args, out=None):
             print(err, file=sys.stderr)
     finally:
         session.close()
+        if trace:
+            trace.close()
     _notes(session, out)
     errors = len(session.faults) + session.link.decoder.errors + session.link.sender.failed \
         + session.link_errors
     for f in session.faults:
-        print("error: %s" % f, file=out)
+        print("error: %s" % f, file=sys.stderr)
     if start != end_chips:
         print("error: chips at the start %d, at the end %d (stacks and rake)"
-              % (start, end_chips), file=out)
+              % (start, end_chips), file=sys.stderr)
     rake_part = " rake=%d" % rake if args.rake != "none" else ""
     if faulty:
         counts = session.fault_counts()
         print("fault kinds: " + " ".join("%s=%d" % kc for kc in counts.items()), file=out)
         # faults= counts the injected faults; what went wrong unexpectedly is counted
-        # on its own line (and each printed as `error:`), and fails the run.
+        # on its own line (and each printed as `error:` on stderr), and fails the run.
         print("errors: %d" % errors, file=out)
         print("summary: hands=%d chips_start=%d chips_end=%d faults=%d%s"
               % (played, start, end_chips, sum(counts.values()), rake_part), file=out)
@@ -165,20 +203,19 @@ def _notes(session, out):
     link.reported = len(link.reboots)
 
 
+@cli.command(PROG)
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.list_games:
         for v in variants.every():
             print("%s %d" % (v.name, v.max_players))
         return 0
-    if args.serve:
-        from host_tools.emulator.serve import serve
-        return serve(args)
+    if args.serve is not None:
+        return serve.serve(args)
     if args.hands is None or args.interactive:
         if not sys.stdin.isatty():
-            print("felt-emulator: the interactive view needs a terminal; "
-                  "give --hands N to play headless", file=sys.stderr)
-            return 2
+            raise cli.UserError("the interactive view needs a terminal; "
+                                "give --hands N to play headless")
         from host_tools.emulator.view import run_view
         return run_view(args)
     return headless(args)

@@ -265,16 +265,20 @@ RUNTIMES = ("cpython", "micropython")
 
 def add_runtime_arguments(ap):
     """--runtime and --heap, for every tool that starts the firmware."""
+    from host_tools import cli
     from host_tools.micropython import parse_heap
     ap.add_argument("--runtime", choices=RUNTIMES, default="cpython",
                     help="run the firmware under CPython (the default) or the MicroPython "
                          "unix port, from the .mpy files a board loads")
-    ap.add_argument("--heap", type=parse_heap, metavar="SIZE",
+    ap.add_argument("--heap", type=cli.checked(parse_heap), metavar="SIZE",
                     help="MicroPython's heap, e.g. 185K (default: the board's heap_bytes)")
 
 
 def check_runtime(ap, args):
-    """Refuse --runtime micropython at once, with how to fix it, when there is no port."""
+    """Refuse --runtime micropython at once, with how to fix it, when there is no port;
+    and --heap for CPython, which has no fixed heap."""
+    if args.heap is not None and args.runtime != "micropython":
+        ap.error("--heap sizes MicroPython's heap: give --runtime micropython too")
     if args.runtime == "micropython":
         from host_tools.micropython import MicroPythonMissing, binary
         try:

@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 
+from host_tools import cli
 from host_tools.emulator.link import (MAX_REBOOTS_IN_A_ROW, TILT_EXIT, FirmwareProcess,
                                       LinkError, Tilted)
 from host_tools.emulator.session import forget_journal
@@ -40,13 +41,15 @@ from host_tools.emulator.session import forget_journal
 BOOT_S = 60.0          # the firmware's first frame comes within this (MicroPython, an image)
 REBOOT_WINDOW_S = 10.0
 SEND_TIMEOUT_S = 5.0   # a client that takes nothing for this long is let go
+# The options (dests) that go with --serve: what boots the firmware, no device or player.
+OPTIONS = {"serve", "board", "journal", "runtime", "heap", "image", "trust", "tech_key"}
 
 
 def address(text):
     """(host, port) of HOST:PORT (an empty HOST: localhost); ValueError if malformed."""
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or int(port) > 65535:
-        raise ValueError("--serve %s: give HOST:PORT, e.g. localhost:7000" % text)
+        raise ValueError("%r: give HOST:PORT, e.g. localhost:7000" % text)
     return host.strip("[]") or "localhost", int(port)
 
 
@@ -149,20 +152,17 @@ def _stop(signum, frame):
 
 
 def serve(args, out=None):
-    """felt-emulator --serve: returns the exit status."""
+    """felt-emulator --serve (args.serve: (host, port)): returns the exit status, or
+    cli.UserError saying why it stopped."""
     out = out or sys.stdout
 
     def say(line):
         print("felt-emulator: %s" % line, file=out, flush=True)
 
     try:
-        host, port = address(args.serve)
-        listener = socket.create_server((host, port))
-    except (ValueError, OSError) as e:
-        print("felt-emulator: %s" % (e if isinstance(e, ValueError) else
-                                     "cannot listen on %s: %s" % (args.serve, e.strerror or e)),
-              file=sys.stderr)
-        return 2
+        listener = socket.create_server(args.serve)
+    except OSError as e:
+        raise cli.UserError("cannot listen on %s:%d: %s" % (args.serve + (e.strerror or e,)))
     own = args.journal is None
     journal = args.journal or os.path.join(tempfile.mkdtemp(prefix="felt-journal-"),
                                            "journal.jsonl")
@@ -182,11 +182,9 @@ def serve(args, out=None):
         say("stopped")
         return 0
     except Tilted as e:
-        print("felt-emulator: the table is tilted: %s" % e, file=sys.stderr)
-        return TILT_EXIT
+        raise cli.UserError("the table is tilted: %s" % e, TILT_EXIT)
     except LinkError as e:
-        print("felt-emulator: %s" % e, file=sys.stderr)
-        return 1
+        raise cli.UserError(str(e), 1)
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         listener.close()

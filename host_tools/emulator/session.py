@@ -54,6 +54,8 @@ def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="
         cfg["ante"] = 1
         cfg["blinds"] = []
         cfg["bring_in"] = 1 if v.bring_in else 0
+        if straddle:
+            cfg["straddle"] = True   # for the table to refuse: a stud game has no blinds
     else:
         cfg["blinds"] = [1, 2]
         cfg["straddle"] = straddle

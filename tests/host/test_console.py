@@ -230,11 +230,30 @@ def test_an_unreachable_port_is_one_line_and_a_failure(tmp_path):
 def test_version_and_bad_options():
     r = felt_console("--version")
     assert r.returncode == 0 and r.stdout.startswith("felt-console ")
-    r = felt_console("state")
-    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "--port" in r.stderr
-    r = felt_console("--port", "socket://127.0.0.1:1", "--key", "/nonexistent.key", "state")
-    assert r.returncode != 0 and len(r.stderr.splitlines()) == 1
-    assert "cannot read the private key /nonexistent.key" in r.stderr
+    for args, words in (
+            (["state"], "--port"),
+            (["--port", "socket://127.0.0.1:1", "--key", "/nonexistent.key", "state"],
+             "cannot read the private key /nonexistent.key"),
+            (["--port", "socket://127.0.0.1:1", "--baud", "0"], "--baud"),
+            (["--port", "socket://127.0.0.1:1", "--board", "no-such-board"],
+             "no board 'no-such-board'")):
+        r = felt_console(*args)
+        assert r.returncode != 0 and r.stdout == "", args
+        assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("felt-console: ")
+        assert words in r.stderr and "Traceback" not in r.stderr
+
+
+def test_serve_refuses_what_it_cannot_do_in_a_line():
+    for args, words in ((["nonsense"], "'nonsense': give HOST:PORT"),
+                        (["127.0.0.1:99999"], "give HOST:PORT"),
+                        (["127.0.0.1:0", "--hands", "3", "--faults", "random"],
+                         "no device plays: leave out --faults, --hands"),
+                        (["192.0.2.1:7000"], "cannot listen on 192.0.2.1:7000: ")):
+        r = subprocess.run([str(BIN / "felt-emulator"), "--serve", *args], capture_output=True,
+                           text=True, stdin=subprocess.DEVNULL, cwd=ROOT, timeout=60)
+        assert r.returncode == 2 and r.stdout == "", args
+        assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("felt-emulator: ")
+        assert words in r.stderr, r.stderr
 
 
 class Terminal:

@@ -8,7 +8,7 @@ import os
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from host_tools import flash
+from host_tools import cli, flash
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +55,32 @@ def test_circuitpython_image_gets_source(tmp_path, key):
 
 
 def test_unknown_board_is_refused_with_the_known_names(tmp_path, key):
-    with pytest.raises(SystemExit, match="known: .*pico-11"):
+    with pytest.raises(cli.UserError, match="one of .*pico-11"):
         flash.build("no-such-board", tmp_path / "fs", key)
+
+
+def test_a_board_is_named_or_given_as_a_file(tmp_path, key):
+    manifest = flash.build(str(cli.BOARDS / "feather-rp2040-cp.json"), tmp_path / "fs", key)
+    assert manifest["board"] == "feather-rp2040-cp"
+
+
+def test_build_replaces_nothing_without_force_and_only_an_image_with_it(tmp_path, key, capsys):
+    out = tmp_path / "image"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    argv = ["build", "--board", "pico-11", "--key", str(key), "--out", str(out)]
+    assert flash.main(argv) == 1
+    assert flash.main(argv + ["--force"]) == 1          # not an image: left alone
+    err = capsys.readouterr().err.splitlines()
+    assert "not empty: give --force" in err[0] and "holds no image" in err[1]
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+    (out / "notes.txt").unlink()
+    assert flash.main(argv) == 0                        # an empty folder is fine
+    assert flash.main(argv) == 1                        # an image there: --force
+    (out / "stale.mpy").write_bytes(b"M")
+    assert flash.main(argv + ["--force"]) == 0
+    assert (out / "manifest.json").is_file() and not (out / "stale.mpy").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["image"]   # nothing left beside it
 
 
 def test_install_removes_the_old_program_copies_the_image_then_soft_resets(tmp_path, key):
@@ -87,8 +111,8 @@ def test_a_new_table_removes_the_journal_too(tmp_path, key, capsys):
     assert "/journal.jsonl" in capsys.readouterr().out
 
 
-def test_install_dry_run_needs_the_boards_key(tmp_path, key):
+def test_install_dry_run_needs_the_boards_key(tmp_path, key, capsys):
     out = tmp_path / "image"
     flash.build("pico-11", out, key)
-    with pytest.raises(SystemExit):
-        flash.main(["install", "--image", str(out), "--dry-run"])
+    assert flash.main(["install", "--image", str(out), "--dry-run"]) == 2
+    assert "needs --trust" in capsys.readouterr().err

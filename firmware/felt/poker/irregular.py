@@ -167,6 +167,7 @@ def call_off(r, kind, why, out):
     section = SECTIONS[kind]
     if kind == "misdeal":
         section += str(MISDEALS.index(why) + 1)   # (f)1 .. (f)4
+    r.called_why = "%s %s" % (why, section)
     out.append(("called_off", kind, why, section))
     out.append(("end",))
 

@@ -119,6 +119,7 @@ class Round:
         self.just_dealt = []        # hole cards of the deal under way, until someone acts
         self.face_ups = 0           # cards found face up in the deck (20.38(i), (f)3)
         self.called_off = None      # "void", "dead" or "misdeal" (felt.poker.irregular)
+        self.called_why = None      # then why, with its section: "face_up 13:47-20.38(f)3"
         self._wagered = [False] * n  # who has voluntarily wagered (20.38(f)2 and 4)
         self._resume = None         # (phase, to_act) to go back to after a replaced card
         self.exposed = [[] for _ in range(n)]  # stud hole cards exposed while dealing (20.38(l))

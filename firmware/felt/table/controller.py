@@ -637,16 +637,16 @@ class Controller:
             self._retire_deck("the round was called dead")
         elif r.called_off is None:
             self.decks.alternate()
+        try:   # every round, a called-off one too (its _called_off says why)
+            self.journal.write_phh(r)
+        except Exception as e:  # noqa: BLE001 - a history never stops the table
+            self.hal.link.send("log", {"msg": journal_mod.brief(
+                "hand history not written: %s" % journal_mod.why(e))})
         if r.called_off is not None:
             # The cards go back for a reshuffle and the round is dealt again: the
             # button stays (13:47-20.38(f) for a misdeal; the same for a void or dead round).
             self._time_charges()
             return
-        try:
-            self.journal.write_phh(r)
-        except Exception as e:  # noqa: BLE001 - a history never stops the table
-            self.hal.link.send("log", {"msg": journal_mod.brief(
-                "hand history not written: %s" % journal_mod.why(e))})
         if self.button >= 0:
             # 13:47-20.36(c)3: the button moves clockwise after each round.
             nxt = rotate(self.button, self._seated())

@@ -310,6 +310,7 @@ def history(header, events, round=None):
     put("_felt_version", _version())
     if r.called_off:
         put("_called_off", r.called_off)
+        put("_called_off_why", r.called_why)
     if irregular_events:
         # PHH cannot say what an irregularity did (a replaced or exposed card, a foul, a
         # misdeal): the journal's own events rebuild the round exactly.

@@ -265,6 +265,8 @@ def test_a_misdeal_ends_the_history_with_every_stack_back():
     f = fields(text)
     assert actions(text)[-1] == "# felt: misdeal no_shuffle"
     assert f["_called_off"] == "'misdeal'" and f["finishing_stacks"] == "[100, 100, 100, 100]"
+    # 13:47-20.38(f)1: a round dealt without a shuffle is a misdeal.
+    assert f["_called_off_why"] == "'no_shuffle 13:47-20.38(f)1'"
 
 
 def test_a_fouled_hand_names_the_player():
