@@ -41,8 +41,9 @@ from host_tools.emulator.session import forget_journal
 BOOT_S = 60.0          # the firmware's first frame comes within this (MicroPython, an image)
 REBOOT_WINDOW_S = 10.0
 SEND_TIMEOUT_S = 5.0   # a client that takes nothing for this long is let go
-# The options (dests) that go with --serve: what boots the firmware, no device or player.
-OPTIONS = {"serve", "board", "journal", "runtime", "heap", "image", "trust", "tech_key"}
+# The options (dests) that go with --serve: what boots the firmware (no device, no player,
+# no technician: the console signs).
+OPTIONS = {"serve", "board", "journal", "runtime", "heap", "image", "trust"}
 
 
 def address(text):
