@@ -36,14 +36,16 @@ def fetch(ask, rounds=RECALL):
     with every event in `events`; `ask(k, start)` gives the answer to `recall`."""
     out = []
     for k in range(rounds):
-        got = _round(ask, k)
+        got = one_round(ask, k)
         if got is None:
             break
         out.append(got)
     return out[::-1]
 
 
-def _round(ask, k):
+def one_round(ask, k):
+    """Round k (0 the newest complete one) with every event of its pages, as fetch gives
+    each; None when the board holds no round k."""
     for _ in range(TRIES):
         first = ask(k, 0)
         if k >= first["rounds"]:

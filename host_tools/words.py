@@ -122,8 +122,8 @@ def _line(e):
     if k == "rake":
         return "rake %d" % e["amount"]
     if k == "time_charge":
-        charged = ["seat %d %d" % (s, c) for s, c in enumerate(e["charges"]) if c]
-        return "time charge: %s" % (", ".join(charged) or "nothing")
+        charged = ["seat %d pays %d" % (s, c) for s, c in enumerate(e["charges"]) if c]
+        return "time charges: %s" % (", ".join(charged) or "none")
     if k == "link":
         return ("the host link is lost: play waits for it" if e["lost"]
                 else "the host link is back")

@@ -4,6 +4,7 @@
     felt-emulator --hands 1000 --seed 5 --faults random # with devices and dealer failing
     felt-emulator --players 6                           # the interactive view
     felt-emulator --runtime micropython --image build/image --hands 10  # a signed image
+    felt-emulator --serve localhost:7000                # a board on a bench, for felt-console
 """
 
 import sys
@@ -15,6 +16,7 @@ from felt.poker import variants
 from felt.poker.structure import ConfigError
 from felt.table.config import MAX_SEATS, from_dict as check_config
 from host_tools import cli
+from host_tools.emulator import serve
 from host_tools.emulator.link import Tilted, add_runtime_arguments, check_runtime
 from host_tools.emulator.session import DEFAULT_BOARD, RAKES, from_args, round_line, table_config
 
@@ -46,7 +48,7 @@ def parse_args(argv):
                     help="the board: a name from hardware/boards/ or a definition file")
     ap.add_argument("--journal", type=cli.out_file,
                     help="keep the firmware's journal in this file (removed first: a new "
-                         "table) rather than in a temporary one")
+                         "table; kept with --serve) rather than in a temporary one")
     ap.add_argument("--phh", metavar="DIR", type=cli.out_dir,
                     help="write each round's Poker Hand History to DIR/hand-<n>.phh")
     ap.add_argument("--faults", choices=("random",),
@@ -63,9 +65,15 @@ def parse_args(argv):
     ap.add_argument("--tech-key", metavar="FILE", default="keys/felt.key",
                     help="with --image: the technician's private key, which signs the "
                          "table's configuration and deck registrations (default %(default)s)")
+    ap.add_argument("--serve", metavar="HOST:PORT", type=cli.checked(serve.address),
+                    help="boot the firmware as a board on a bench, no device playing, and serve "
+                         "its link on this TCP address (felt-console --port socket://HOST:PORT)")
     ap.add_argument("--interactive", action="store_true",
                     help="the terminal view (the default when --hands is not given)")
     args = ap.parse_args(argv)
+    if args.serve is not None and args.given - serve.OPTIONS:
+        ap.error("--serve boots a board that no device plays: leave out --%s" % ", --".join(
+            sorted(o.replace("_", "-") for o in args.given - serve.OPTIONS)))
     if args.list_games:
         if args.given - {"list_games"}:
             ap.error("--list-games prints the games and stops: give it alone")
@@ -90,7 +98,7 @@ def parse_args(argv):
         args.board = cli.board_file(str(Path(args.image) / "board.json"))
         from host_tools.flash import load_key
         try:
-            args.tech_key = load_key(args.tech_key)
+            args.tech_key = None if args.serve else load_key(args.tech_key)   # the console signs
         except cli.UserError as e:
             ap.error(str(e))
     else:
@@ -192,6 +200,8 @@ def main(argv=None):
         for v in variants.every():
             print("%s %d" % (v.name, v.max_players))
         return 0
+    if args.serve is not None:
+        return serve.serve(args)
     if args.hands is None or args.interactive:
         if not sys.stdin.isatty():
             raise cli.UserError("the interactive view needs a terminal; "

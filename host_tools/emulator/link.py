@@ -24,6 +24,11 @@ class LinkError(RuntimeError):
     """The firmware stopped answering or went away."""
 
 
+class QueryRefused(LinkError):
+    """The board refused a query (`evt refused` naming its kind, e.g. `sign` before any
+    configuration) rather than answer it.  str() is the board's reason."""
+
+
 class Tilted(LinkError):
     """The firmware's program check failed at boot (felt.image): the table never starts.
     str() names the code, the file and why."""
@@ -100,6 +105,8 @@ class HostLink:
             data = os.read(self.fd, 65536)
         except OSError as e:
             raise _Gone(str(e))
+        if not data:      # a socket's end of file (felt-console over socket://)
+            raise _Gone("the other end closed the connection")
         if self.trace:
             self._trace_read(data)
         self.decoder.feed(data)
@@ -213,7 +220,7 @@ class HostLink:
 
     def request(self, kind, payload, answer):
         """Send a query and return the payload of the first `answer` frame; the frames
-        before it stay queued in order."""
+        before it stay queued in order.  QueryRefused if the board refuses it instead."""
         self.send(kind, payload)
         deadline = time.monotonic() + self.timeout_s
         boots = len(self.reboots)
@@ -222,6 +229,9 @@ class HostLink:
                 if k == answer:
                     del self.inbox[i]
                     return p
+                if _refusal((k, p)) and p.get("what") == kind:
+                    del self.inbox[i]
+                    raise QueryRefused(p.get("why", ""))
             self._pump(0.05)
             if len(self.reboots) != boots:   # the firmware rebooted: ask again
                 boots = len(self.reboots)

@@ -68,16 +68,11 @@ def test_view_deals_shows_refusals_lets_bots_play_and_closes_the_firmware():
 
 import io  # noqa: E402
 import re  # noqa: E402
-from pathlib import Path  # noqa: E402
 
-import pytest  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from host_tools.emulator.session import table_config  # noqa: E402
 from host_tools.emulator.view import FAULT_KEYS, KEYS, cards_text  # noqa: E402
-from host_tools.words import event_line  # noqa: E402
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def screen_text(app):
@@ -342,92 +337,6 @@ def test_keys_fit_80_columns_and_the_help_lists_every_key():
 # ----- the events in words ------------------------------------------------------------------
 
 # One event of every kind the protocol documents and the firmware emits, with its fields.
-EVENTS = {
-    "button": {"seat": 2, "how": "dealer_right"},
-    "hand": {"hand": 4, "button": 2, "stacks": [200, 198]},
-    "post": {"seat": 0, "kind": "blind", "amount": 1, "all_in": False},
-    "dealt": {"what": "up", "seat": 1, "card": "As"},
-    "reshuffle": {"cards": "2c 3d"},
-    "discarded": {"seat": 1, "cards": "2c 3d"},
-    "rake": {"amount": 2},
-    "time_charge": {"charges": [3, 0, 3]},
-    "street": {"name": "flop"},
-    "to_act": {"seat": 1, "legal": ["fold", "call", "raise"], "min": 4, "max": 20},
-    "action": {"seat": 1, "a": "bring_in", "amount": 1, "all_in": False},
-    "return": {"seat": 1, "amount": 6},
-    "show": {"seat": 1, "high": 9, "low": 3, "hand": "a flush", "low_hand": "8-6-4-3-2",
-             "cards": "2c 3c 4c 6c 8c"},
-    "award": {"pot": 0, "seat": 1, "amount": 29, "share": "high"},
-    "end": {"hand": 4, "button": 2, "stacks": [200, 198], "winners": [1], "board": "",
-            "rake": 0, "called_off": "void", "deck": "A"},
-    "refused": {"what": "card", "why": "no card is due"},
-    "waiting": {"for": "hand_shuffle", "deck": "B"},
-    "shuffled": {"how": "device", "deck": "A"},
-    "irregularity": {"kind": "void", "section": "19:47-27.12(f)", "detail": "shoe jam"},
-    "refund": {"seat": 0, "amount": 1},
-    "dead_hand": {"seat": 3},
-    "exposed": {"seat": 3, "card": "Kd"},
-    "shuffler": {"present": False},
-    "shoe": {"present": True},
-    "deck": {"registered": "B", "in_play": "A"},
-    "link": {"lost": True},
-    "cleared": {"kept": "journal.jsonl.cleared"},
-    "rules": {"state": "posted", "changes": {"rake": {"method": "percent", "percent": 5},
-                                             "blinds": [2, 4]}, "at": 40},
-    "locked": {"why": "journal line 4: bad checksum"},
-    "resumed": {"hand": 4, "state": "playing", "events": 12},
-}
-
-
-def documented_events():
-    """The `e` of every row of docs/protocol.md's event table."""
-    text = (REPO / "docs" / "protocol.md").read_text()
-    table = text.split("Events (`evt`)", 1)[1].split("\n\n", 2)[1]
-    kinds = set()
-    for row in table.splitlines()[2:]:
-        kinds.update(re.findall(r"`(\w+)`", row.split("|")[1]))
-    return kinds
-
-
-def emitted_events():
-    """The `e` of every event the firmware sends."""
-    kinds = set()
-    for path in (REPO / "firmware" / "felt").rglob("*.py"):
-        kinds.update(re.findall(r'"e": "(\w+)"', path.read_text()))
-    return kinds
-
-
-def test_every_event_kind_has_words():
-    documented = documented_events()
-    assert len(documented) >= 30 and {"resumed", "locked", "shuffler", "shoe"} <= documented
-    assert documented | emitted_events() <= set(EVENTS)
-    for kind, fields in EVENTS.items():
-        line = event_line(dict(fields, e=kind))
-        assert line and "{" not in line and "[" not in line and "'" not in line[-3:], \
-            (kind, line)
-    # The variants of one kind, in words too.
-    assert event_line({"e": "dealt", "what": "burn", "seat": -1, "card": "2c"}) == \
-        "a card burnt (2c)"
-    assert event_line({"e": "refused", "what": "btn", "why": "out of turn"}) == \
-        "btn refused: out of turn"
-    assert event_line({"e": "award", "pot": 0, "seat": 3, "amount": 29, "share": "high"}) \
-        == "seat 3 wins 29, the high half of the main pot"
-    assert "the low half of the side pot 1" in event_line(
-        {"e": "award", "pot": 1, "seat": 3, "amount": 8, "share": "low"})
-    assert event_line({"e": "resumed", "hand": 3, "state": "idle", "events": 0}) == \
-        "the table resumed between rounds from its journal (after hand 3)"
-    for state in ("in_effect", "dropped"):
-        line = event_line({"e": "rules", "state": state, "changes": {"min_wager": 4},
-                           "why": "the maximum wager is below"})
-        assert "min wager 4" in line and "{" not in line
-    # An event this module does not know, or a field of another shape: still words.
-    for odd in ({"e": "new_thing", "x": {"y": [1, 2]}, "flag": True},
-                {"e": "hand", "hand": 4}):
-        line = event_line(odd)
-        assert line and "{" not in line and "[" not in line
-    assert event_line({"e": "new_thing", "x": {"y": [1, 2]}}) == "new thing: x y 1/2"
-
-
 def test_the_view_writes_the_hand_histories_the_trace_and_the_journal(tmp_path):
     from host_tools.emulator import cli
     from host_tools.emulator.session import from_args
