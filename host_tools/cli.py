@@ -85,9 +85,22 @@ class Parser(argparse.ArgumentParser):
 _UNSET = object()
 
 
+class _Defaults(argparse.HelpFormatter):
+    """--help states each option's default, where it has one worth saying."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if action.default not in (None, False, argparse.SUPPRESS) and action.option_strings \
+                and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
 def parser(prog, doc, **kw):
-    """A Parser for tool `prog`, described by the first line of `doc`, with `--version`."""
+    """A Parser for tool `prog`, described by the first line of `doc`, with `--version`;
+    its --help states the defaults."""
     kw.setdefault("description", doc.strip().split("\n")[0] if doc else None)
+    kw.setdefault("formatter_class", _Defaults)
     ap = Parser(prog=prog, **kw)
     ap.add_argument("--version", action="version", version="%(prog)s " + version())
     return ap

@@ -44,7 +44,7 @@ def parse_args(argv):
                     help="each player's starting chips")
     ap.add_argument("--button", choices=("dealer_right", "high_card"), default="dealer_right",
                     help="where the button starts (19:47-14.10(c)2)")
-    ap.add_argument("--board", default=str(DEFAULT_BOARD), type=cli.board_file,
+    ap.add_argument("--board", default=DEFAULT_BOARD.stem, type=cli.board_file,
                     help="the board: a name from hardware/boards/ or a definition file")
     ap.add_argument("--journal", type=cli.out_file,
                     help="keep the firmware's journal in this file (removed first: a new "
