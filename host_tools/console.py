@@ -18,6 +18,7 @@ import queue
 import signal
 import sys
 import threading
+import time
 
 from felt import protocol as P
 from felt.table import scenes
@@ -425,12 +426,16 @@ class Worker(threading.Thread):
         except Exception as e:     # noqa: BLE001 - Closed, or anything: said in one line
             self.error = e
             self.done.put(False)
-            if self.reading:
+            # A signal that comes just before the main thread blocks in its read is not
+            # seen until a line is typed: signal again until it has left the read.
+            while self.reading:
                 signal.pthread_kill(threading.main_thread().ident, signal.SIGUSR1)
+                time.sleep(0.1)
 
-
-def _lost(signum, frame):
-    raise _LinkLost
+    def lost(self, signum, frame):
+        """SIGUSR1 in the main thread: the link is lost; leave the read, once."""
+        if self.reading:
+            raise _LinkLost
 
 
 def loop(console, lines, prompt=False):
@@ -440,7 +445,7 @@ def loop(console, lines, prompt=False):
     worker = Worker(console)
     if prompt:
         console.say = _redrawing(worker)
-    old = signal.signal(signal.SIGUSR1, _lost)
+    old = signal.signal(signal.SIGUSR1, worker.lost)
     worker.start()
     failed = False
     try:
@@ -448,7 +453,9 @@ def loop(console, lines, prompt=False):
         while worker.error is None:
             worker.reading = True
             try:
-                line = next(source, None)
+                # The link may have been lost since the loop's test, before the worker
+                # could see that we read: it signals only from here on.
+                line = None if worker.error is not None else next(source, None)
             finally:
                 worker.reading = False
             if line is None or (line.split() or [""])[0] == "quit":
