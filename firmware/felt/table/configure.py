@@ -27,7 +27,10 @@ def new_table(ctl, p):
     ctl.button = -1
     ctl.hand = 0
     ctl.rake_total = 0
-    ctl._charged = ctl.minutes // cfg.rake.every
+    ctl.house = 0
+    ctl.wagers = None
+    _charged(ctl, cfg)
+    ctl.banked_table()
     return None
 
 
@@ -84,7 +87,12 @@ def sign(ctl, p):
 
 def _apply(ctl, cfg):
     ctl.config = cfg
-    ctl._charged = ctl.minutes // cfg.rake.every
+    _charged(ctl, cfg)
+
+
+def _charged(ctl, cfg):
+    """The time charges already assessed: none due at a house-banked table."""
+    ctl._charged = ctl.minutes // cfg.rake.every if cfg.rake else 0
 
 
 def _changed(ctl, changes):

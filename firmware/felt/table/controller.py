@@ -38,12 +38,15 @@ RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)
 RECALL = "felt.table.recall"       # reading past rounds back, for the link (felt.lazy)
 RECORDS = "felt.table.records"     # its lines, for the boot and for recall (felt.lazy)
+BANKED = "felt.table.banked_table"  # a house-banked table's part, loaded for one (felt.lazy)
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 
 # Dealer-panel buttons that report an irregularity of the round, with the event each
 # makes (felt.poker.irregular); "card" and "seat" name what they concern.
 PANEL_ROUND = ("misdeal", "exposed", "off_table", "ineligible", "dead_round",
                "player_away", "foul")
+# And at a house-banked table (felt.table.banked_table): 19:47-27.12(c), (d).
+PANEL_BANKED = ("miscount", "dealer_exposed")
 
 # Seat buttons: fold; check or call; bet or raise.  The forced and optional bets use
 # them too: call posts the bring-in, raise completes it or makes the straddle, fold
@@ -103,6 +106,20 @@ class Controller:
         self.locked = None       # why play is stopped (lock()), or None
         self.link_down = False   # the host is silent and play waits for it (link_lost)
         self.coming = None       # a posted rule change: {"rules": {...}, "at": minute}
+        self.banked = None       # felt.table.banked_table at a house-banked table
+        self.house = 0           # the house's result at a banked table this session
+        self.wagers = None       # a banked table's standing [ante, side] per seat
+
+    def banked_table(self):
+        """Load a house-banked table's part when the configuration is one, forget it
+        (and the banked games' cores) when it is not (felt.lazy)."""
+        if self.config is not None and self.config.banked:
+            self.banked = lazy.load(BANKED)
+            self.banked.configured(self)
+        elif self.banked is not None:
+            self.banked.forget()
+            self.banked = None
+            lazy.forget(BANKED)
 
     # ----- the one entry point ---------------------------------------------------------
 
@@ -226,6 +243,8 @@ class Controller:
 
     def _on_dealer(self, p):
         b = p["b"]
+        if self.banked is not None and (b in PANEL_ROUND or b in PANEL_BANKED):
+            return self.banked.panel(self, b, p)
         if b in PANEL_ROUND:
             return self._panel_round(b, p)
         if b == "cut_done":
@@ -256,6 +275,8 @@ class Controller:
             return "remove the failed dealing shoe first (19:47-27.12(g))"
         if not self.decks.usable():
             return "both decks are retired (13:47-20.38(h)): a technician registers one"
+        if self.banked is not None:
+            return self.banked.deal(self)
         seated = self._seated()
         if sum(seated) < 2:
             return "fewer than two players with chips"
@@ -289,7 +310,8 @@ class Controller:
             return None
         if state == "jammed" or (state == "idle" and self._cycle):
             # 13:47-20.38(o): jammed, stopped or a cycle not completed: shuffle by hand.
-            self._irregularity("shuffler_jam", "13:47-20.38(o)",
+            self._irregularity("shuffler_jam", "19:47-27.12(e)" if self.banked else
+                               "13:47-20.38(o)",
                                "the shuffler failed: shuffle deck %s by hand" % self.decks.name())
             self.record("shuffler_jam", "deck %s to be shuffled by hand" % self.decks.name())
             self._wait(HAND_SHUFFLE)
@@ -379,6 +401,8 @@ class Controller:
             return self._button_card(code)
         if self.state != PLAYING:
             return "no card is due: the table is %s" % self.state
+        if self.banked is not None:
+            return self.banked.card(self, p)
         r = self.round
         deck = p.get("deck")
         if p.get("face_up"):
@@ -401,6 +425,8 @@ class Controller:
 
     def _on_btn(self, p):
         seat, b = p["seat"], p["b"]
+        if self.banked is not None:
+            return self.banked.button(self, p)
         if self.state != PLAYING or self.round.phase not in (BETTING, CHOOSING):
             return "no betting now: the table is %s" % self.state
         if seat != self.round.to_act:
@@ -419,7 +445,7 @@ class Controller:
     def _on_chip(self, p):
         """A single chip put in by the player on turn (a chip-sensing table)."""
         seat, amount = p["seat"], p["amount"]
-        if self.state != PLAYING or self.round.phase != BETTING:
+        if self.state != PLAYING or self.banked or self.round.phase != BETTING:
             return "no betting now: the table is %s" % self.state
         if seat != self.round.to_act:
             return "out of turn: the action is on seat %d" % self.round.to_act
@@ -432,13 +458,20 @@ class Controller:
     def _on_discard(self, p):
         """The cards a player throws away: Pineapple's discard or a draw."""
         seat, codes = p["seat"], p["cards"]
-        if self.state != PLAYING:
+        if self.state != PLAYING or self.banked:
             return "no discards now: the table is %s" % self.state
         kind = "draw" if "draw" in self.round.legal_actions(seat) else "discard"
         reason = self.round.why_not((kind, seat, codes))
         if reason is None:
             self._apply((kind, seat, codes))
         return reason
+
+    def _on_wager(self, p):
+        """A seat's standing wagers at a house-banked table (felt.table.banked_table)."""
+        if self.banked is None:
+            return "wagers are placed at a house-banked table: this is %s" % (
+                self.config.game if self.config else "not configured")
+        return self.banked.wager(self, p)
 
     def link_lost(self, lost):
         """The host fell silent (`lost`) or was heard again (felt.loop, on a table whose
@@ -457,7 +490,7 @@ class Controller:
         if self.hal.link.frame is not None:     # the host speaks: the link is back
             self.link_lost(False)
             return False
-        return kind in ("btn", "chip", "discard") or (kind == "dealer" and payload.get("b") == "deal")
+        return kind in ("btn", "chip", "discard", "wager") or (kind == "dealer" and payload.get("b") == "deal")
 
     def lock(self, why, code="critical_memory"):
         """Stop play: the table cannot vouch for its state (a journal it cannot read
@@ -526,6 +559,9 @@ class Controller:
         return None
 
     def _start_round(self):
+        if self.banked is not None:
+            self.banked.start_round(self)
+            return
         cfg = self.config
         button = self.button if self.button >= 0 else len(self.stacks) - 1
         r = Round(self.stacks, button, cfg.structure, cfg.variant, cfg.rake)
@@ -570,6 +606,9 @@ class Controller:
         return True
 
     def _effects(self, effects):
+        if self.banked is not None:
+            self.banked.effects(self, effects)
+            return
         for e in effects:
             k = e[0]
             if k == "need":
@@ -624,6 +663,9 @@ class Controller:
                 self._effects(self.round.settle())   # the showdown, after the LEDs
 
     def _end_round(self):
+        if self.banked is not None:
+            self.banked.end_round(self)
+            return
         r = self.round
         lazy.forget(IRREGULAR_RULES)   # loaded if the round had an irregularity
         self.stacks = list(r.stacks)
@@ -686,13 +728,17 @@ class Controller:
     def lasting(self):
         """What the table keeps across a power cut: all but the round under way and the
         shuffle or cut it waited for (a new shuffle and cut follow a restart)."""
-        return {"config": self.config.as_dict() if self.config else None,
-                "stacks": list(self.stacks), "button": self.button, "hand": self.hand,
-                "decks": self.decks.as_dict(), "rake_total": self.rake_total,
-                "minutes": self.minutes, "charged": self._charged,
-                "shuffler_present": self.shuffler_present,
-                "shoe_must_go": self.shoe_must_go, "called_off": self.called_off,
-                "coming": self.coming}
+        d = {"config": self.config.as_dict() if self.config else None,
+             "stacks": list(self.stacks), "button": self.button, "hand": self.hand,
+             "decks": self.decks.as_dict(), "rake_total": self.rake_total,
+             "minutes": self.minutes, "charged": self._charged,
+             "shuffler_present": self.shuffler_present,
+             "shoe_must_go": self.shoe_must_go, "called_off": self.called_off,
+             "coming": self.coming}
+        if self.banked is not None:
+            d["house"] = self.house
+            d["wagers"] = [list(w) for w in self.wagers]
+        return d
 
     def _save(self):
         state = self.lasting()
@@ -714,6 +760,8 @@ class Controller:
     def seat_statuses(self):
         n = len(self.leds["seats"])
         out = [scenes.EMPTY] * n
+        if self.banked is not None:
+            return self.banked.seat_statuses(self, out)
         r = self.round
         for s in range(min(n, len(self.stacks))):
             if r is None or not r.dealt_in[s]:
@@ -757,7 +805,8 @@ class Controller:
     def render(self):
         """Light the LEDs for the table's state; written only when they change."""
         # Between rounds the last round's button stays lit with its winners.
-        shown_button = self.round.button if self.state == IDLE and self.round else self.button
+        shown_button = self.round.button if self.state == IDLE and self.round and \
+            self.banked is None else self.button
         scene = (self.seat_statuses(), shown_button, self.centre_status())
         if scene != self._scene:
             self._scene = scene
@@ -766,16 +815,19 @@ class Controller:
     def snapshot(self):
         r = self.round
         live = r is not None and self.state == PLAYING
-        return {"state": self.state, "hand": self.hand, "button": self.button,
-                "stacks": list(r.stacks if live else self.stacks),
-                "to_act": r.to_act if r is not None and self.state == PLAYING else -1,
-                "board": C.codes(r.board) if r is not None else "",
-                "pot": r.pot() if r is not None and self.state == PLAYING else 0,
-                "rake": self.rake_total + (r.raked if live else 0),
-                "decks": self.decks.as_dict(),
-                "shuffler_present": self.shuffler_present, "shoe_must_go": self.shoe_must_go,
-                "config": self.config.as_dict() if self.config else None,
-                "locked": self.locked}
+        if self.banked is not None:
+            live = False    # the round's pot and to_act are a poker round's
+        d = {"state": self.state, "hand": self.hand, "button": self.button,
+             "stacks": list(r.stacks if live else self.stacks),
+             "to_act": r.to_act if live else -1,
+             "board": C.codes(r.board) if r is not None else "",
+             "pot": r.pot() if live else 0,
+             "rake": self.rake_total + (r.raked if live else 0),
+             "decks": self.decks.as_dict(),
+             "shuffler_present": self.shuffler_present, "shoe_must_go": self.shoe_must_go,
+             "config": self.config.as_dict() if self.config else None,
+             "locked": self.locked}
+        return d if self.banked is None else self.banked.snapshot(self, d)
 
 
 def _low_kind(variant):
