@@ -21,7 +21,6 @@ from pathlib import Path
 
 from felt.table import config as config_mod
 from felt.table import scenes
-from felt.table.table_config import BANKED
 from host_tools.emulator.link import LinkError, add_runtime_arguments, check_runtime
 from host_tools.emulator.players import BUTTON_FOR
 from host_tools.emulator.session import Session, table_config
@@ -140,7 +139,7 @@ def _step_shape(st):
 def table_of(sc):
     """(players, cfg) for a scenario's table."""
     t = dict(sc["table"])
-    if t.get("game") in BANKED:
+    if t.get("game") in config_mod.BANKED:
         return _banked_table(t)
     args = {k: t.pop(k) for k in TABLE_ARGS if k in t and not
             (k == "rake" and isinstance(t[k], dict))}

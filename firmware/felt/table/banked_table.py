@@ -23,10 +23,10 @@ Decisions, with the seat buttons, in any order among the seats deciding:
 
 from felt import check, lazy
 from felt.poker import cards as C
+from felt.banked.settings import GAMES, Settings
 from felt.table import scenes
-from felt.table.table_config import BANKED, BANKED_CORE
 
-CORES = ("felt.banked.four_card", "felt.banked.holdem_bonus")
+CORES = ("felt.banked.four_card", "felt.banked.holdem_bonus")   # one a GAMES
 CLASSES = ("FourCardPoker", "HoldemBonus")
 IRREGULAR_RULES = "felt.banked.irregular"
 DEALER_PANEL = ("miscount", "dealer_exposed")   # 19:47-27.12(c), (d)
@@ -34,11 +34,10 @@ TIMES = 3          # the most a Four Card Poker play wager is, in antes (27.10(c
 TWO_DECKS = "19:47-28.2(b)"
 
 
-def new_round(game, stacks, wagers, settings):
-    """A house-banked round of `game` (a cfg name), not started."""
-    i = BANKED.index(game)
-    from felt.banked.settings import Settings
-    s = Settings(BANKED_CORE[i], settings["aces_up"], settings["settle_order"],
+def new_round(core, stacks, wagers, settings):
+    """A house-banked round of the game `core` (felt.banked.settings.GAMES), not started."""
+    i = GAMES.index(core)
+    s = Settings(core, settings["aces_up"], settings["settle_order"],
                  settings["ante_pays_from"], settings["bonus_table"])
     core = getattr(lazy.load(CORES[i]), CLASSES[i])
     return core(stacks, [tuple(w) for w in wagers], s)
@@ -113,7 +112,7 @@ def deal(ctl):
 def start_round(ctl):
     """After the cut: the round's header to the journal, then the round begins."""
     wagers = round_wagers(ctl)
-    r = new_round(ctl.config.game, ctl.stacks, wagers, ctl.config.settings)
+    r = new_round(ctl.config.core, ctl.stacks, wagers, ctl.config.settings)
     ctl._save()
     if ctl.locked is None:
         ctl._journal(ctl.journal.begin, ctl.hand + 1, -1, ctl.stacks, ctl.config, wagers)
@@ -230,6 +229,8 @@ def effects(ctl, out):
         elif k == "unused":
             ctl.notice = "face_up"
             ctl._evt({"e": "discarded", "seat": -1, "cards": C.code(e[1]), "section": e[2]})
+            if r.expecting() is not None:      # the card due is asked for again
+                ctl.hal.card_reader.want(*r.expecting())
         elif k == "decide":
             ask(ctl, e[1], e[2])
         elif k in ("fold", "check", "muck"):

@@ -8,11 +8,8 @@ the sign, and forgets again (felt.lazy).
 """
 
 from felt import check
-from felt.poker import rake as rake_mod
 from felt.poker import structure as structure_mod
-from felt.poker import variants
 from felt.poker.structure import ConfigError
-from felt.table.table_config import BANKED, BANKED_CORE, BankedConfig, TableConfig
 
 MAX_SEATS = 11
 REGIMES = ("casino", "casino_night")    # N.J.A.C. 19:47 / 13:69F, or 13:47-20
@@ -26,6 +23,9 @@ BANKED_SETTINGS = ("aces_up", "settle_order", "ante_pays_from", "bonus_table")
 BANKED_KEYS = ("game", "regime", "seats", "stacks", "min_wager", "max_wager", "ante") + \
     BANKED_SETTINGS
 BANKED_MAX_PLAYERS = 6   # no text gives one: the layout's six betting spots
+# The house-banked games (felt.banked): each player against the dealer, the house pays.
+BANKED = ("four-card-poker", "holdem-bonus")
+BANKED_CORE = ("four_card", "holdem_bonus")   # felt.banked.settings.GAMES, in this order
 
 
 def from_dict(d, board_seats=MAX_SEATS):
@@ -34,6 +34,9 @@ def from_dict(d, board_seats=MAX_SEATS):
         raise ConfigError("configuration must be an object")
     if d.get("game") in BANKED:
         return _banked(d, board_seats)
+    # A poker table's modules: never loaded at a house-banked one.
+    from felt.poker import rake as rake_mod
+    from felt.poker import variants
     for k in sorted(d):   # the first unknown one by name, on every runtime
         if k not in KEYS:
             raise ConfigError("unknown setting %s (known: %s)" % (check.shown(k), ", ".join(KEYS)))
@@ -75,6 +78,7 @@ def from_dict(d, board_seats=MAX_SEATS):
     button = d.get("button", "dealer_right")
     if button not in BUTTON_STARTS:
         raise ConfigError("button must be one of %s" % ", ".join(BUTTON_STARTS))
+    from felt.table.table_config import TableConfig
     return TableConfig(game, regime, seats, list(stacks), structure, rake, button,
                        min_wager, max_wager)
 
@@ -142,7 +146,9 @@ def _banked(d, board_seats):
         raise ConfigError(str(e))
     for k in BANKED_SETTINGS:
         settings[k] = getattr(made, k)
-    return BankedConfig(game, "casino", seats, stacks, min_wager, max_wager, ante, settings)
+    from felt.table.banked_config import BankedConfig   # lives as long as the table
+    return BankedConfig(game, BANKED_CORE[BANKED.index(game)], "casino", seats, stacks,
+                        min_wager, max_wager, ante, settings)
 
 
 def _max_section(variant, regime):
@@ -179,6 +185,7 @@ def sign(cfg, coming=None, at=0, now=0, changes=()):
 def _rules(cfg):
     if cfg.banked:
         return _banked_rules(cfg)
+    from felt.poker import variants
     s = cfg.structure
     v = cfg.variant
     lines = ["%s - %s" % (v.title, s.name())]
@@ -225,7 +232,7 @@ def _banked_rules(cfg):
     from felt import lazy
     from felt.banked.settings import Settings
     s = cfg.settings
-    settings = Settings(BANKED_CORE[BANKED.index(cfg.game)], s["aces_up"], s["settle_order"],
+    settings = Settings(cfg.core, s["aces_up"], s["settle_order"],
                         s["ante_pays_from"], s["bonus_table"])
     try:
         lines = lazy.load("felt.banked.sign").lines(settings)

@@ -88,6 +88,7 @@ def sign(ctl, p):
 def _apply(ctl, cfg):
     ctl.config = cfg
     _charged(ctl, cfg)
+    ctl.banked_table()
 
 
 def _charged(ctl, cfg):

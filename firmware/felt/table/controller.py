@@ -13,8 +13,6 @@ from felt import check, lazy
 from felt.protocol import QUERIES
 from felt.poker import cards as C
 from felt.poker.button import dealer_right, by_high_card, next_seat, rotate
-from felt.poker import hands
-from felt.poker.round import Round, BETTING, CHOOSING, DEALING, IRREGULAR_RULES
 from felt.table import messages
 from felt.table import scenes
 from felt.table.decks import Decks
@@ -39,6 +37,11 @@ CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign 
 RECALL = "felt.table.recall"       # reading past rounds back, for the link (felt.lazy)
 RECORDS = "felt.table.records"     # its lines, for the boot and for recall (felt.lazy)
 BANKED = "felt.table.banked_table"  # a house-banked table's part, loaded for one (felt.lazy)
+# A poker table's rounds (felt.lazy): loaded with its configuration, never at a banked table.
+ROUND = "felt.poker.round"
+POKER = (ROUND, "felt.poker.showdown", "felt.poker.hands", "felt.poker.low",
+         "felt.poker.rake", "felt.poker.variants")
+IRREGULAR_RULES = "felt.poker.irregular"   # felt.poker.round's, when one happens
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 
 # Dealer-panel buttons that report an irregularity of the round, with the event each
@@ -111,15 +114,22 @@ class Controller:
         self.wagers = None       # a banked table's standing [ante, side] per seat
 
     def banked_table(self):
-        """Load a house-banked table's part when the configuration is one, forget it
-        (and the banked games' cores) when it is not (felt.lazy)."""
+        """The rules the configuration plays by, loaded (felt.lazy): a house-banked
+        table's part and the banked games' cores, or a poker table's rounds; the other
+        kind's forgotten."""
         if self.config is not None and self.config.banked:
+            for name in POKER:
+                lazy.forget(name)
             self.banked = lazy.load(BANKED)
             self.banked.configured(self)
-        elif self.banked is not None:
+            return
+        if self.banked is not None:
             self.banked.forget()
             self.banked = None
             lazy.forget(BANKED)
+            lazy.forget("felt.table.banked_config")
+        if self.config is not None:
+            lazy.load(ROUND)
 
     # ----- the one entry point ---------------------------------------------------------
 
@@ -256,7 +266,8 @@ class Controller:
             if self.state != HAND_SHUFFLE:
                 return "no hand shuffle is due: the table is %s" % self.state
             if self.shuffler_present:
-                return ("remove the shuffler before shuffling by hand (13:47-20.38(p))")
+                return "remove the shuffler before shuffling by hand (%s)" % (
+                    "19:47-27.12(g)" if self.banked else "13:47-20.38(p)")
             self._evt({"e": "shuffled", "how": "hand", "deck": self.decks.name()})
             self.record("shuffler_jam_cleared", "deck %s shuffled by hand" % self.decks.name())
             self._wait(CUT)
@@ -427,7 +438,8 @@ class Controller:
         seat, b = p["seat"], p["b"]
         if self.banked is not None:
             return self.banked.button(self, p)
-        if self.state != PLAYING or self.round.phase not in (BETTING, CHOOSING):
+        R = lazy.load(ROUND)
+        if self.state != PLAYING or self.round.phase not in (R.BETTING, R.CHOOSING):
             return "no betting now: the table is %s" % self.state
         if seat != self.round.to_act:
             return "out of turn: seat %s pressed %s, the action is on seat %d" % (
@@ -445,7 +457,8 @@ class Controller:
     def _on_chip(self, p):
         """A single chip put in by the player on turn (a chip-sensing table)."""
         seat, amount = p["seat"], p["amount"]
-        if self.state != PLAYING or self.banked or self.round.phase != BETTING:
+        if self.state != PLAYING or self.banked or \
+                self.round.phase != lazy.load(ROUND).BETTING:
             return "no betting now: the table is %s" % self.state
         if seat != self.round.to_act:
             return "out of turn: the action is on seat %d" % self.round.to_act
@@ -564,7 +577,7 @@ class Controller:
             return
         cfg = self.config
         button = self.button if self.button >= 0 else len(self.stacks) - 1
-        r = Round(self.stacks, button, cfg.structure, cfg.variant, cfg.rake)
+        r = lazy.load(ROUND).Round(self.stacks, button, cfg.structure, cfg.variant, cfg.rake)
         # The table as the round begins, then its header: a cut between them resumes
         # the table as it was, the hand not yet counted.
         self._save()
@@ -634,13 +647,14 @@ class Controller:
             elif k == "show":
                 s = e[1]
                 v = self.round.variant
+                hands = lazy.load("felt.poker.hands")
                 d = {"e": "show", "seat": s, "high": e[2], "low": e[3],
                      "cards": C.codes(self.round.hole[s])}
                 if e[2] >= 0:
                     d["hand"] = hands.describe(e[2], hands.HIGH3 if v.hand == "mambo"
                                                else hands.HIGH)
                 if e[3] >= 0:
-                    d["low_hand"] = hands.describe(e[3], _low_kind(v))
+                    d["low_hand"] = hands.describe(e[3], _low_kind(hands, v))
                 self._evt(d)
             elif k == "award":
                 self._evt({"e": "award", "pot": e[1], "seat": e[2], "amount": e[3],
@@ -750,7 +764,7 @@ class Controller:
     def _to_act(self, seat):
         r = self.round
         d = {"e": "to_act", "seat": seat, "legal": r.legal_actions(seat)}
-        if r.phase == BETTING and self.config.structure.kind != "fixed":
+        if r.phase == lazy.load(ROUND).BETTING and self.config.structure.kind != "fixed":
             d["min"], d["max"] = r.raise_bounds(seat)
         self._evt(d)
 
@@ -796,7 +810,8 @@ class Controller:
             return scenes.CALLED_OFF
         if self.state in (SHUFFLING,):
             return scenes.SHUFFLING
-        if self.state == PLACING or (self.state == PLAYING and self.round.phase == DEALING):
+        if self.state == PLACING or (self.state == PLAYING and self.round.phase == 0):
+            # 0: DEALING, in felt.poker.round and felt.banked.banked_round alike
             return scenes.DEALING
         if self.state == PLAYING:
             return scenes.BETTING
@@ -830,7 +845,7 @@ class Controller:
         return d if self.banked is None else self.banked.snapshot(self, d)
 
 
-def _low_kind(variant):
+def _low_kind(hands, variant):
     if variant.hand == "mambo":
         return hands.LOW3
     return hands.LOW_27 if variant.low == "27" else hands.LOW_A5

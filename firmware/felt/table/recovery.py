@@ -6,8 +6,6 @@ table loads it then and forgets it after (felt.lazy).
 """
 
 from felt import check, lazy
-from felt.poker import rake, structure, variants
-from felt.poker.round import Round
 from felt.table import records
 from felt.table.decks import Decks
 from felt.table.journal import (CALLED_OFF, MAX_RECORD, archive, brief, why, _crc_text,
@@ -276,9 +274,11 @@ def replay(j):
 def begun(header):
     """The round a header begins, started: (the round, the effects of its start)."""
     if "wagers" in header:     # a house-banked round (felt.table.banked_table)
-        r = lazy.load(BANKED).new_round(header["game"], header["stacks"], header["wagers"],
+        r = lazy.load(BANKED).new_round(header["core"], header["stacks"], header["wagers"],
                                          header["settings"])
         return r, r.start()
+    from felt.poker import rake, structure, variants    # a poker table's (felt.lazy)
+    from felt.poker.round import Round
     r = Round(header["stacks"], header["button"], structure.from_dict(header["structure"]),
               variants.get(header["game"]), rake.from_dict(header["rake"]))
     return r, r.start()
