@@ -12,7 +12,7 @@ are redrawn from state.
 from felt import check, lazy
 from felt.protocol import QUERIES
 from felt.poker import cards as C
-from felt.poker.button import dealer_right, by_high_card, next_seat, rotate
+from felt.poker.button import dealer_right, next_seat, rotate
 from felt.table import messages
 from felt.table import scenes
 from felt.table.decks import Decks
@@ -39,8 +39,8 @@ RECORDS = "felt.table.records"     # its lines, for the boot and for recall (fel
 BANKED = "felt.table.banked_table"  # a house-banked table's part, loaded for one (felt.lazy)
 # A poker table's rounds (felt.lazy): loaded with its configuration, never at a banked table.
 ROUND = "felt.poker.round"
-POKER = (ROUND, "felt.poker.showdown", "felt.poker.hands", "felt.poker.low",
-         "felt.poker.rake", "felt.poker.variants")
+PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
+REPORTS = "felt.table.reports"     # the dealer's reports, the decks retired (felt.lazy)
 IRREGULAR_RULES = "felt.poker.irregular"   # felt.poker.round's, when one happens
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 
@@ -80,6 +80,7 @@ class Controller:
         ended = lazy.load(RECOVERY).resume(self)   # carry on from the journal
         lazy.forget(RECOVERY)    # a boot's work only
         lazy.forget(RECORDS)
+        lazy.forget(CONFIGURE)       # the rules the table plays by were loaded with it
         lazy.forget(IRREGULAR_RULES)   # if the replay needed it: back when asked for
         self.journal.buf = None
         if ended:                # the power went after the round's last event
@@ -112,24 +113,6 @@ class Controller:
         self.banked = None       # felt.table.banked_table at a house-banked table
         self.house = 0           # the house's result at a banked table this session
         self.wagers = None       # a banked table's standing [ante, side] per seat
-
-    def banked_table(self):
-        """The rules the configuration plays by, loaded (felt.lazy): a house-banked
-        table's part and the banked games' cores, or a poker table's rounds; the other
-        kind's forgotten."""
-        if self.config is not None and self.config.banked:
-            for name in POKER:
-                lazy.forget(name)
-            self.banked = lazy.load(BANKED)
-            self.banked.configured(self)
-            return
-        if self.banked is not None:
-            self.banked.forget()
-            self.banked = None
-            lazy.forget(BANKED)
-            lazy.forget("felt.table.banked_config")
-        if self.config is not None:
-            lazy.load(ROUND)
 
     # ----- the one entry point ---------------------------------------------------------
 
@@ -205,6 +188,9 @@ class Controller:
 
     # A technician's command (felt.table.technician): loaded only for one.
 
+    def _on_deck(self, p):
+        return self._cold(REPORTS, "register_deck", p)
+
     def _on_challenge(self, p):
         self._cold(TECHNICIAN, "challenge", p)
 
@@ -256,7 +242,7 @@ class Controller:
         if self.banked is not None and (b in PANEL_ROUND or b in PANEL_BANKED):
             return self.banked.panel(self, b, p)
         if b in PANEL_ROUND:
-            return self._panel_round(b, p)
+            return self._cold(REPORTS, "panel", (b, p))
         if b == "cut_done":
             if self.state != CUT:
                 return "no cut is due: the table is %s" % self.state
@@ -299,7 +285,7 @@ class Controller:
             if self.button < 0 and self.config.button_start == "high_card":
                 self.state = PLACING
                 self._placing = []
-                self._want_button_card()
+                self._cold(PLACE, "want", None)
                 return None
             self.button = dealer_right(seated) if self.button < 0 else \
                 next_seat(self.button, seated)
@@ -329,7 +315,7 @@ class Controller:
         elif state == "done":
             bad = self._deck_check(p)
             if bad:
-                self._retire_deck(bad)
+                self._cold(REPORTS, "retire_deck", bad)
                 if self.decks.usable():
                     self._start_shuffle()
                 else:
@@ -373,43 +359,10 @@ class Controller:
         self.record("shoe_failure", "the dealing shoe reported %s: the round is void" % state)
         return None
 
-    def _on_deck(self, p):
-        """A technician registers a checked deck anew (13:47-20.38(h))."""
-        reason = self.decks.register(p["register"])
-        if reason is None:
-            self._evt({"e": "deck", "registered": p["register"], "in_play": self.decks.name()})
-            self.record("deck_registered", "deck %s" % p["register"])
-        return reason
-
-    def _panel_round(self, b, p):
-        """A dealer-panel report about the round under way (13:47-20.38)."""
-        if self.state != PLAYING:
-            return "no round under way for %s" % b
-        if b == "misdeal":
-            event = ("misdeal", p.get("why", "wrong_start"))
-        elif b == "dead_round":
-            event = ("dead", p.get("why", "missing card"))
-        elif b in ("player_away", "foul"):
-            if "seat" not in p:
-                return "say which seat"
-            event = ("away" if b == "player_away" else "foul", p["seat"])
-        else:
-            code = p.get("card", self.last_card)
-            if code is None:
-                return "no card read yet to report"
-            if b == "exposed" and self.round.variant.stud():
-                event = ("exposed", code)
-            else:
-                event = ("replace", code, b)
-        reason = self.round.why_not(event)
-        if reason is None:
-            self._apply(event)
-        return reason
-
     def _on_card(self, p):
         code = p["code"]
         if self.state == PLACING:
-            return self._button_card(code)
+            return self._cold(PLACE, "card", code)
         if self.state != PLAYING:
             return "no card is due: the table is %s" % self.state
         if self.banked is not None:
@@ -481,23 +434,15 @@ class Controller:
 
     def _on_wager(self, p):
         """A seat's standing wagers at a house-banked table (felt.table.banked_table)."""
-        if self.banked is None:
-            return "wagers are placed at a house-banked table: this is %s" % (
-                self.config.game if self.config else "not configured")
-        return self.banked.wager(self, p)
+        return self.banked.wager(self, p) if self.banked else "no house-banked table"
 
     def link_lost(self, lost):
         """The host fell silent (`lost`) or was heard again (felt.loop, on a table whose
         board needs its host).  While it is lost no round starts and no player acts;
         what already happened at the table (cards read, the shuffler, the shoe, the
         dealer's reports) is still taken, so nothing physical goes unrecorded."""
-        if lost == self.link_down:
-            return
-        self.link_down = lost
-        self.record("link_lost" if lost else "link_restored",
-                    "the host fell silent" if lost else "the host is heard again")
-        self._evt({"e": "link", "lost": lost})
-        self.render()
+        if lost != self.link_down:
+            self._cold(REPORTS, "link_lost", lost)
 
     def _waits_for_link(self, kind, payload):
         if self.hal.link.frame is not None:     # the host speaks: the link is back
@@ -511,10 +456,7 @@ class Controller:
         on, the centre LEDs show it, and the link says why; nothing is changed or
         forgotten, so a technician can see what was found."""
         if self.locked is None:
-            self.locked = why
-            self.record(code, why)
-            self._evt({"e": "locked", "why": why})
-            self.render()
+            self._cold(REPORTS, "lock", (why, code))
 
     # ----- rounds ------------------------------------------------------------------------
 
@@ -537,39 +479,6 @@ class Controller:
 
     def _irregularity(self, kind, section, detail):
         self._evt({"e": "irregularity", "kind": kind, "section": section, "detail": detail})
-
-    def _retire_deck(self, why):
-        sealed = self.decks.name()
-        other = self.decks.retire()
-        self.record("deck_retired", "deck %s: %s" % (sealed, why))
-        self._irregularity("deck_retired", "13:47-20.38(h)",
-                           "deck %s sealed and reported (%s); %s" % (
-                               sealed, why, "deck %s to the table" % other if other
-                               else "no deck left: a technician registers one"))
-
-    def _want_button_card(self):
-        seated = self._seated()
-        seat = next_seat(self._placing[-1][0] if self._placing else -1, seated)
-        self.hal.card_reader.want("button", seat)
-
-    def _button_card(self, code):
-        try:
-            card = C.parse(code)
-        except C.CardError as e:
-            return str(e)
-        if card in [c for _, c in self._placing]:
-            return "card %s already seen" % code
-        seated = self._seated()
-        seat = next_seat(self._placing[-1][0] if self._placing else -1, seated)
-        self._placing.append((seat, card))
-        self._evt({"e": "dealt", "what": "button", "seat": seat, "card": C.code(card)})
-        if len(self._placing) < sum(seated):
-            self._want_button_card()
-            return None
-        self.button = by_high_card(self._placing)
-        self._evt({"e": "button", "seat": self.button, "how": "high_card"})
-        self._start_shuffle()  # the placing cards go back into the deck
-        return None
 
     def _start_round(self):
         if self.banked is not None:
@@ -690,7 +599,7 @@ class Controller:
                    "called_off": r.called_off, "deck": self.decks.name()})
         self.state = IDLE
         if r.called_off == "dead":
-            self._retire_deck("the round was called dead")
+            self._cold(REPORTS, "retire_deck", "the round was called dead")
         elif r.called_off is None:
             self.decks.alternate()
         try:   # every round, a called-off one too (its _called_off says why)
@@ -712,30 +621,11 @@ class Controller:
 
     def _time_charges(self):
         """13:47-20.37(a)4iii: the hourly fee, assessed every 20 or 30 minutes between
-        rounds, from every seated player (inactive ones too) or shared by the table."""
+        rounds (felt.table.reports), at a table that charges by time."""
         rake = self.config.rake if self.config else None
-        if rake is None or rake.method != "time":
-            return
-        while self._charged < self.minutes // rake.every:
-            self._charged += 1
-            per_player, per_table = rake.time_charge(None)
-            seated = [s for s in range(len(self.stacks)) if self.stacks[s] > 0]
-            if not seated:
-                continue
-            charges = [0] * len(self.stacks)
-            for s in seated:
-                charges[s] = per_player
-            if per_table:
-                # Shared by the seated players; the odd chips from the first seats.
-                each, odd = divmod(per_table, len(seated))
-                for i, s in enumerate(seated):
-                    charges[s] = each + (1 if i < odd else 0)
-            for s in seated:
-                c = min(charges[s], self.stacks[s])
-                self.stacks[s] -= c
-                charges[s] = c
-                self.rake_total += c
-            self._evt({"e": "time_charge", "charges": charges})
+        if rake is not None and rake.method == "time" and \
+                self._charged < self.minutes // rake.every:
+            self._cold(REPORTS, "time_charges", rake)
 
     # ----- power cuts ---------------------------------------------------------------------
 

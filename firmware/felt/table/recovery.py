@@ -54,7 +54,7 @@ def resume(ctl):
     ctl.shoe_must_go, ctl.called_off = table["shoe_must_go"], table["called_off"]
     ctl.coming = table["coming"]
     ctl.house, ctl.wagers = table.get("house", 0), table.get("wagers")
-    ctl.banked_table()
+    lazy.load("felt.table.configure").load_rules(ctl)   # the controller forgets it
     ctl._saved = table
     if j.repaired is not None:
         # The flash is failing: the table resumes exactly, a technician is told.
