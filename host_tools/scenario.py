@@ -139,6 +139,8 @@ def _step_shape(st):
 def table_of(sc):
     """(players, cfg) for a scenario's table."""
     t = dict(sc["table"])
+    if t.get("game") in config_mod.BANKED:
+        return _banked_table(t)
     args = {k: t.pop(k) for k in TABLE_ARGS if k in t and not
             (k == "rake" and isinstance(t[k], dict))}
     cfg = table_config(**args)
@@ -151,6 +153,20 @@ def table_of(sc):
         players = len(t["stacks"])
         cfg["seats"] = players
     return players, cfg
+
+
+def _banked_table(t):
+    """(players, cfg) for a house-banked table (docs/scenarios.md): `players` seats of
+    `stack` chips, wagers 5 to 50, the ante 5, then the cfg settings given."""
+    players, stack = t.pop("players", 3), t.pop("stack", 200)
+    cfg = {"game": t.pop("game"), "seats": players, "stacks": [stack] * players,
+           "min_wager": 5, "max_wager": 50}
+    for k, v in t.items():
+        if k not in config_mod.BANKED_KEYS:
+            raise ScenarioError("unknown table setting %r" % k)
+        cfg[k] = v
+    cfg["seats"] = len(cfg["stacks"])
+    return cfg["seats"], cfg
 
 
 # ----- running ---------------------------------------------------------------------------

@@ -58,6 +58,8 @@ def _line(e):
             return "board card %s" % e["card"]
         if e["what"] == "button":
             return "seat %d draws %s for the button" % (e["seat"], e["card"])
+        if e["what"] == "dealer":
+            return "the dealer's card %s" % e["card"]
         return "seat %d %s card %s" % (e["seat"], e["what"], e["card"])
     if k == "to_act":
         line = "seat %d to act: %s" % (e["seat"], "/".join(e["legal"]))
@@ -69,6 +71,9 @@ def _line(e):
         return "seat %d %s%s%s" % (e["seat"], VERBS.get(e["a"], e["a"] + "s"), amt,
                                    " (all-in)" if e["all_in"] else "")
     if k == "return":
+        if "kind" in e:      # a banked table's wager that neither wins nor loses
+            return "seat %d gets its %s wager of %d back (%s)" % (
+                e["seat"], _kind(e["kind"]), e["amount"], e["section"])
         return "seat %d's uncalled %d goes back" % (e["seat"], e["amount"])
     if k == "refund":
         return "seat %d gets %d back" % (e["seat"], e["amount"])
@@ -78,8 +83,8 @@ def _line(e):
         hands = [e[h] for h in ("hand", "low_hand") if e.get(h)]
         if e.get("low_hand"):
             hands[-1] = "low " + hands[-1]
-        return "seat %d shows %s: %s" % (e["seat"], e["cards"] or "no cards",
-                                         ", ".join(hands) or "no qualifying hand")
+        return "%s shows %s: %s" % (_who(e["seat"]), e["cards"] or "no cards",
+                                    ", ".join(hands) or "no qualifying hand")
     if k == "award":
         share = e.get("share", "all")
         if share in SHARES:
@@ -88,14 +93,19 @@ def _line(e):
         return "seat %d wins %d from the %s" % (e["seat"], e["amount"], pot_name(e["pot"]))
     if k == "end":
         off = e.get("called_off")
-        return "hand %d %s: %s, stacks %s" % (
+        line = "hand %d %s: %s, stacks %s" % (
             e["hand"], "called off (%s)" % off if off else "over",
             "winners " + ",".join(map(str, e["winners"])) if e["winners"] else "no winner",
             " ".join(map(str, e["stacks"])))
+        if "house" in e:     # a banked table: what the house won or lost
+            line += ", the house %+d this round, %+d in all" % (e["house_round"], e["house"])
+        return line
     if k == "refused":
         return "%s refused: %s" % (e["what"], e["why"])
     if k == "irregularity":
         return "irregularity %s: %s (%s)" % (e["kind"], e["detail"], e["section"])
+    if k in BANKED:
+        return _banked_line(e)
     if k == "dead_hand":
         return "seat %d's hand is dead" % e["seat"]
     if k == "exposed":
@@ -144,3 +154,43 @@ def _line(e):
             return "posted rule change dropped (%s): %s" % (e["why"], changes)
         return "rule change in effect: %s" % changes
     return fallback_line(e)
+
+
+# The house-banked tables' events (docs/protocol.md, 6.4).
+
+BANKED = ("wagers", "wager", "decide", "fold", "check", "held", "collect", "pay", "muck")
+KINDS = {"aces_up": "aces up", "ante_bonus": "ante bonus"}   # else the kind as it is
+
+
+def _kind(kind):
+    return KINDS.get(kind, kind)
+
+
+def _who(seat):
+    return "the dealer" if seat < 0 else "seat %d" % seat
+
+
+def _banked_line(e):
+    k = e["e"]
+    if k == "wagers":
+        if not e["ante"] and not e["side"]:
+            return "seat %d sits out" % e["seat"]
+        return "seat %d wagers an ante of %d%s" % (
+            e["seat"], e["ante"], " and a side wager of %d" % e["side"] if e["side"] else "")
+    if k == "wager":
+        return "seat %d puts %d on the %s" % (e["seat"], e["amount"], _kind(e["kind"]))
+    if k == "decide":
+        return "%s: seats %s decide" % (e["name"], ",".join(map(str, e["seats"])))
+    if k == "fold":
+        return "seat %d folds" % e["seat"]
+    if k == "check":
+        return "seat %d checks" % e["seat"]
+    if k == "held":
+        return "%s drawn in error: the next card used (%s)" % (e["card"], e["section"])
+    if k == "collect":
+        return "the house takes seat %d's %s wager of %d (%s)" % (
+            e["seat"], _kind(e["kind"]), e["amount"], e["section"])
+    if k == "pay":
+        return "the house pays seat %d %d on the %s (%s)" % (
+            e["seat"], e["amount"], _kind(e["kind"]), e["section"])
+    return "%s's hand goes to the discards" % _who(e["seat"])     # muck

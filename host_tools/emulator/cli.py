@@ -199,6 +199,9 @@ def main(argv=None):
     if args.list_games:
         for v in variants.every():
             print("%s %d" % (v.name, v.max_players))
+        from felt.table import config   # the house-banked games (docs/protocol.md, 6.4)
+        for name in config.BANKED:
+            print("%s %d" % (name, config.BANKED_MAX_PLAYERS))
         return 0
     if args.serve is not None:
         return serve.serve(args)

@@ -42,6 +42,16 @@ EVENTS = {
                                              "blinds": [2, 4]}, "at": 40},
     "locked": {"why": "journal line 4: bad checksum"},
     "resumed": {"hand": 4, "state": "playing", "events": 12},
+    # A house-banked table's (docs/protocol.md, 6.4).
+    "wagers": {"seat": 1, "ante": 5, "side": 5},
+    "wager": {"seat": 1, "kind": "aces_up", "amount": 5},
+    "decide": {"name": "play", "seats": [0, 2], "legal": ["fold", "call", "raise"]},
+    "fold": {"seat": 2},
+    "check": {"seat": 2},
+    "held": {"card": "Kd", "section": "19:47-27.12(b)"},
+    "collect": {"seat": 0, "kind": "ante", "amount": 5, "section": "19:47-27.10(c)"},
+    "pay": {"seat": 0, "kind": "ante_bonus", "amount": 25, "section": "19:47-27.11(a)2"},
+    "muck": {"seat": -1},
 }
 
 
@@ -92,6 +102,15 @@ def test_every_event_kind_has_words():
         line = event_line(odd)
         assert line and "{" not in line and "[" not in line
     assert event_line({"e": "new_thing", "x": {"y": [1, 2]}}) == "new thing: x y 1/2"
+    # A banked table's: the dealer named, the wager's kind in words, the house's result.
+    assert event_line({"e": "muck", "seat": -1}) == "the dealer's hand goes to the discards"
+    assert event_line({"e": "show", "seat": -1, "cards": "As Ad Kc 2h", "hand": "pair of aces",
+                       "value": 9}) == "the dealer shows As Ad Kc 2h: pair of aces"
+    assert event_line(dict(EVENTS["pay"], e="pay")) == \
+        "the house pays seat 0 25 on the ante bonus (19:47-27.11(a)2)"
+    assert event_line({"e": "end", "hand": 2, "button": -1, "stacks": [90], "winners": [],
+                       "house": 10, "house_round": 10}).endswith(
+        "the house +10 this round, +10 in all")
 
 
 def test_events_in_words_that_had_none():

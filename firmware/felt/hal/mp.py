@@ -176,7 +176,7 @@ class ExpanderButtons:
 # ---- the shoe's card reader ---------------------------------------------------------
 
 MISREAD = "?"  # stands for a line the reader garbled; not a card code
-CARD_KINDS = ("hole", "burn", "board", "button")  # as the controller's "need" effects
+CARD_KINDS = ("hole", "burn", "board", "button", "dealer")  # as the controller's "need" effects
 
 
 class LineAssembler:

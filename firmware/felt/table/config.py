@@ -8,11 +8,8 @@ the sign, and forgets again (felt.lazy).
 """
 
 from felt import check
-from felt.poker import rake as rake_mod
 from felt.poker import structure as structure_mod
-from felt.poker import variants
 from felt.poker.structure import ConfigError
-from felt.table.table_config import TableConfig
 
 MAX_SEATS = 11
 REGIMES = ("casino", "casino_night")    # N.J.A.C. 19:47 / 13:69F, or 13:47-20
@@ -21,12 +18,25 @@ TABLE_KEYS = ("game", "regime", "seats", "stacks", "button", "rake", "min_wager"
 STRUCTURE_KEYS = ("structure", "small_bet", "big_bet", "blinds", "ante", "cap", "bring_in",
                   "check_raise", "straddle")
 KEYS = TABLE_KEYS + STRUCTURE_KEYS
+# A house-banked table's (felt.banked.settings): a poker table's keys are not its own.
+BANKED_SETTINGS = ("aces_up", "settle_order", "ante_pays_from", "bonus_table")
+BANKED_KEYS = ("game", "regime", "seats", "stacks", "min_wager", "max_wager", "ante") + \
+    BANKED_SETTINGS
+BANKED_MAX_PLAYERS = 6   # no text gives one: the layout's six betting spots
+# The house-banked games (felt.banked): each player against the dealer, the house pays.
+BANKED = ("four-card-poker", "holdem-bonus")
+BANKED_CORE = ("four_card", "holdem_bonus")   # felt.banked.settings.GAMES, in this order
 
 
 def from_dict(d, board_seats=MAX_SEATS):
     """A TableConfig from a dict; ConfigError naming the bad setting otherwise."""
     if not isinstance(d, dict):
         raise ConfigError("configuration must be an object")
+    if d.get("game") in BANKED:
+        return _banked(d, board_seats)
+    # A poker table's modules: never loaded at a house-banked one.
+    from felt.poker import rake as rake_mod
+    from felt.poker import variants
     for k in sorted(d):   # the first unknown one by name, on every runtime
         if k not in KEYS:
             raise ConfigError("unknown setting %s (known: %s)" % (check.shown(k), ", ".join(KEYS)))
@@ -44,32 +54,13 @@ def from_dict(d, board_seats=MAX_SEATS):
             raise ConfigError("a casino night offers only hold 'em and seven-card stud "
                               "(13:47-20.4), not %s" % variant.title)
         most = variants.CASINO_NIGHT_MAX[variants.CASINO_NIGHT.index(game)]
-    stacks = d.get("stacks")
-    seats = d.get("seats", len(stacks) if isinstance(stacks, list) else 0)
-    if not check.is_whole(seats) or not 2 <= seats <= board_seats:
-        raise ConfigError("seats must be 2..%d: this board has %d" % (board_seats, board_seats))
-    if not isinstance(stacks, list) or len(stacks) != seats:
-        raise ConfigError("stacks must list one amount per seat (%d)" % seats)
-    for s in stacks:
-        if not check.is_whole(s) or not 0 <= s <= check.MAX_CHIPS:
-            raise ConfigError("each stack must be a whole number of chips 0 to %d, not %s"
-                              % (check.MAX_CHIPS, check.shown(s)))
+    stacks, seats = _stacks(d, board_seats, 2)
     players = sum([1 for s in stacks if s > 0])
-    if players < 2:
-        raise ConfigError("at least two seats need chips to play")
     if players > most:
         raise ConfigError("%s seats at most %d players (%s); %d have chips"
                           % (variant.title, most, _max_section(variant, regime), players))
     small = d.get("small_bet", 2)
-    wagers = d.get("min_wager", small if check.is_whole(small) else 1), d.get("max_wager")
-    for name, v in (("min_wager", wagers[0]), ("max_wager", wagers[1])):
-        if v is not None and (not check.is_whole(v) or not 1 <= v <= check.MAX_CHIPS):
-            raise ConfigError("%s must be a whole number of chips 1 to %d" % (name, check.MAX_CHIPS))
-    min_wager = wagers[0]
-    max_wager = 10 * min_wager if wagers[1] is None else wagers[1]
-    if regime == "casino" and min_wager <= 100 and max_wager < 10 * min_wager:
-        raise ConfigError("a minimum wager of %d needs a maximum of at least %d "
-                          "(19:47-8.2(a))" % (min_wager, 10 * min_wager))
+    min_wager, max_wager = _wagers(d, small if check.is_whole(small) else 1, regime)
     given = dict([(k, d[k]) for k in STRUCTURE_KEYS if k in d])
     given["max_wager"] = max_wager
     structure = structure_mod.from_dict(given)
@@ -87,8 +78,77 @@ def from_dict(d, board_seats=MAX_SEATS):
     button = d.get("button", "dealer_right")
     if button not in BUTTON_STARTS:
         raise ConfigError("button must be one of %s" % ", ".join(BUTTON_STARTS))
+    from felt.table.table_config import TableConfig
     return TableConfig(game, regime, seats, list(stacks), structure, rake, button,
                        min_wager, max_wager)
+
+
+def _stacks(d, board_seats, least):
+    """(stacks, seats) of a configuration: one whole stack a seat, `least` with chips."""
+    stacks = d.get("stacks")
+    seats = d.get("seats", len(stacks) if isinstance(stacks, list) else 0)
+    if not check.is_whole(seats) or not 2 <= seats <= board_seats:
+        raise ConfigError("seats must be 2..%d: this board has %d" % (board_seats, board_seats))
+    if not isinstance(stacks, list) or len(stacks) != seats:
+        raise ConfigError("stacks must list one amount per seat (%d)" % seats)
+    for s in stacks:
+        if not check.is_whole(s) or not 0 <= s <= check.MAX_CHIPS:
+            raise ConfigError("each stack must be a whole number of chips 0 to %d, not %s"
+                              % (check.MAX_CHIPS, check.shown(s)))
+    if sum([1 for s in stacks if s > 0]) < least:
+        raise ConfigError("at least %s need chips to play" % (
+            "two seats" if least == 2 else "one seat"))
+    return list(stacks), seats
+
+
+def _wagers(d, least, regime):
+    """(min_wager, max_wager): the posted limits, the maximum at least ten times the
+    minimum (19:47-8.2(a))."""
+    wagers = d.get("min_wager", least), d.get("max_wager")
+    for name, v in (("min_wager", wagers[0]), ("max_wager", wagers[1])):
+        if v is not None and (not check.is_whole(v) or not 1 <= v <= check.MAX_CHIPS):
+            raise ConfigError("%s must be a whole number of chips 1 to %d" % (name, check.MAX_CHIPS))
+    min_wager = wagers[0]
+    max_wager = 10 * min_wager if wagers[1] is None else wagers[1]
+    if regime == "casino" and min_wager <= 100 and max_wager < 10 * min_wager:
+        raise ConfigError("a minimum wager of %d needs a maximum of at least %d "
+                          "(19:47-8.2(a))" % (min_wager, 10 * min_wager))
+    return min_wager, max_wager
+
+
+def _banked(d, board_seats):
+    """A house-banked table (19:47-27, 19:47-28): one player is enough, each plays
+    against the dealer.  `ante`: what each seat wagers unless it sits out or says
+    otherwise (the `wager` message), the minimum wager unless given."""
+    for k in sorted(d):
+        if k not in BANKED_KEYS:
+            raise ConfigError("unknown setting %s (known: %s)" % (check.shown(k),
+                                                                   ", ".join(BANKED_KEYS)))
+    if d.get("regime", "casino") != "casino":
+        raise ConfigError("a casino night offers only hold 'em and seven-card stud "
+                          "(13:47-20.4)")
+    game = d["game"]
+    stacks, seats = _stacks(d, board_seats, 1)
+    players = sum([1 for s in stacks if s > 0])
+    if players > BANKED_MAX_PLAYERS:
+        raise ConfigError("a %s table seats at most %d players; %d have chips"
+                          % (game, BANKED_MAX_PLAYERS, players))
+    min_wager, max_wager = _wagers(d, 5, "casino")
+    ante = d.get("ante", min_wager)
+    if not check.is_whole(ante) or not min_wager <= ante <= max_wager:
+        raise ConfigError("the ante must be a whole number of chips from the minimum "
+                          "wager %d to the maximum %d (19:47-8.2)" % (min_wager, max_wager))
+    settings = dict([(k, d[k]) for k in BANKED_SETTINGS if k in d])
+    from felt.banked.settings import Settings   # the game's own: loaded for its table
+    try:
+        made = Settings(BANKED_CORE[BANKED.index(game)], **settings)
+    except check.Refused as e:
+        raise ConfigError(str(e))
+    for k in BANKED_SETTINGS:
+        settings[k] = getattr(made, k)
+    from felt.table.banked_config import BankedConfig   # lives as long as the table
+    return BankedConfig(game, BANKED_CORE[BANKED.index(game)], "casino", seats, stacks,
+                        min_wager, max_wager, ante, settings)
 
 
 def _max_section(variant, regime):
@@ -123,6 +183,9 @@ def sign(cfg, coming=None, at=0, now=0, changes=()):
 
 
 def _rules(cfg):
+    if cfg.banked:
+        return _banked_rules(cfg)
+    from felt.poker import variants
     s = cfg.structure
     v = cfg.variant
     lines = ["%s - %s" % (v.title, s.name())]
@@ -160,4 +223,22 @@ def _rules(cfg):
         lines.append("Maximum rake: %d a round" % r.maximum)
     lines.append("Players: at most %d" % (v.max_players if cfg.regime == "casino" else
                  variants.CASINO_NIGHT_MAX[variants.CASINO_NIGHT.index(cfg.game)]))
+    return lines
+
+
+def _banked_rules(cfg):
+    """A house-banked table's sign: the game and its payout tables (felt.banked.sign),
+    the wagers."""
+    from felt import lazy
+    from felt.banked.settings import Settings
+    s = cfg.settings
+    settings = Settings(cfg.core, s["aces_up"], s["settle_order"],
+                        s["ante_pays_from"], s["bonus_table"])
+    try:
+        lines = lazy.load("felt.banked.sign").lines(settings)
+    finally:
+        lazy.forget("felt.banked.sign")
+    lines.insert(1, "Minimum wager %d, maximum wager %d; the ante %d unless the player "
+                 "wagers otherwise" % (cfg.min_wager, cfg.max_wager, cfg.ante))
+    lines.append("Players: at most %d" % BANKED_MAX_PLAYERS)
     return lines

@@ -27,7 +27,10 @@ def new_table(ctl, p):
     ctl.button = -1
     ctl.hand = 0
     ctl.rake_total = 0
-    ctl._charged = ctl.minutes // cfg.rake.every
+    ctl.house = 0
+    ctl.wagers = None
+    _charged(ctl, cfg)
+    load_rules(ctl)
     return None
 
 
@@ -84,7 +87,38 @@ def sign(ctl, p):
 
 def _apply(ctl, cfg):
     ctl.config = cfg
-    ctl._charged = ctl.minutes // cfg.rake.every
+    _charged(ctl, cfg)
+    load_rules(ctl)
+
+
+BANKED = "felt.table.banked_table"   # a house-banked table's part (felt.lazy)
+ROUND = "felt.poker.round"
+POKER = (ROUND, "felt.poker.showdown", "felt.poker.hands", "felt.poker.low",
+         "felt.poker.rake", "felt.poker.variants")
+
+
+def load_rules(ctl):
+    """The rules the configuration plays by, loaded (felt.lazy): a house-banked table's
+    part and the banked games' cores, or a poker table's rounds; the other kind's
+    forgotten (at a new configuration, and when the table resumes at boot)."""
+    if ctl.config is not None and ctl.config.banked:
+        for name in POKER:
+            lazy.forget(name)
+        ctl.banked = lazy.load(BANKED)
+        ctl.banked.configured(ctl)
+        return
+    if ctl.banked is not None:
+        ctl.banked.forget()
+        ctl.banked = None
+        lazy.forget(BANKED)
+        lazy.forget("felt.table.banked_config")
+    if ctl.config is not None:
+        lazy.load(ROUND)
+
+
+def _charged(ctl, cfg):
+    """The time charges already assessed: none due at a house-banked table."""
+    ctl._charged = ctl.minutes // cfg.rake.every if cfg.rake else 0
 
 
 def _changed(ctl, changes):

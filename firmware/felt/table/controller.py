@@ -12,9 +12,7 @@ are redrawn from state.
 from felt import check, lazy
 from felt.protocol import QUERIES
 from felt.poker import cards as C
-from felt.poker.button import dealer_right, by_high_card, next_seat, rotate
-from felt.poker import hands
-from felt.poker.round import Round, BETTING, CHOOSING, DEALING, IRREGULAR_RULES
+from felt.poker.button import dealer_right, next_seat, rotate
 from felt.table import messages
 from felt.table import scenes
 from felt.table.decks import Decks
@@ -38,12 +36,20 @@ RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)
 RECALL = "felt.table.recall"       # reading past rounds back, for the link (felt.lazy)
 RECORDS = "felt.table.records"     # its lines, for the boot and for recall (felt.lazy)
+BANKED = "felt.table.banked_table"  # a house-banked table's part, loaded for one (felt.lazy)
+# A poker table's rounds (felt.lazy): loaded with its configuration, never at a banked table.
+ROUND = "felt.poker.round"
+PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
+REPORTS = "felt.table.reports"     # the dealer's reports, the decks retired (felt.lazy)
+IRREGULAR_RULES = "felt.poker.irregular"   # felt.poker.round's, when one happens
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 
 # Dealer-panel buttons that report an irregularity of the round, with the event each
 # makes (felt.poker.irregular); "card" and "seat" name what they concern.
 PANEL_ROUND = ("misdeal", "exposed", "off_table", "ineligible", "dead_round",
                "player_away", "foul")
+# And at a house-banked table (felt.table.banked_table): 19:47-27.12(c), (d).
+PANEL_BANKED = ("miscount", "dealer_exposed")
 
 # Seat buttons: fold; check or call; bet or raise.  The forced and optional bets use
 # them too: call posts the bring-in, raise completes it or makes the straddle, fold
@@ -74,6 +80,7 @@ class Controller:
         ended = lazy.load(RECOVERY).resume(self)   # carry on from the journal
         lazy.forget(RECOVERY)    # a boot's work only
         lazy.forget(RECORDS)
+        lazy.forget(CONFIGURE)       # the rules the table plays by were loaded with it
         lazy.forget(IRREGULAR_RULES)   # if the replay needed it: back when asked for
         self.journal.buf = None
         if ended:                # the power went after the round's last event
@@ -103,6 +110,9 @@ class Controller:
         self.locked = None       # why play is stopped (lock()), or None
         self.link_down = False   # the host is silent and play waits for it (link_lost)
         self.coming = None       # a posted rule change: {"rules": {...}, "at": minute}
+        self.banked = None       # felt.table.banked_table at a house-banked table
+        self.house = 0           # the house's result at a banked table this session
+        self.wagers = None       # a banked table's standing [ante, side] per seat
 
     # ----- the one entry point ---------------------------------------------------------
 
@@ -178,6 +188,9 @@ class Controller:
 
     # A technician's command (felt.table.technician): loaded only for one.
 
+    def _on_deck(self, p):
+        return self._cold(REPORTS, "register_deck", p)
+
     def _on_challenge(self, p):
         self._cold(TECHNICIAN, "challenge", p)
 
@@ -226,8 +239,10 @@ class Controller:
 
     def _on_dealer(self, p):
         b = p["b"]
+        if self.banked is not None and (b in PANEL_ROUND or b in PANEL_BANKED):
+            return self.banked.panel(self, b, p)
         if b in PANEL_ROUND:
-            return self._panel_round(b, p)
+            return self._cold(REPORTS, "panel", (b, p))
         if b == "cut_done":
             if self.state != CUT:
                 return "no cut is due: the table is %s" % self.state
@@ -237,7 +252,8 @@ class Controller:
             if self.state != HAND_SHUFFLE:
                 return "no hand shuffle is due: the table is %s" % self.state
             if self.shuffler_present:
-                return ("remove the shuffler before shuffling by hand (13:47-20.38(p))")
+                return "remove the shuffler before shuffling by hand (%s)" % (
+                    "19:47-27.12(g)" if self.banked else "13:47-20.38(p)")
             self._evt({"e": "shuffled", "how": "hand", "deck": self.decks.name()})
             self.record("shuffler_jam_cleared", "deck %s shuffled by hand" % self.decks.name())
             self._wait(CUT)
@@ -256,6 +272,8 @@ class Controller:
             return "remove the failed dealing shoe first (19:47-27.12(g))"
         if not self.decks.usable():
             return "both decks are retired (13:47-20.38(h)): a technician registers one"
+        if self.banked is not None:
+            return self.banked.deal(self)
         seated = self._seated()
         if sum(seated) < 2:
             return "fewer than two players with chips"
@@ -267,7 +285,7 @@ class Controller:
             if self.button < 0 and self.config.button_start == "high_card":
                 self.state = PLACING
                 self._placing = []
-                self._want_button_card()
+                self._cold(PLACE, "want", None)
                 return None
             self.button = dealer_right(seated) if self.button < 0 else \
                 next_seat(self.button, seated)
@@ -289,14 +307,15 @@ class Controller:
             return None
         if state == "jammed" or (state == "idle" and self._cycle):
             # 13:47-20.38(o): jammed, stopped or a cycle not completed: shuffle by hand.
-            self._irregularity("shuffler_jam", "13:47-20.38(o)",
+            self._irregularity("shuffler_jam", "19:47-27.12(e)" if self.banked else
+                               "13:47-20.38(o)",
                                "the shuffler failed: shuffle deck %s by hand" % self.decks.name())
             self.record("shuffler_jam", "deck %s to be shuffled by hand" % self.decks.name())
             self._wait(HAND_SHUFFLE)
         elif state == "done":
             bad = self._deck_check(p)
             if bad:
-                self._retire_deck(bad)
+                self._cold(REPORTS, "retire_deck", bad)
                 if self.decks.usable():
                     self._start_shuffle()
                 else:
@@ -340,45 +359,14 @@ class Controller:
         self.record("shoe_failure", "the dealing shoe reported %s: the round is void" % state)
         return None
 
-    def _on_deck(self, p):
-        """A technician registers a checked deck anew (13:47-20.38(h))."""
-        reason = self.decks.register(p["register"])
-        if reason is None:
-            self._evt({"e": "deck", "registered": p["register"], "in_play": self.decks.name()})
-            self.record("deck_registered", "deck %s" % p["register"])
-        return reason
-
-    def _panel_round(self, b, p):
-        """A dealer-panel report about the round under way (13:47-20.38)."""
-        if self.state != PLAYING:
-            return "no round under way for %s" % b
-        if b == "misdeal":
-            event = ("misdeal", p.get("why", "wrong_start"))
-        elif b == "dead_round":
-            event = ("dead", p.get("why", "missing card"))
-        elif b in ("player_away", "foul"):
-            if "seat" not in p:
-                return "say which seat"
-            event = ("away" if b == "player_away" else "foul", p["seat"])
-        else:
-            code = p.get("card", self.last_card)
-            if code is None:
-                return "no card read yet to report"
-            if b == "exposed" and self.round.variant.stud():
-                event = ("exposed", code)
-            else:
-                event = ("replace", code, b)
-        reason = self.round.why_not(event)
-        if reason is None:
-            self._apply(event)
-        return reason
-
     def _on_card(self, p):
         code = p["code"]
         if self.state == PLACING:
-            return self._button_card(code)
+            return self._cold(PLACE, "card", code)
         if self.state != PLAYING:
             return "no card is due: the table is %s" % self.state
+        if self.banked is not None:
+            return self.banked.card(self, p)
         r = self.round
         deck = p.get("deck")
         if p.get("face_up"):
@@ -401,7 +389,10 @@ class Controller:
 
     def _on_btn(self, p):
         seat, b = p["seat"], p["b"]
-        if self.state != PLAYING or self.round.phase not in (BETTING, CHOOSING):
+        if self.banked is not None:
+            return self.banked.button(self, p)
+        R = lazy.load(ROUND)
+        if self.state != PLAYING or self.round.phase not in (R.BETTING, R.CHOOSING):
             return "no betting now: the table is %s" % self.state
         if seat != self.round.to_act:
             return "out of turn: seat %s pressed %s, the action is on seat %d" % (
@@ -419,7 +410,8 @@ class Controller:
     def _on_chip(self, p):
         """A single chip put in by the player on turn (a chip-sensing table)."""
         seat, amount = p["seat"], p["amount"]
-        if self.state != PLAYING or self.round.phase != BETTING:
+        if self.state != PLAYING or self.banked or \
+                self.round.phase != lazy.load(ROUND).BETTING:
             return "no betting now: the table is %s" % self.state
         if seat != self.round.to_act:
             return "out of turn: the action is on seat %d" % self.round.to_act
@@ -432,7 +424,7 @@ class Controller:
     def _on_discard(self, p):
         """The cards a player throws away: Pineapple's discard or a draw."""
         seat, codes = p["seat"], p["cards"]
-        if self.state != PLAYING:
+        if self.state != PLAYING or self.banked:
             return "no discards now: the table is %s" % self.state
         kind = "draw" if "draw" in self.round.legal_actions(seat) else "discard"
         reason = self.round.why_not((kind, seat, codes))
@@ -440,24 +432,23 @@ class Controller:
             self._apply((kind, seat, codes))
         return reason
 
+    def _on_wager(self, p):
+        """A seat's standing wagers at a house-banked table (felt.table.banked_table)."""
+        return self.banked.wager(self, p) if self.banked else "no house-banked table"
+
     def link_lost(self, lost):
         """The host fell silent (`lost`) or was heard again (felt.loop, on a table whose
         board needs its host).  While it is lost no round starts and no player acts;
         what already happened at the table (cards read, the shuffler, the shoe, the
         dealer's reports) is still taken, so nothing physical goes unrecorded."""
-        if lost == self.link_down:
-            return
-        self.link_down = lost
-        self.record("link_lost" if lost else "link_restored",
-                    "the host fell silent" if lost else "the host is heard again")
-        self._evt({"e": "link", "lost": lost})
-        self.render()
+        if lost != self.link_down:
+            self._cold(REPORTS, "link_lost", lost)
 
     def _waits_for_link(self, kind, payload):
         if self.hal.link.frame is not None:     # the host speaks: the link is back
             self.link_lost(False)
             return False
-        return kind in ("btn", "chip", "discard") or (kind == "dealer" and payload.get("b") == "deal")
+        return kind in ("btn", "chip", "discard", "wager") or (kind == "dealer" and payload.get("b") == "deal")
 
     def lock(self, why, code="critical_memory"):
         """Stop play: the table cannot vouch for its state (a journal it cannot read
@@ -465,10 +456,7 @@ class Controller:
         on, the centre LEDs show it, and the link says why; nothing is changed or
         forgotten, so a technician can see what was found."""
         if self.locked is None:
-            self.locked = why
-            self.record(code, why)
-            self._evt({"e": "locked", "why": why})
-            self.render()
+            self._cold(REPORTS, "lock", (why, code))
 
     # ----- rounds ------------------------------------------------------------------------
 
@@ -492,43 +480,13 @@ class Controller:
     def _irregularity(self, kind, section, detail):
         self._evt({"e": "irregularity", "kind": kind, "section": section, "detail": detail})
 
-    def _retire_deck(self, why):
-        sealed = self.decks.name()
-        other = self.decks.retire()
-        self.record("deck_retired", "deck %s: %s" % (sealed, why))
-        self._irregularity("deck_retired", "13:47-20.38(h)",
-                           "deck %s sealed and reported (%s); %s" % (
-                               sealed, why, "deck %s to the table" % other if other
-                               else "no deck left: a technician registers one"))
-
-    def _want_button_card(self):
-        seated = self._seated()
-        seat = next_seat(self._placing[-1][0] if self._placing else -1, seated)
-        self.hal.card_reader.want("button", seat)
-
-    def _button_card(self, code):
-        try:
-            card = C.parse(code)
-        except C.CardError as e:
-            return str(e)
-        if card in [c for _, c in self._placing]:
-            return "card %s already seen" % code
-        seated = self._seated()
-        seat = next_seat(self._placing[-1][0] if self._placing else -1, seated)
-        self._placing.append((seat, card))
-        self._evt({"e": "dealt", "what": "button", "seat": seat, "card": C.code(card)})
-        if len(self._placing) < sum(seated):
-            self._want_button_card()
-            return None
-        self.button = by_high_card(self._placing)
-        self._evt({"e": "button", "seat": self.button, "how": "high_card"})
-        self._start_shuffle()  # the placing cards go back into the deck
-        return None
-
     def _start_round(self):
+        if self.banked is not None:
+            self.banked.start_round(self)
+            return
         cfg = self.config
         button = self.button if self.button >= 0 else len(self.stacks) - 1
-        r = Round(self.stacks, button, cfg.structure, cfg.variant, cfg.rake)
+        r = lazy.load(ROUND).Round(self.stacks, button, cfg.structure, cfg.variant, cfg.rake)
         # The table as the round begins, then its header: a cut between them resumes
         # the table as it was, the hand not yet counted.
         self._save()
@@ -570,6 +528,9 @@ class Controller:
         return True
 
     def _effects(self, effects):
+        if self.banked is not None:
+            self.banked.effects(self, effects)
+            return
         for e in effects:
             k = e[0]
             if k == "need":
@@ -595,13 +556,14 @@ class Controller:
             elif k == "show":
                 s = e[1]
                 v = self.round.variant
+                hands = lazy.load("felt.poker.hands")
                 d = {"e": "show", "seat": s, "high": e[2], "low": e[3],
                      "cards": C.codes(self.round.hole[s])}
                 if e[2] >= 0:
                     d["hand"] = hands.describe(e[2], hands.HIGH3 if v.hand == "mambo"
                                                else hands.HIGH)
                 if e[3] >= 0:
-                    d["low_hand"] = hands.describe(e[3], _low_kind(v))
+                    d["low_hand"] = hands.describe(e[3], _low_kind(hands, v))
                 self._evt(d)
             elif k == "award":
                 self._evt({"e": "award", "pot": e[1], "seat": e[2], "amount": e[3],
@@ -624,6 +586,9 @@ class Controller:
                 self._effects(self.round.settle())   # the showdown, after the LEDs
 
     def _end_round(self):
+        if self.banked is not None:
+            self.banked.end_round(self)
+            return
         r = self.round
         lazy.forget(IRREGULAR_RULES)   # loaded if the round had an irregularity
         self.stacks = list(r.stacks)
@@ -634,7 +599,7 @@ class Controller:
                    "called_off": r.called_off, "deck": self.decks.name()})
         self.state = IDLE
         if r.called_off == "dead":
-            self._retire_deck("the round was called dead")
+            self._cold(REPORTS, "retire_deck", "the round was called dead")
         elif r.called_off is None:
             self.decks.alternate()
         try:   # every round, a called-off one too (its _called_off says why)
@@ -656,43 +621,28 @@ class Controller:
 
     def _time_charges(self):
         """13:47-20.37(a)4iii: the hourly fee, assessed every 20 or 30 minutes between
-        rounds, from every seated player (inactive ones too) or shared by the table."""
+        rounds (felt.table.reports), at a table that charges by time."""
         rake = self.config.rake if self.config else None
-        if rake is None or rake.method != "time":
-            return
-        while self._charged < self.minutes // rake.every:
-            self._charged += 1
-            per_player, per_table = rake.time_charge(None)
-            seated = [s for s in range(len(self.stacks)) if self.stacks[s] > 0]
-            if not seated:
-                continue
-            charges = [0] * len(self.stacks)
-            for s in seated:
-                charges[s] = per_player
-            if per_table:
-                # Shared by the seated players; the odd chips from the first seats.
-                each, odd = divmod(per_table, len(seated))
-                for i, s in enumerate(seated):
-                    charges[s] = each + (1 if i < odd else 0)
-            for s in seated:
-                c = min(charges[s], self.stacks[s])
-                self.stacks[s] -= c
-                charges[s] = c
-                self.rake_total += c
-            self._evt({"e": "time_charge", "charges": charges})
+        if rake is not None and rake.method == "time" and \
+                self._charged < self.minutes // rake.every:
+            self._cold(REPORTS, "time_charges", rake)
 
     # ----- power cuts ---------------------------------------------------------------------
 
     def lasting(self):
         """What the table keeps across a power cut: all but the round under way and the
         shuffle or cut it waited for (a new shuffle and cut follow a restart)."""
-        return {"config": self.config.as_dict() if self.config else None,
-                "stacks": list(self.stacks), "button": self.button, "hand": self.hand,
-                "decks": self.decks.as_dict(), "rake_total": self.rake_total,
-                "minutes": self.minutes, "charged": self._charged,
-                "shuffler_present": self.shuffler_present,
-                "shoe_must_go": self.shoe_must_go, "called_off": self.called_off,
-                "coming": self.coming}
+        d = {"config": self.config.as_dict() if self.config else None,
+             "stacks": list(self.stacks), "button": self.button, "hand": self.hand,
+             "decks": self.decks.as_dict(), "rake_total": self.rake_total,
+             "minutes": self.minutes, "charged": self._charged,
+             "shuffler_present": self.shuffler_present,
+             "shoe_must_go": self.shoe_must_go, "called_off": self.called_off,
+             "coming": self.coming}
+        if self.banked is not None:
+            d["house"] = self.house
+            d["wagers"] = [list(w) for w in self.wagers]
+        return d
 
     def _save(self):
         state = self.lasting()
@@ -704,7 +654,7 @@ class Controller:
     def _to_act(self, seat):
         r = self.round
         d = {"e": "to_act", "seat": seat, "legal": r.legal_actions(seat)}
-        if r.phase == BETTING and self.config.structure.kind != "fixed":
+        if r.phase == lazy.load(ROUND).BETTING and self.config.structure.kind != "fixed":
             d["min"], d["max"] = r.raise_bounds(seat)
         self._evt(d)
 
@@ -714,6 +664,8 @@ class Controller:
     def seat_statuses(self):
         n = len(self.leds["seats"])
         out = [scenes.EMPTY] * n
+        if self.banked is not None:
+            return self.banked.seat_statuses(self, out)
         r = self.round
         for s in range(min(n, len(self.stacks))):
             if r is None or not r.dealt_in[s]:
@@ -748,7 +700,8 @@ class Controller:
             return scenes.CALLED_OFF
         if self.state in (SHUFFLING,):
             return scenes.SHUFFLING
-        if self.state == PLACING or (self.state == PLAYING and self.round.phase == DEALING):
+        if self.state == PLACING or (self.state == PLAYING and self.round.phase == 0):
+            # 0: DEALING, in felt.poker.round and felt.banked.banked_round alike
             return scenes.DEALING
         if self.state == PLAYING:
             return scenes.BETTING
@@ -757,7 +710,8 @@ class Controller:
     def render(self):
         """Light the LEDs for the table's state; written only when they change."""
         # Between rounds the last round's button stays lit with its winners.
-        shown_button = self.round.button if self.state == IDLE and self.round else self.button
+        shown_button = self.round.button if self.state == IDLE and self.round and \
+            self.banked is None else self.button
         scene = (self.seat_statuses(), shown_button, self.centre_status())
         if scene != self._scene:
             self._scene = scene
@@ -766,19 +720,22 @@ class Controller:
     def snapshot(self):
         r = self.round
         live = r is not None and self.state == PLAYING
-        return {"state": self.state, "hand": self.hand, "button": self.button,
-                "stacks": list(r.stacks if live else self.stacks),
-                "to_act": r.to_act if r is not None and self.state == PLAYING else -1,
-                "board": C.codes(r.board) if r is not None else "",
-                "pot": r.pot() if r is not None and self.state == PLAYING else 0,
-                "rake": self.rake_total + (r.raked if live else 0),
-                "decks": self.decks.as_dict(),
-                "shuffler_present": self.shuffler_present, "shoe_must_go": self.shoe_must_go,
-                "config": self.config.as_dict() if self.config else None,
-                "locked": self.locked}
+        if self.banked is not None:
+            live = False    # the round's pot and to_act are a poker round's
+        d = {"state": self.state, "hand": self.hand, "button": self.button,
+             "stacks": list(r.stacks if live else self.stacks),
+             "to_act": r.to_act if live else -1,
+             "board": C.codes(r.board) if r is not None else "",
+             "pot": r.pot() if live else 0,
+             "rake": self.rake_total + (r.raked if live else 0),
+             "decks": self.decks.as_dict(),
+             "shuffler_present": self.shuffler_present, "shoe_must_go": self.shoe_must_go,
+             "config": self.config.as_dict() if self.config else None,
+             "locked": self.locked}
+        return d if self.banked is None else self.banked.snapshot(self, d)
 
 
-def _low_kind(variant):
+def _low_kind(hands, variant):
     if variant.hand == "mambo":
         return hands.LOW3
     return hands.LOW_27 if variant.low == "27" else hands.LOW_A5

@@ -98,10 +98,12 @@ class Journal:
 
     # ----- writing ------------------------------------------------------------------
 
-    def begin(self, hand, button, stacks, config):
-        header = {"hand": hand, "button": button, "stacks": list(stacks),
-                  "game": config.game, "structure": config.structure.as_dict(),
-                  "rake": config.rake.as_dict()}
+    def begin(self, hand, button, stacks, config, wagers=None):
+        """A round's header; `wagers`, a house-banked round's (ante, side) per seat."""
+        header = {"hand": hand, "button": button, "stacks": list(stacks), "game": config.game}
+        header.update(config.header())
+        if wagers is not None:
+            header["wagers"] = [list(w) for w in wagers]
         self._write({"round": header})
         self.header, self.header_seq, self.count = header, self.seq, 0
         self.rounds += 1

@@ -16,7 +16,8 @@ MAX_MINUTES = 100000000  # table time: about 190 years of minutes
 DECKS = ("A", "B")
 SEAT_BUTTONS = ("fold", "call", "raise")
 PANEL = ("deal", "cut_done", "hand_shuffle_done", "shuffler_removed", "misdeal",
-         "exposed", "off_table", "ineligible", "dead_round", "player_away", "foul")
+         "exposed", "off_table", "ineligible", "dead_round", "player_away", "foul",
+         "miscount", "dealer_exposed")
 SHUFFLER_STATES = ("idle", "shuffling", "done", "jammed")
 SHOE_STATES = ("ok", "jam", "stop", "incomplete")
 
@@ -103,6 +104,7 @@ SPECS = {
              "sig": (True, _signature)},
     "recall": {"round": (False, check.whole), "from": (False, check.whole)},
     "btn": {"seat": (True, _seat), "b": (True, _one_of(SEAT_BUTTONS)), "to": (False, _chips)},
+    "wager": {"seat": (True, _seat), "ante": (False, _chips), "side": (False, _chips)},
     "discard": {"seat": (True, _seat), "cards": (True, _cards)},
     "chip": {"seat": (True, _seat), "amount": (True, _chip), "announced": (False, check.flag)},
     "clock": {"minutes": (True, _minutes)},

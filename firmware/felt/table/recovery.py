@@ -6,8 +6,6 @@ table loads it then and forgets it after (felt.lazy).
 """
 
 from felt import check, lazy
-from felt.poker import rake, structure, variants
-from felt.poker.round import Round
 from felt.table import records
 from felt.table.decks import Decks
 from felt.table.journal import (CALLED_OFF, MAX_RECORD, archive, brief, why, _crc_text,
@@ -55,6 +53,8 @@ def resume(ctl):
     ctl.shuffler_present = table["shuffler_present"]
     ctl.shoe_must_go, ctl.called_off = table["shoe_must_go"], table["called_off"]
     ctl.coming = table["coming"]
+    ctl.house, ctl.wagers = table.get("house", 0), table.get("wagers")
+    lazy.load("felt.table.configure").load_rules(ctl)   # the controller forgets it
     ctl._saved = table
     if j.repaired is not None:
         # The flash is failing: the table resumes exactly, a technician is told.
@@ -75,6 +75,8 @@ def resume(ctl):
     if r.expecting() is not None:
         what, seat = r.expecting()
         ctl.hal.card_reader.want(what, seat)
+    elif ctl.banked is not None:
+        ctl.banked.ask(ctl)
     elif r.to_act >= 0:
         ctl._to_act(r.to_act)
     return False
@@ -259,8 +261,11 @@ def replay(j):
         except Exception:  # noqa: BLE001
             raise Damaged(brief("journal %s record %d: the rules refuse the event %s" % (
                 j.path, seq, check.shown(e))))
-    # 13:47-20.37: chips leave a round only as rake.
-    held = sum(r.stacks) + r.raked + (0 if r.finished() else r.pot())
+    # 13:47-20.37: chips leave a round only as rake; at a banked table, to the house.
+    if "wagers" in h:
+        held = sum(r.stacks) + r.house()
+    else:
+        held = sum(r.stacks) + r.raked + (0 if r.finished() else r.pot())
     if held != sum(stacks):
         raise Damaged(brief("%s: the round's chips do not add up" % where))
     return r
@@ -268,6 +273,12 @@ def replay(j):
 
 def begun(header):
     """The round a header begins, started: (the round, the effects of its start)."""
+    if "wagers" in header:     # a house-banked round (felt.table.banked_table)
+        r = lazy.load(BANKED).new_round(header["core"], header["stacks"], header["wagers"],
+                                         header["settings"])
+        return r, r.start()
+    from felt.poker import rake, structure, variants    # a poker table's (felt.lazy)
+    from felt.poker.round import Round
     r = Round(header["stacks"], header["button"], structure.from_dict(header["structure"]),
               variants.get(header["game"]), rake.from_dict(header["rake"]))
     return r, r.start()
@@ -437,6 +448,7 @@ def _first_seq(path, buf):
 
 
 CONFIG = "felt.table.config"   # reading the configuration (felt.lazy)
+BANKED = "felt.table.banked_table"   # a house-banked table's rounds (felt.lazy)
 
 
 # ----- the table the journal holds -------------------------------------------------------
@@ -464,6 +476,14 @@ def restorable(ctl, table):
         for s in range(len(stacks)):
             check.whole(stacks[s], "stack %d" % s)
         check.whole(table["rake_total"], "rake_total")
+        house = table.get("house", 0)
+        check.whole(house, "the house's result", -check.MAX_CHIPS * 11, check.MAX_CHIPS * 11)
+        w = table.get("wagers")
+        if (cfg is not None and cfg.banked) != (w is not None) or w is not None and (
+                not isinstance(w, list) or len(w) != len(stacks) or
+                [x for x in w if not isinstance(x, list) or len(x) != 2 or
+                 not check.is_whole(x[0]) or not check.is_whole(x[1])]):
+            raise check.Refused("the standing wagers are %s" % check.shown(w))
         check.whole(table["button"], "the button", -1, len(stacks) - 1)
         for k in ("hand", "minutes", "charged"):
             check.whole(table[k], k)
@@ -482,7 +502,7 @@ def restorable(ctl, table):
             raise check.Refused("the decks are %s" % check.shown(d))
         decks = Decks()
         decks.restore(d)
-        held = sum(stacks) + table["rake_total"]
+        held = sum(stacks) + table["rake_total"] + house
         began = sum(cfg.stacks) if cfg else 0
         if held != began:
             raise check.Refused("the stacks and the rake hold %d chips, the table began "
@@ -500,6 +520,6 @@ def check_round(ctl, header, table, cfg):
         raise check.Refused(where + "a round on a table not configured")
     if header.get("stacks") != table["stacks"] or header.get("hand") != table["hand"] + 1:
         raise check.Refused(where + "the round does not begin from the table before it")
-    if header.get("game") != cfg.game or header.get("structure") != cfg.structure.as_dict() \
-            or header.get("rake") != cfg.rake.as_dict():
+    made = cfg.header()
+    if header.get("game") != cfg.game or [k for k in made if header.get(k) != made[k]]:
         raise check.Refused(where + "the round is not the configured game")

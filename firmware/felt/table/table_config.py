@@ -2,12 +2,12 @@
 writes its sign): small, since it lives as long as the table does.
 """
 
-from felt.poker import variants
-
-
 class TableConfig:
+    banked = False
+
     def __init__(self, game, regime, seats, stacks, structure, rake, button_start,
                  min_wager, max_wager):
+        from felt.poker import variants   # a poker table's: never loaded at a banked one
         self.game = game
         self.variant = variants.get(game)
         self.regime = regime
@@ -26,3 +26,8 @@ class TableConfig:
                   "rake": self.rake.as_dict(), "min_wager": self.min_wager,
                   "max_wager": self.max_wager})
         return d
+
+    def header(self):
+        """What a round's journal header holds of the configuration."""
+        return {"structure": self.structure.as_dict(), "rake": self.rake.as_dict()}
+

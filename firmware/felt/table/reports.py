@@ -1,0 +1,98 @@
+"""What a table seldom does: the dealer's reports about the round under way
+(13:47-20.38), the decks retired and registered again (13:47-20.38(h)), the host's link
+lost and found, play locked, the time charges due.  Loaded for one and forgotten after (felt.lazy), as the
+controller's `_cold`.  Each function takes the controller and its argument.
+"""
+
+from felt.table.controller import PLAYING
+
+
+def panel(ctl, bp):
+    """A dealer-panel report about the round under way (13:47-20.38): `bp`, the button
+    and the dealer message."""
+    b, p = bp
+    if ctl.state != PLAYING:
+        return "no round under way for %s" % b
+    if b == "misdeal":
+        event = ("misdeal", p.get("why", "wrong_start"))
+    elif b == "dead_round":
+        event = ("dead", p.get("why", "missing card"))
+    elif b in ("player_away", "foul"):
+        if "seat" not in p:
+            return "say which seat"
+        event = ("away" if b == "player_away" else "foul", p["seat"])
+    else:
+        code = p.get("card", ctl.last_card)
+        if code is None:
+            return "no card read yet to report"
+        if b == "exposed" and ctl.round.variant.stud():
+            event = ("exposed", code)
+        else:
+            event = ("replace", code, b)
+    reason = ctl.round.why_not(event)
+    if reason is None:
+        ctl._apply(event)
+    return reason
+
+
+def retire_deck(ctl, why):
+    """Seal the deck in play and report it, `why` (13:47-20.38(h)); the other to the table."""
+    sealed = ctl.decks.name()
+    other = ctl.decks.retire()
+    ctl.record("deck_retired", "deck %s: %s" % (sealed, why))
+    ctl._irregularity("deck_retired", "13:47-20.38(h)",
+                      "deck %s sealed and reported (%s); %s" % (
+                          sealed, why, "deck %s to the table" % other if other
+                          else "no deck left: a technician registers one"))
+
+
+def register_deck(ctl, p):
+    """A technician registers a checked deck anew (13:47-20.38(h))."""
+    reason = ctl.decks.register(p["register"])
+    if reason is None:
+        ctl._evt({"e": "deck", "registered": p["register"], "in_play": ctl.decks.name()})
+        ctl.record("deck_registered", "deck %s" % p["register"])
+    return reason
+
+
+def link_lost(ctl, lost):
+    """The host fell silent, or is heard again (Controller.link_lost)."""
+    ctl.link_down = lost
+    ctl.record("link_lost" if lost else "link_restored",
+               "the host fell silent" if lost else "the host is heard again")
+    ctl._evt({"e": "link", "lost": lost})
+    ctl.render()
+
+
+def lock(ctl, why_code):
+    """Play stops (Controller.lock): why, with the event log's code."""
+    why, code = why_code
+    ctl.locked = why
+    ctl.record(code, why)
+    ctl._evt({"e": "locked", "why": why})
+    ctl.render()
+
+
+def time_charges(ctl, rake):
+    """13:47-20.37(a)4iii: the hourly fee due, from every seated player (inactive ones
+    too) or shared by the table."""
+    while ctl._charged < ctl.minutes // rake.every:
+        ctl._charged += 1
+        per_player, per_table = rake.time_charge(None)
+        seated = [s for s in range(len(ctl.stacks)) if ctl.stacks[s] > 0]
+        if not seated:
+            continue
+        charges = [0] * len(ctl.stacks)
+        for s in seated:
+            charges[s] = per_player
+        if per_table:
+            # Shared by the seated players; the odd chips from the first seats.
+            each, odd = divmod(per_table, len(seated))
+            for i, s in enumerate(seated):
+                charges[s] = each + (1 if i < odd else 0)
+        for s in seated:
+            c = min(charges[s], ctl.stacks[s])
+            ctl.stacks[s] -= c
+            charges[s] = c
+            ctl.rake_total += c
+        ctl._evt({"e": "time_charge", "charges": charges})
