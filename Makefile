@@ -66,8 +66,9 @@ test: venv micropython compile
 	$(VENV)/bin/python tests/mp/run.py
 	$(VENV)/bin/python tests/mp/compare.py
 
+# A reader that stops early (`make run ARGS=... | head`) is no error: 141 is SIGPIPE's.
 run: venv $(RUN_MP)
-	@$(VENV)/bin/felt-emulator $(ARGS)
+	@$(VENV)/bin/felt-emulator $(ARGS) || { rc=$$?; [ $$rc = 141 ] || exit $$rc; }
 
 bench: venv micropython compile
 	@$(VENV)/bin/felt-bench $(ARGS)

@@ -7,6 +7,7 @@
     felt-emulator --serve localhost:7000                # a board on a bench, for felt-console
 """
 
+import json
 import sys
 from pathlib import Path
 
@@ -90,12 +91,9 @@ def parse_args(argv):
         if "board" in args.given:
             ap.error("--image runs the board it was built for (its board.json): leave out "
                      "--board")
-        if not (Path(args.image) / "board.json").is_file():
-            ap.error("--image %s: no board.json there (felt-flash build makes images)"
-                     % args.image)
         if not Path(args.trust).is_file():
             ap.error("--trust %s: no such key file (felt-flash keygen makes one)" % args.trust)
-        args.board = cli.board_file(str(Path(args.image) / "board.json"))
+        args.board = image_board(Path(args.image))
         from host_tools.flash import load_key
         try:
             args.tech_key = None if args.serve else load_key(args.tech_key)   # the console signs
@@ -118,6 +116,21 @@ def parse_args(argv):
     except ConfigError as e:
         ap.error("the table refuses this configuration: %s" % e)
     return args
+
+
+def image_board(image):
+    """The board definition the emulator plays an image's devices by: the image's
+    board.json, or, when that is damaged or missing, the board its manifest names: the
+    board's own program check then tilts on it, as a board flashed with it would."""
+    try:
+        return cli.board_file(str(image / "board.json"))
+    except cli.UserError:
+        try:
+            return cli.board_file(json.loads((image / "manifest.json").read_text())["board"])
+        except (OSError, ValueError, KeyError, TypeError, cli.UserError):
+            raise cli.UserError("--image %s: no image there: neither its board.json nor its "
+                                "manifest.json can be read (felt-flash build makes images)"
+                                % image)
 
 
 def headless(args, out=None):

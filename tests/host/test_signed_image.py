@@ -78,6 +78,11 @@ def test_a_signed_image_plays(image, keys, capsys):
     (lambda d: flip(d / "felt" / "hal" / "link.mpy"), "felt/hal/link.mpy", "differs"),
     (lambda d: flip(d / "board.json", (d / "board.json").read_bytes().index(b'"poll_ms": ') + 11),
      "board.json", "differs"),
+    # A board definition no longer JSON, or gone: the emulator plays the devices of the
+    # board the manifest names, and the board's check tilts on the file.
+    (lambda d: (d / "board.json").write_bytes((d / "board.json").read_bytes() + b"x"),
+     "board.json", "differs"),
+    (lambda d: (d / "board.json").unlink(), "board.json", "missing"),
 ])
 def test_a_changed_missing_or_extra_file_tilts_at_boot_and_nothing_plays(
         image, keys, capsys, spoil, named, why):
