@@ -126,3 +126,23 @@ def test_micropython_at_the_boards_heap_plays_the_same_rounds(game, tmp_path):
     assert mp.returncode == 0, mp.stdout[-2000:] + mp.stderr
     assert mp.stdout == cp.stdout
     assert len(list(tmp_path.glob("*.banked"))) == 100
+
+
+def test_felt_recall_rebuilds_the_records_the_table_wrote(tmp_path):
+    table, recalled = tmp_path / "table", tmp_path / "recalled"
+    table.mkdir()
+    journal = table / "journal.jsonl"
+    r = run_cli("--game", "holdem-bonus", "--hands", "12", "--players", "4", "--seed", "2",
+                "--faults", "random", "--journal", str(journal), "--phh", str(table))
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    r = subprocess.run([sys.executable, "-m", "host_tools.recall", "--journal", str(journal),
+                        "--phh", str(recalled)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "house-banked" in r.stdout and "  house: " in r.stdout
+    files = sorted(recalled.iterdir())
+    assert len(files) == 10
+    for f in files:
+        mine = json.loads(f.read_text())
+        written = json.loads((table / f.name).read_text())
+        assert mine.pop("firmware") is None and written.pop("firmware") == "felt 0.1"
+        assert mine == written

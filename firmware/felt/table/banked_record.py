@@ -24,6 +24,16 @@ def write(f, header, events, firmware):
     """Write to the file `f` the record of the round `events` (the journal's, in order)
     played from `header` (its journal header: hand, stacks, game, core, settings,
     wagers), a key at a time: a board's heap has no room for the whole text."""
+    d = build(header, events, firmware)
+    f.write("{\n")
+    for k in KEYS:
+        f.write('"%s": ' % k)
+        f.write(protocol.dumps(d.pop(k)))
+        f.write(",\n" if d else "\n}\n")
+
+
+def build(header, events, firmware):
+    """The record as a dict of KEYS (write)."""
     r = banked_table.new_round(header["core"], header["stacks"], header["wagers"],
                                header["settings"])
     d = {"format": FORMAT, "firmware": firmware, "game": header["game"],
@@ -43,11 +53,7 @@ def write(f, header, events, firmware):
     d["finishing_stacks"] = list(r.stacks)
     d["house"] = r.house()
     d.pop("open")
-    f.write("{\n")
-    for k in KEYS:
-        f.write('"%s": ' % k)
-        f.write(protocol.dumps(d.pop(k)))
-        f.write(",\n" if d else "\n}\n")
+    return d
 
 
 def _effects(r, out, d):
