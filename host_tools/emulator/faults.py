@@ -15,6 +15,10 @@ that the firmware answered as those rules say.  A session with faults:
 A power cut kills the firmware and boots it again on its journal: the table must come
 back as it was (the `state` before and after agree) and play goes on.
 
+A house-banked table (docs/protocol.md 6.4) has faults of its own, BANKED_KINDS
+(19:47-27.12): they come at a card asked for or at a seat's decision (on_decide), and
+the poker table's panel reports are never injected there.
+
 Every injected fault leaves a line in `session.notes`:
     fault: <kind> at hand N: <what the firmware did> (<section>)
 built from what the firmware reported (irregularity, refund, discarded, exposed and

@@ -4,6 +4,10 @@ The emulator answers only what the firmware asks (a shuffle, a card, an action),
 seed fixes every run: the same seed prints the same output.  With `inject` the devices
 and the dealer's panel also fail now and then (host_tools.emulator.faults), from a seeded
 stream of their own: a session without faults sends exactly what it always did.
+
+A house-banked game (Four Card Poker, hold 'em bonus) is played the same way: its
+seats' decisions (`decide` events, several seats at once) are made by the bots with
+the seat buttons, and the house's result comes with each round's end.
 """
 
 import json
