@@ -2,7 +2,7 @@
 
     felt-bench                  # or: python -m host_tools.bench
     felt-bench --hands 300 --evals 100000 --reps 3 --game-hands 100 [--no-mp]
-               [--table-hands 100] [--min-heap-hands 1000]
+               [--table-hands 100] [--min-heap-hands 1000] [--edge-hands 100000]
 
 (a) hands per second of the rules core (felt.poker.round) on random 6-handed
     fixed-limit hold 'em hands played to the showdown, (b) PokerKit's hands per second
@@ -17,7 +17,10 @@
     Omaha high-low and 11-handed hold 'em, against the goal of 64 KB of heap,
 (g) the whole firmware in the unix port (host_tools/bench_table.py): heap after boot
     and between rounds, press to LED p50/p99, the showdown press, and the smallest
-    heap that completes the 1000-hand hold 'em fault run.
+    heap that completes the 1000-hand hold 'em fault run,
+(h) the house edge of Four Card Poker (aces up table I) measured over --edge-hands
+    seeded hands through the rules core (host_tools.banked_edge), next to the exact
+    aces up edge and the published ante-and-play figure: `four_card_edge` in the JSON.
 
 Everything random is drawn before timing: decks, the action each player takes, and
 every event each engine is fed (PokerKit gets its cards already parsed).  A timed loop
@@ -42,6 +45,7 @@ from felt.poker.round import Round
 from felt.poker.structure import FixedLimit
 from felt.poker import variants as V
 from host_tools import cli
+from host_tools.banked_edge import four_card_edge
 
 PLAYERS = 6
 STACK = 1000              # deep: nobody is all-in, so both engines play identical rules
@@ -483,6 +487,10 @@ def main(argv=None):
     ap.add_argument("--min-heap-hands", type=cli.count(0), default=1000,
                     help="hands of the fault run whose smallest heap is bisected "
                          "(default 1000; 0 skips it)")
+    ap.add_argument("--edge-hands", type=cli.count(0), default=100_000,
+                    help="seeded hands of Four Card Poker (aces up table I) whose house "
+                         "edge is measured through the rules core (default 100000; 0 "
+                         "skips it)")
     ap.add_argument("--no-mp", action="store_true",
                     help="skip everything measured in MicroPython")
     args = ap.parse_args(argv)
@@ -498,8 +506,8 @@ def main(argv=None):
     except ImportError as e:
         raise cli.UserError("needs the test extras (pip install -e '.[test]'): %s" % e, 1)
 
-    # The parts, each a step of the progress bar: (a) to (d), each game, (f), (g).
-    parts = 4 + len(V.NAMES) + (0 if args.no_mp else 2)
+    # The parts, each a step of the progress bar: (a) to (d), each game, (h), (f), (g).
+    parts = 5 + len(V.NAMES) + (0 if args.no_mp else 2)
     with cli.progress(parts, "felt-bench") as step:
         return _bench(args, step, treys)
 
@@ -569,6 +577,14 @@ def _bench(args, step, treys):
             "pokerkit_hands_per_s": round(r["pk"], 1) if r["pk"] else None,
             "ratio": round(r["core"] / r["pk"], 2) if r["pk"] else None}
 
+    # (h): the house edge of Four Card Poker, measured against the expected one.
+    edge = None
+    if args.edge_hands:
+        step(0, "Four Card Poker's house edge")
+        edge = four_card_edge(args.edge_hands, args.seed)
+        print_edge(edge)
+    step()
+
     # (f): the worst showdowns inside MicroPython.
     mp = None
     if args.no_mp:
@@ -613,7 +629,34 @@ def _bench(args, step, treys):
                          for key, c in mp["cases"].items()} if mp else None,
         "mp_heap_goal_bytes": MP_HEAP_GOAL,
         "micropython": mp["micropython"] if mp else None,
+        "four_card_edge": edge_figures(edge),
     }, **table)))
+
+
+def print_edge(e):
+    print("Four Card Poker house edge: %d seeded hands, aces up table %s, %.1f s"
+          % (e["hands"], e["table"], e["seconds"]))
+    print("  ante and play  %5.2f%% +- %.2f of the ante (published, optimal strategy: "
+          "%.2f%%; this strategy is simpler)" % (
+              e["ante_play_edge"], e["ante_play_se"], e["ante_play_published"]))
+    print("  aces up        %5.2f%% +- %.2f (exact: %.2f%%)  measured / exact %.2f" % (
+        e["aces_up_edge"], e["aces_up_se"], e["aces_up_expected"],
+        e["aces_up_edge"] / e["aces_up_expected"]))
+
+
+def edge_figures(e):
+    """The JSON line's figures of four_card_edge's result (None: not measured)."""
+    if e is None:
+        return None
+    return {"hands": e["hands"], "table": e["table"], "seconds": round(e["seconds"], 1),
+            "ante_play_pct": round(e["ante_play_edge"], 3),
+            "ante_play_se_pct": round(e["ante_play_se"], 3),
+            "ante_play_published_pct": e["ante_play_published"],
+            "ante_play_vs_published": round(e["ante_play_edge"] / e["ante_play_published"], 3),
+            "aces_up_pct": round(e["aces_up_edge"], 3),
+            "aces_up_se_pct": round(e["aces_up_se"], 3),
+            "aces_up_exact_pct": e["aces_up_expected"],
+            "aces_up_vs_exact": round(e["aces_up_edge"] / e["aces_up_expected"], 3)}
 
 
 def _version(dist):

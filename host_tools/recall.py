@@ -11,6 +11,7 @@ irregularities the table applied.  The rounds come oldest first; a round the jou
 could not read whole says which lines.
 """
 
+import io
 import json
 import os
 import sys
@@ -73,6 +74,8 @@ def describe(answer):
         out.insert(0, "round (its header could not be read): %d events" % len(answer["events"]))
         out += ["  event %s" % json.dumps(e) for e in answer["events"]]
         return out
+    if "wagers" in h:
+        return _banked(h, answer["events"], out)
     st = h["structure"]
     out.insert(0, "hand %d: %s, %s limit %s/%s, %s" % (
         h["hand"], h["game"], st["structure"], st["small_bet"], st["big_bet"],
@@ -99,6 +102,35 @@ def describe(answer):
     if not r.finished():
         out.append("  (the round is not over in the journal)")
     out.append("  stacks after: " + " ".join("%d:%d" % (s, n) for s, n in enumerate(r.stacks)))
+    return out
+
+
+def _banked(h, events, out):
+    """A house-banked round (docs/banked-records.md) as lines of text."""
+    from felt.table import banked_record
+    out.insert(0, "hand %d: %s, house-banked, %s" % (h["hand"], h["game"], ", ".join(
+        "%s %s" % kv for kv in sorted(h["settings"].items()))))
+    out.append("  stacks: " + " ".join("%d:%d" % (s, n) for s, n in enumerate(h["stacks"])))
+    out.append("  wagers (ante, side): " + " ".join(
+        "%d:%d,%d" % (s, a, b) for s, (a, b) in enumerate(h["wagers"]) if a + b))
+    try:
+        d = banked_record.build(h, events, None)
+    except Exception as e:  # noqa: BLE001 - whatever the journal holds, a sentence
+        out.append("  the rules core cannot rebuild it: %s" % e)
+        return out
+    out += ["  seat %d: %s" % (s, cards) for s, cards in d["seats"]]
+    out.append("  dealer: %s%s" % (d["dealer"], "; board: " + d["board"] if d["board"] else ""))
+    out += ["  %s: seat %d %s%s" % (name, s, what, " %d" % chips if chips else "")
+            for name, s, what, chips in d["decisions"]]
+    out += ["  %s shows %s: %s" % ("the dealer" if s < 0 else "seat %d" % s, cards, hand)
+            for s, cards, hand, _ in d["shown"]]
+    out += ["  seat %d: %s %s %d (%s)" % (s, what, kind, amount, section)
+            for what, s, kind, amount, section in d["settlement"]]
+    if d["called_off"]:
+        out.append("  called off: %s, %s (%s)" % tuple(d["called_off"]))
+    out.append("  house: %+d" % d["house"])
+    out.append("  stacks after: " + " ".join(
+        "%d:%d" % (s, n) for s, n in enumerate(d["finishing_stacks"])))
     return out
 
 
@@ -146,16 +178,25 @@ def _said(r, e):
 
 
 def write_phh(folder, answer):
-    """The round as DIR/hand-<n>.phh (felt.table.phh, docs/phh.md) and its path;
-    RecallError saying why not for a round whose header could not be read or that the
-    rules core cannot rebuild (an event damaged)."""
-    if answer["header"] is None:
+    """The round as DIR/hand-<n>.phh (felt.table.phh, docs/phh.md), a house-banked
+    round as DIR/hand-<n>.banked (felt.table.banked_record, docs/banked-records.md;
+    its `firmware` null), and its path; RecallError saying why not for a round whose
+    header could not be read or that the rules core cannot rebuild (an event damaged)."""
+    header = answer["header"]
+    if header is None:
         raise RecallError("its header could not be read")
+    banked = "wagers" in header
     try:
-        text = phh.history(answer["header"], answer["events"])
+        if banked:
+            from felt.table import banked_record
+            out = io.StringIO()
+            banked_record.write(out, header, answer["events"], None)
+            text = out.getvalue()
+        else:
+            text = phh.history(header, answer["events"])
     except Exception as e:  # noqa: BLE001 - whatever the journal holds, a sentence
         raise RecallError("the rules core cannot rebuild it: %s" % e)
-    path = os.path.join(folder, "hand-%d.phh" % answer["header"]["hand"])
+    path = os.path.join(folder, "hand-%d.%s" % (header["hand"], "banked" if banked else "phh"))
     with open(path, "w") as f:
         f.write(text)
     return path

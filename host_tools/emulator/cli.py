@@ -15,21 +15,30 @@ from felt.board import load as load_board
 from felt.check import MAX_CHIPS
 from felt.poker import variants
 from felt.poker.structure import ConfigError
-from felt.table.config import MAX_SEATS, from_dict as check_config
+from felt.table.config import BANKED, BANKED_MAX_PLAYERS, MAX_SEATS, \
+    from_dict as check_config
 from host_tools import cli
 from host_tools.emulator import serve
 from host_tools.emulator.link import Tilted, add_runtime_arguments, check_runtime
-from host_tools.emulator.session import DEFAULT_BOARD, RAKES, from_args, round_line, table_config
+from host_tools.emulator.session import BANKED_TABLE, DEFAULT_BOARD, RAKES, from_args, \
+    round_line, table_config
 
 
 PROG = "felt-emulator"
 TILTED = 3    # the exit status when the table tilts at boot (its program check failed)
+POKER_ONLY = {"structure", "rake", "straddle", "button"}   # a house-banked table has none
 
 
 def parse_args(argv):
     ap = cli.parser(PROG, __doc__)
     ap.add_argument("--hands", type=cli.count(1), help="play this many rounds headless, then stop")
-    ap.add_argument("--game", default="holdem", choices=variants.NAMES, help="the game")
+    ap.add_argument("--game", default="holdem", choices=variants.NAMES + BANKED,
+                    help="the game; the house-banked games (%s) play headless at a table "
+                         "of wagers %d to %d, an ante of %d, aces up table %s, settled "
+                         "player by player" % (
+                             ", ".join(BANKED), BANKED_TABLE["min_wager"],
+                             BANKED_TABLE["max_wager"], BANKED_TABLE["ante"],
+                             BANKED_TABLE["aces_up"]))
     ap.add_argument("--list-games", action="store_true",
                     help="print each game's name and its maximum players, then stop")
     ap.add_argument("--structure", default="fixed", choices=("fixed", "spread", "pot", "no"),
@@ -105,7 +114,17 @@ def parse_args(argv):
                 ap.error("--%s goes with --image: a table without one checks no program and "
                          "takes unsigned commands" % option.replace("_", "-"))
         args.tech_key = None
-    most = variants.get(args.game).max_players
+    if args.game in BANKED:
+        poker = sorted(o for o in args.given & POKER_ONLY)
+        if poker:
+            ap.error("%s is house-banked: it has no --%s" % (
+                args.game, ", --".join(o.replace("_", "-") for o in poker)))
+        if args.hands is None and args.serve is None:
+            raise cli.UserError("%s: the terminal view does not show house-banked rounds "
+                                "yet: give --hands N to play headless" % args.game)
+        most = BANKED_MAX_PLAYERS
+    else:
+        most = variants.get(args.game).max_players
     if not 2 <= args.players <= most:
         ap.error("--players must be 2..%d for %s" % (most, args.game))
     # The table's own check of the configuration, as the firmware would refuse it.
@@ -141,10 +160,18 @@ def headless(args, out=None):
     played = 0
     try:
         session.open()
+        if session.banked:
+            session.side_wagers()
         start = sum(session.config["stacks"])
         with cli.progress(args.hands, "hands") as step:
             for _ in range(args.hands):
-                if sum(1 for s in session.state()["stacks"] if s > 0) < 2:
+                if session.banked:
+                    st = session.state()
+                    if not [1 for (a, b), s in zip(st["wagers"], st["stacks"])
+                            if 0 < a + b <= s or 0 < a <= s]:
+                        print("stopped: no player has chips for a wager", file=out)
+                        break
+                elif sum(1 for s in session.state()["stacks"] if s > 0) < 2:
                     print("stopped: fewer than two players have chips", file=out)
                     break
                 end = session.play_round()
@@ -157,13 +184,14 @@ def headless(args, out=None):
                     session.pass_time()
         state = session.state()
         rake = state["rake"]
-        end_chips = sum(state["stacks"]) + rake
+        house = state.get("house", 0)    # a house-banked table's result
+        end_chips = sum(state["stacks"]) + rake + house
     except Tilted as e:
         raise cli.UserError("the table is tilted: %s" % e, TILTED)
     except RuntimeError as e:     # a LinkError, or the emulated shoe out of cards
         session.faults.append(str(e))
         end_chips = -1
-        rake = 0
+        rake = house = 0
         start = sum(session.config["stacks"])
         err = session.fw.stderr()
         if err:
@@ -176,21 +204,25 @@ def headless(args, out=None):
     for f in session.faults:
         print("error: %s" % f, file=sys.stderr)
     if start != end_chips:
-        print("error: chips at the start %d, at the end %d (stacks and rake)"
-              % (start, end_chips), file=sys.stderr)
+        print("error: chips at the start %d, at the end %d (stacks and %s)"
+              % (start, end_chips, "the house" if session.banked else "rake"),
+              file=sys.stderr)
+    # The house's chips are counted in chips_end, and shown at a house-banked table.
     rake_part = " rake=%d" % rake if args.rake != "none" else ""
+    house_part = " house=%d" % house if session.banked else ""
     if faulty:
         counts = session.fault_counts()
         print("fault kinds: " + " ".join("%s=%d" % kc for kc in counts.items()), file=out)
         # faults= counts the injected faults; what went wrong unexpectedly is counted
         # on its own line (and each printed as `error:` on stderr), and fails the run.
         print("errors: %d" % errors, file=out)
-        print("summary: hands=%d chips_start=%d chips_end=%d faults=%d%s"
-              % (played, start, end_chips, sum(counts.values()), rake_part), file=out)
+        print("summary: hands=%d chips_start=%d chips_end=%d%s faults=%d%s"
+              % (played, start, end_chips, house_part, sum(counts.values()), rake_part),
+              file=out)
     else:
         # Rake is house money: counted in chips_end, and shown when the table takes one.
-        print("summary: hands=%d chips_start=%d chips_end=%d faults=%d%s"
-              % (played, start, end_chips, errors, rake_part), file=out)
+        print("summary: hands=%d chips_start=%d chips_end=%d%s faults=%d%s"
+              % (played, start, end_chips, house_part, errors, rake_part), file=out)
     return 0 if errors == 0 and start == end_chips else 1
 
 

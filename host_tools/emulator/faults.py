@@ -15,6 +15,10 @@ that the firmware answered as those rules say.  A session with faults:
 A power cut kills the firmware and boots it again on its journal: the table must come
 back as it was (the `state` before and after agree) and play goes on.
 
+A house-banked table (docs/protocol.md 6.4) has faults of its own, BANKED_KINDS
+(19:47-27.12): they come at a card asked for or at a seat's decision (on_decide), and
+the poker table's panel reports are never injected there.
+
 Every injected fault leaves a line in `session.notes`:
     fault: <kind> at hand N: <what the firmware did> (<section>)
 built from what the firmware reported (irregularity, refund, discarded, exposed and
@@ -27,11 +31,18 @@ from collections import Counter
 
 from felt.poker import variants
 from felt.poker.irregular import SECTIONS
+from felt.table.config import BANKED
 from host_tools.emulator.devices import CODES, Decks
 
 KINDS = ("shuffler_jam", "missing_card", "shoe_jam", "face_up", "foreign_card",
          "duplicate_card", "misdeal", "ineligible", "off_table", "exposed", "foul",
          "player_away", "forced_bet", "power_cut")
+# A house-banked table's (19:47-27.12): the shuffler (e), the shoe (f), a face-up card
+# (a), a card drawn in error (b), a miscount (c), the dealer's card exposed (d).  The
+# poker table's panel reports are naked there, a card of the other deck too: not
+# injected.
+BANKED_KINDS = ("shuffler_jam", "shoe_jam", "face_up", "drawn_in_error", "miscount",
+                "dealer_exposed", "power_cut")
 ARMED_AT = {"shuffler_jam": "shuffle", "missing_card": "shuffle", "shoe_jam": "need",
             "face_up": "need", "foreign_card": "need", "duplicate_card": "need"}
 # Chance of a fault at each decision point: a shuffle, a card asked for, a player's turn.
@@ -44,7 +55,7 @@ BOTH_EXPOSED = 0.4      # stud: both hole cards turned up rather than one
 CHOICES = ("discard", "draw", "straddle", "decline")
 WAGERS = ("call", "bet", "raise")
 # Events only an irregularity produces: in random mode each must come from a fault.
-IRREGULAR_EVENTS = ("irregularity", "refund", "dead_hand", "exposed")
+IRREGULAR_EVENTS = ("irregularity", "refund", "dead_hand", "exposed", "held")
 
 
 class RoundTracker:
@@ -72,6 +83,7 @@ class RoundTracker:
         self.blinds = {}         # seat -> its blind this round (a forced bet, 20.38(k)2)
         self.face_ups = 0
         self.replacing = None    # the card a replace report takes back
+        self.dealer = []         # a house-banked table: the dealer's cards dealt
 
     def live(self, seat):
         return 0 <= seat < len(self.dealt_in) and self.dealt_in[seat] \
@@ -98,6 +110,8 @@ class RoundTracker:
         if e == "dealt":
             code = p["card"]
             self.seen.add(code)
+            if p["what"] == "dealer":
+                self.dealer.append(code)
             if p["what"] in ("hole", "up") and seat >= 0:
                 self.cards[seat].append([code, p["what"] == "up", False])
                 if self.live(seat):
@@ -133,7 +147,7 @@ class RoundTracker:
         elif e == "street":
             self.street = True
             self.just = []
-        elif e == "dead_hand":
+        elif e == "dead_hand" or e == "fold":    # fold: a house-banked table's
             self.folded.add(seat)
         elif e == "exposed":
             for c in self.cards[seat]:
@@ -179,8 +193,9 @@ class Faults:
         self.strict = random
         self.counts = Counter()
         self.armed = {}
-        variant = variants.get(session.config["game"]) if "game" in session.config \
-            else variants.get("holdem")
+        self.banked = session.banked
+        self.game = session.config.get("game", "holdem")
+        variant = variants.get("holdem" if self.banked else self.game)
         self.stud = variant.stud()
         first = variant.steps[0]
         self.first_deal = first[1] + first[2] if first[0] == "deal" else 0
@@ -193,6 +208,15 @@ class Faults:
         self.down_due = set()       # stud seats whose third card must come down (20.38(l))
         self.misdeals = 0
         self.start_chips = sum(session.config["stacks"])
+
+    @staticmethod
+    def kinds(game):
+        """The fault kinds of a table for `game`: a poker table's, or a house-banked
+        one's (a card drawn in error needs cards still to come after a decision: hold
+        'em bonus's board; Four Card Poker's cards are all dealt before it)."""
+        if game not in BANKED:
+            return KINDS
+        return tuple(k for k in BANKED_KINDS if k != "drawn_in_error" or game == "holdem-bonus")
 
     # ----- the session's hooks -----------------------------------------------------------
 
@@ -222,7 +246,7 @@ class Faults:
                 self._problem("before hand %d the firmware has %s, the emulator %s"
                               % (self.track.hand + 1, got, want))
                 self._resync(st)
-            chips = sum(st["stacks"]) + st["rake"]
+            chips = sum(st["stacks"]) + st["rake"] + st.get("house", 0)
             if chips != self.start_chips:
                 self._problem("after hand %d: %d chips at the table and the house, %d at the start"
                               % (self.track.hand, chips, self.start_chips))
@@ -245,7 +269,9 @@ class Faults:
     def on_shuffle(self):
         """The shuffler was started.  True when a fault took the shuffle over."""
         kinds = ["shuffler_jam"]
-        if self.decks.other() not in self.decks.retired or not self.random:
+        if self.banked:
+            pass
+        elif self.decks.other() not in self.decks.retired or not self.random:
             kinds.append("missing_card")
         kind = self._pick("shuffle", kinds)
         if kind is None:
@@ -265,6 +291,20 @@ class Faults:
         if kind == "forced_bet" and self.stud or not ok:
             return False      # the bring-in refused its fold: the same turn goes on
         return any(k == "need" or (k == "evt" and q["e"] in ("to_act", "end")) for k, q in new)
+
+    def on_decide(self, seat, legal):
+        """A seat at a house-banked table has a decision to make.  True when a fault
+        came first: its frames follow (a void ends the round; after a power cut the
+        table asks for the decisions again, so the ones the session knew are dropped)."""
+        if not self.random:
+            return False
+        kind = self._pick("turn", self._decide_kinds())
+        if kind is None:
+            return False
+        ok, new = self._inject(kind, "turn", seat=seat)
+        if any(k == "evt" and q["e"] in ("decide", "end") for k, q in new):
+            self.s.deciding = []
+        return ok
 
     def on_event(self, p):
         """Follow the round, the decks and the devices.  True when an injected fault
@@ -295,7 +335,9 @@ class Faults:
             if self.strict and p.get("deck") != self.decks.in_play:
                 self._problem("hand %d was dealt with deck %s; the emulator's deck in play is %s"
                               % (p["hand"], p.get("deck"), self.decks.in_play))
-            if p.get("called_off") is None:
+            # A house-banked table deals one deck while its shuffler is away
+            # (19:47-28.2(b)).
+            if p.get("called_off") is None and not (self.banked and self.shuffler_out):
                 self.decks.alternate()
         elif e == "irregularity" and p["kind"] == "deck_retired":
             self.decks.retire()
@@ -341,6 +383,9 @@ class Faults:
 
     def _need_kinds(self):
         t = self.track
+        if self.banked:
+            return ["shoe_jam", "power_cut"] + (["face_up"] if self.s.shoe.deck else []) \
+                + self._decide_kinds()[:-1]
         kinds = ["shoe_jam", "foreign_card", "power_cut"]
         if self.s.shoe.deck:
             kinds.append("face_up")
@@ -355,6 +400,15 @@ class Faults:
         if t.holding():
             kinds += ["foul", "player_away"]
         return kinds
+
+    def _decide_kinds(self):
+        """A house-banked round's faults while it deals or its players decide: a card
+        drawn in error only while more cards are to come (hold 'em bonus's board);
+        power_cut last."""
+        kinds = ["miscount"] + (["dealer_exposed"] if self.track.dealer else [])
+        if self.s.deciding and self.game == "holdem-bonus":
+            kinds.append("drawn_in_error")
+        return kinds + ["power_cut"]
 
     def _turn_kinds(self, seat, legal):
         t = self.track
@@ -429,12 +483,14 @@ class Faults:
             checks.append((lambda e: e["e"] == "discarded" and e["seat"] < 0
                            and e["cards"] == card, "%s to the discards" % card))
             if t.face_ups >= 2:
-                checks.append(_irregular("misdeal"))
+                checks[-1] = _irregular("void" if self.banked else "misdeal")
                 lead = "%s, a second card face up in the deck: " % card
-                rule = "misdeal (13:47-20.38(f)3)"
+                rule = "all hands void (19:47-27.12(a))" if self.banked else \
+                    "misdeal (13:47-20.38(f)3)"
             else:
                 prefix = "%s face up in the deck: " % card
-                rule = "not used, to the discards (%s)" % SECTIONS["face_up"]
+                rule = "not used, to the discards (%s)" % (
+                    "19:47-27.12(a)" if self.banked else SECTIONS["face_up"])
         elif kind in ("foreign_card", "duplicate_card"):
             if kind == "foreign_card":
                 card, deck = rng.choice(CODES), self.decks.other()
@@ -445,6 +501,29 @@ class Faults:
             why, new = self._send("card", {"code": card, "deck": deck})
             checks += [_irregular("dead"), _irregular("deck_retired")]
             rule = "round dead, deck retired (13:47-20.38(h))"
+        elif kind == "drawn_in_error":
+            card = self.s.shoe.deal()
+            why, new = self._send("card", self.card(card))
+            checks.append((lambda e: e["e"] == "held" and e["card"] == card, "%s held" % card))
+            prefix = "%s drawn in error, unexposed: " % card
+            rule = "kept, the next card used (19:47-27.12(b))"
+        elif kind == "miscount":
+            held = t.holding()
+            who = rng.choice(held + [-1]) if seat is None or seat not in held else seat
+            why, new = self._send("dealer", {"b": "miscount"} if who < 0 else
+                                  {"b": "miscount", "seat": who})
+            checks.append(_irregular("void"))
+            prefix = "%s the wrong number of cards: " % (
+                "the dealer has" if who < 0 else "seat %d has" % who)
+            rule = "all hands void (19:47-27.12(c))"
+        elif kind == "dealer_exposed":
+            if not t.dealer:
+                return self._none(kind, hand, "the dealer has no card yet")
+            card = rng.choice(t.dealer)
+            why, new = self._send("dealer", {"b": "dealer_exposed", "card": card})
+            checks.append(_irregular("void"))
+            prefix = "the dealer's %s exposed: " % card
+            rule = "all hands void (19:47-27.12(d))"
         elif kind == "misdeal":
             how = ("wrong_start", "skipped_seat")[self.misdeals % 2] if not self.random \
                 else rng.choice(("wrong_start", "skipped_seat"))
@@ -524,7 +603,8 @@ class Faults:
             new = self.s.power_cut()
             after = self.s.state()
             why = None
-            changed = [k for k in RESUMED if before[k] != after[k]]
+            changed = [k for k in RESUMED + (RESUMED_BANKED if self.banked else ())
+                       if before[k] != after[k]]
             if changed:
                 return self._failed(kind, hand, "the table came back with another %s: %s, "
                                     "not %s" % (", ".join(changed),
@@ -648,6 +728,7 @@ class Faults:
 # What a power cut must not change (the firmware's `state` answer).
 RESUMED = ("state", "hand", "button", "stacks", "to_act", "board", "pot", "rake", "decks",
            "shoe_must_go", "config")
+RESUMED_BANKED = ("house", "wagers", "deciding", "dealer")
 
 
 def _superseded(frames):
@@ -672,9 +753,10 @@ def _reported(evts, rule):
             name = CALLED_OFF.get(e["kind"])
             parts.append("%s%s (%s)" % (name + ": " if name else "", e["detail"], e["section"]))
     text = "; ".join(parts or [rule])
-    back = [(e["seat"], e["amount"]) for e in evts if e["e"] == "refund"]
+    back = [(e["seat"], " " + e["kind"] if "kind" in e else "", e["amount"])
+            for e in evts if e["e"] == "refund"]     # kind: a house-banked table's wager
     if back:
-        text += "; refunds: " + ", ".join("seat %d +%d" % b for b in back)
+        text += "; refunds: " + ", ".join("seat %d%s +%d" % b for b in back)
     won = [e for e in evts if e["e"] == "award"]
     if won:
         text += "; round over: " + ", ".join("seat %d wins %d" % (e["seat"], e["amount"])

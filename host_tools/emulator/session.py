@@ -4,6 +4,10 @@ The emulator answers only what the firmware asks (a shuffle, a card, an action),
 seed fixes every run: the same seed prints the same output.  With `inject` the devices
 and the dealer's panel also fail now and then (host_tools.emulator.faults), from a seeded
 stream of their own: a session without faults sends exactly what it always did.
+
+A house-banked game (Four Card Poker, hold 'em bonus) is played the same way: its
+seats' decisions (`decide` events, several seats at once) are made by the bots with
+the seat buttons, and the house's result comes with each round's end.
 """
 
 import json
@@ -12,9 +16,10 @@ import tempfile
 from pathlib import Path
 
 from felt.poker import variants
+from felt.table.config import BANKED
 from felt.table.recall import files
 from host_tools.emulator.devices import LedStrip, Shoe, Shuffler, seeded
-from host_tools.emulator.faults import KINDS as FAULT_KINDS, Faults
+from host_tools.emulator.faults import Faults
 from host_tools.emulator.link import REPO, FirmwareProcess, LinkError, Tilted
 from host_tools.emulator.players import BUTTON_FOR, RandomPlayer
 
@@ -27,6 +32,12 @@ RAKES = {"none": None,
                          "maximum": 3},
          "time": {"method": "time", "hourly": 6, "every": 30, "per": "player"}}
 MINUTES_PER_ROUND = 2   # table time the emulator lets pass per round (time charges)
+# A house-banked table's settings (docs/protocol.md 6.4): wagers of 1 to 10 chips, an
+# ante of 1 (stacks of 1000 last a 1000-hand run), aces up table I, settlement player
+# by player (19:47-27.10(e)2), the hold 'em bonus ante paid from a flush, the standard
+# bonus table.
+BANKED_TABLE = {"min_wager": 1, "max_wager": 10, "ante": 1, "aces_up": "I",
+                "settle_order": 2, "ante_pays_from": "flush", "bonus_table": "standard"}
 
 
 def forget_journal(path):
@@ -42,7 +53,10 @@ def forget_journal(path):
 
 def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="none",
                  button="dealer_right", straddle=False):
-    """The settings the emulator sends: the game's usual forced bets at 2/4."""
+    """The settings the emulator sends: the game's usual forced bets at 2/4; a
+    house-banked game's BANKED_TABLE (it has no structure, rake, straddle or button)."""
+    if game in BANKED:
+        return dict(BANKED_TABLE, game=game, seats=players, stacks=[stack] * players)
     v = variants.get(game)
     cfg = {"game": game, "seats": players, "stacks": [stack] * players, "button": button,
            "structure": structure, "small_bet": 2, "big_bet": 4}
@@ -85,6 +99,12 @@ class Session:
         self.strip = LedStrip(self.board["leds"])
         self.bots = [RandomPlayer(seeded(seed, "seat%d" % s)) for s in range(players)]
         self.faults = []          # problems: refusals and anything unexpected
+        # A house-banked table (docs/protocol.md 6.4): no turns but decisions, open to
+        # several seats at once, [(seat, legal)] still to make; the standing wagers.
+        self.banked = self.config.get("game") in BANKED
+        self.deciding = []
+        self.wagers = [[self.config.get("ante", 0), 0] for _ in range(players)]
+        self.stacks = list(self.config["stacks"])
         self.notes = []           # lines about injected faults and the technician's work
         self.injected = []        # (kind, hand, what the firmware did) per injected fault
         if inject not in (None, "manual", "random"):
@@ -144,6 +164,15 @@ class Session:
         # The shoe holds a shuffled deck from the start, for the button's high card.
         self.shoe.load(self.shuffler.shuffle())
 
+    def side_wagers(self):
+        """At a house-banked table the bots' seats that add the side wager (aces up,
+        bonus) for the session press `raise`: the ante and a side wager of one ante."""
+        for seat, bot in enumerate(self.bots):
+            if bot.side_wager():
+                self._must(self.press(seat, "raise"), "seat %d's wagers" % seat)
+        for kind, p in self.link.drain(0):
+            self.take(kind, p)
+
     def state(self):
         return self.link.request("state", {}, "state")
 
@@ -189,7 +218,13 @@ class Session:
         self.events = []
         self.hole = [[] for _ in range(self.players)]
         self.turn = None
+        self.deciding = []
         self.ended = None
+        if self.banked:
+            # A seat that can no longer cover its side wager plays the ante alone.
+            for seat, (ante, side) in enumerate(self.wagers):
+                if side and ante <= self.stacks[seat] < ante + side:
+                    self._must(self.press(seat, "call"), "seat %d's wagers" % seat)
         self._must(self.link.send("dealer", {"b": "deal"}), "deal")
 
     # ----- faults -------------------------------------------------------------------------
@@ -205,8 +240,9 @@ class Session:
         self.fx.inject_now(kind, seat)
 
     def fault_counts(self):
-        """{kind: injected count} for every fault kind."""
-        return {k: self.fx.counts[k] if self.fx else 0 for k in FAULT_KINDS}
+        """{kind: injected count} for every fault kind of this table's."""
+        kinds = Faults.kinds(self.config.get("game"))
+        return {k: self.fx.counts[k] if self.fx else 0 for k in kinds}
 
     def take(self, kind, p):
         """Play the devices' part for one frame from the firmware.
@@ -247,9 +283,18 @@ class Session:
                 self.shoe.add(self.shuffler.reshuffle(p["cards"].split()))
             elif e == "waiting":
                 self._dealer_for(p["for"])
-            elif e == "end":
+            elif e == "decide":
+                self.deciding = list(zip(p["seats"], p["legal"]))
+            elif e == "hand" or e == "end":
+                self.stacks = list(p["stacks"])
+            elif e == "wager":
+                self.stacks[p["seat"]] -= p["amount"]
+            elif e == "wagers":
+                self.wagers[p["seat"]] = [p["ante"], p["side"]]
+            if e == "end":
                 self.ended = p
                 self.turn = None      # a round called off mid-turn leaves nobody to act
+                self.deciding = []
         elif kind not in ("log", "hello"):
             self.faults.append("unexpected %s frame" % kind)
 
@@ -299,7 +344,21 @@ class Session:
                     self.turn = None    # a fault took the turn; the firmware asks again
                     continue
                 self.act(seat, choose(seat, legal))
+            elif self.deciding:
+                seat, legal = self.deciding[0]
+                if self.fx is not None and self.fx.on_decide(seat, legal):
+                    continue    # the fault's frames follow: a void, a decision asked again
+                self.deciding.pop(0)
+                self.decide(seat, legal)
         return self.ended
+
+    def decide(self, seat, legal):
+        """A seat at a house-banked table makes its decision with its buttons
+        (docs/protocol.md 6.4), as its bot sees its cards."""
+        g = self.config["game"]
+        button, to = self.bots[seat].decide(g, self.events, self.hole[seat], legal,
+                                            self.wagers[seat][0], self.stacks[seat])
+        self._must(self.press(seat, button, to), "seat %d %s" % (seat, button))
 
     def press(self, seat, button, to=None):
         """Press a seat button (`to`: the total of a bet or raise in spread, pot and no
@@ -326,7 +385,19 @@ def from_args(args, inject):
 
 
 def round_line(end, events):
-    """One line per round: the button seat and what each winner took."""
+    """One line per round: the button seat and what each winner took; at a
+    house-banked table what the house won, the players paid more than they wagered,
+    the dealer's cards (and the board)."""
+    if "house_round" in end:
+        dealer = "".join(e["card"] for e in events if e["e"] == "dealt" and e["what"] == "dealer")
+        line = "hand %d: house=%+d winners=%s dealer=%s" % (
+            end["hand"], end["house_round"], ",".join(
+                "%d:%+d" % (s, end["results"][s][1] - end["results"][s][0])
+                for s in end["winners"]), dealer or "-")
+        line += " board=%s" % end["board"].replace(" ", "") if end["board"] else ""
+        if end.get("called_off"):
+            line += " called_off=%s" % end["called_off"]
+        return line
     won = {}
     for e in events:
         if e["e"] == "award":

@@ -23,12 +23,16 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 # 200 hands without faults, and 1000 with random faults and power cuts in a flop game,
-# a stud game and a draw game (triple draw seats 7 at most: 13:69F-14.12B).
+# a stud game, a draw game (triple draw seats 7 at most: 13:69F-14.12B) and a
+# house-banked game.
 RUNS = [
     ["--hands", "200", "--players", "9", "--seed", "7"],
     ["--game", "holdem", "--hands", "1000", "--players", "8", "--seed", "5", "--faults", "random"],
     ["--game", "stud7", "--hands", "1000", "--players", "8", "--seed", "5", "--faults", "random"],
     ["--game", "triple-draw-27", "--hands", "1000", "--players", "7", "--seed", "5",
+     "--faults", "random"],
+    # A house-banked table, its own faults (19:47-27.12) and power cuts (about 30 s).
+    ["--game", "holdem-bonus", "--hands", "1000", "--players", "6", "--seed", "5",
      "--faults", "random"],
 ]
 

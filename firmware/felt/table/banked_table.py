@@ -237,7 +237,7 @@ def effects(ctl, out):
             ctl._evt({"e": k, "seat": e[1]})
         elif k == "show":
             ctl._evt({"e": "show", "seat": e[1], "cards": C.codes(e[3]),
-                      "hand": _describe(r, e[2]), "value": e[2]})
+                      "hand": describe(r, e[2]), "value": e[2]})
         elif k in ("collect", "return", "pay"):
             if k == "return" and r.called_off is not None:
                 k = "refund"      # every wager back: the round is void
@@ -262,7 +262,8 @@ def ask(ctl, name=None, seats=None):
               "legal": [r.legal_actions(s) for s in seats]})
 
 
-def _describe(r, value):
+def describe(r, value):
+    """The name of a hand value of the round's game (felt.table.banked_record too)."""
     if r.GAME == "four_card":
         from felt.banked import hands4
         return hands4.NAMES[hands4.category(value)]
@@ -286,6 +287,7 @@ def end_round(ctl):
     ctl.state = "idle"
     if r.called_off is None and ctl.shuffler_present:
         ctl.decks.alternate()
+    ctl.write_history(r)     # the round's record (felt.table.banked_record)
 
 
 # ----- what the table shows -------------------------------------------------------------

@@ -602,11 +602,7 @@ class Controller:
             self._cold(REPORTS, "retire_deck", "the round was called dead")
         elif r.called_off is None:
             self.decks.alternate()
-        try:   # every round, a called-off one too (its _called_off says why)
-            self.journal.write_phh(r)
-        except Exception as e:  # noqa: BLE001 - a history never stops the table
-            self.hal.link.send("log", {"msg": journal_mod.brief(
-                "hand history not written: %s" % journal_mod.why(e))})
+        self.write_history(r)
         if r.called_off is not None:
             # The cards go back for a reshuffle and the round is dealt again: the
             # button stays (13:47-20.38(f) for a misdeal; the same for a void or dead round).
@@ -618,6 +614,15 @@ class Controller:
             if nxt >= 0:
                 self.button = nxt
         self._time_charges()
+
+    def write_history(self, r):
+        """The round's hand history (PHH, or a house-banked round's record), with a
+        history folder: every round, a called-off one too (it says why)."""
+        try:
+            self.journal.write_phh(r)
+        except Exception as e:  # noqa: BLE001 - a history never stops the table
+            self.hal.link.send("log", {"msg": journal_mod.brief(
+                "hand history not written: %s" % journal_mod.why(e))})
 
     def _time_charges(self):
         """13:47-20.37(a)4iii: the hourly fee, assessed every 20 or 30 minutes between

@@ -26,13 +26,14 @@ is `Damaged`, and the table stops (Controller.lock) rather than forget its chips
 import binascii
 import os
 
-from felt import check, protocol
+from felt import check, lazy, protocol
 
 MAX_RECORD = 4096   # bytes in one line: a link frame, a record's "from", is at most 1024
 MAX_WHY = 200       # characters in a reason: it goes out inside one link frame
 KINDS = ("stamp", "table", "round", "event")
 RECALL = 10         # complete rounds kept on the flash at the least, for recall
 CALLED_OFF = (None, "void", "dead", "misdeal")
+BANKED_RECORD = "felt.table.banked_record"   # a house-banked round's record, for its writing
 
 # An OSError's number in words of ours: its own text differs between runtimes.
 _ERRNO = {2: "no such file", 5: "an input/output error", 13: "permission denied",
@@ -202,9 +203,19 @@ class Journal:
 
     def write_phh(self, round=None):
         """Write the round's hand history to <phh_dir>/hand-<n>.phh, if a phh_dir is set;
-        returns the path written, or None."""
+        a house-banked round's record to hand-<n>.banked (felt.table.banked_record,
+        loaded for it); returns the path written, or None."""
         if self.phh_dir is None or self.header is None:
             return None
+        if "wagers" in self.header:
+            path = "%s/hand-%d.banked" % (self.phh_dir, self.header["hand"])
+            try:
+                with open(path, "w") as f:
+                    lazy.load(BANKED_RECORD).write(f, self.header, self.events,
+                                                   self.stamp["fw"])
+            finally:
+                lazy.forget(BANKED_RECORD)
+            return path
         from felt.table.phh import history
         path = "%s/hand-%d.phh" % (self.phh_dir, self.header["hand"])
         text = history(self.header, self.events, round)
