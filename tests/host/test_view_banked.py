@@ -9,8 +9,8 @@ from tests.host.test_view import drive, log_text, screen_text, seat_rows, wait_f
 PLAYERS, STACK = 3, 100
 
 
-def banked_session(game, seed):
-    return Session(players=PLAYERS, seed=seed, config=table_config(game, PLAYERS, STACK),
+def banked_session(game, seed, players=PLAYERS):
+    return Session(players=players, seed=seed, config=table_config(game, players, STACK),
                    inject="manual")
 
 
@@ -19,35 +19,37 @@ def shown_house(app):
 
 
 def test_four_card_poker_round_by_keys_shows_the_dealer_and_the_settlement():
-    session = banked_session("four-card-poker", 4)
+    players = 4
+    session = banked_session("four-card-poker", 4, players)
     ante = session.config["ante"]
 
     async def script(app, pilot):
         await pilot.press("d")
-        await wait_for(pilot, lambda: len(app.deciding()) == PLAYERS)
+        await wait_for(pilot, lambda: len(app.deciding()) == players)
         assert "##" in screen_text(app)           # the dealer's cards face down
         assert app.selected in app.deciding()
-        assert sum(app.circles()) == app.fw_state["pot"] == PLAYERS * ante
-        for seat, key in zip(range(PLAYERS), "rcf"):
-            await pilot.press(str(seat), key)
+        assert sum(app.circles()) == app.fw_state["pot"] == players * ante
+        # Seat 0 plays 3x with r, seat 1 types a play wager of 2 antes, 2 plays 1x, 3 folds.
+        for seat, keys in enumerate((["r"], ["t", *str(2 * ante), "enter"], ["c"], ["f"])):
+            await pilot.press(str(seat), *keys)
             await wait_for(pilot, lambda: seat not in app.deciding() or session.ended)
         await wait_for(pilot, lambda: session.ended is not None)
         await pilot.pause(0.2)
         plays = {e["seat"]: e["amount"] for e in session.events
                  if e["e"] == "wager" and e["kind"] == "play"}
-        assert plays == {0: 3 * ante, 1: ante}
-        assert [e["seat"] for e in session.events if e["e"] == "fold"] == [2]
+        assert plays == {0: 3 * ante, 1: 2 * ante, 2: ante}
+        assert [e["seat"] for e in session.events if e["e"] == "fold"] == [3]
         screen, log = screen_text(app), log_text(app)
         dealer = next(e for e in session.events if e["e"] == "show" and e["seat"] == -1)
         assert "##" not in screen and dealer["hand"] in screen
-        assert "the house takes seat 2's ante" in log
+        assert "the house takes seat 3's ante" in log
         state = session.state()
         rows = seat_rows(app)
-        assert [rows[s][0] for s in range(PLAYERS)] == state["stacks"]
+        assert [rows[s][0] for s in range(players)] == state["stacks"]
         assert shown_house(app) == state["house"]
-        assert sum(state["stacks"]) + state["house"] == PLAYERS * STACK
+        assert sum(state["stacks"]) + state["house"] == players * STACK
         assert "this round" in screen
-        assert app.circles() == [0] * PLAYERS and "in circles: 0" in screen
+        assert app.circles() == [0] * players and "in circles: 0" in screen
 
     drive(session, script)
 
@@ -76,6 +78,12 @@ def test_a_shoe_jam_voids_the_round_and_shows_every_wager_back():
     session = banked_session("four-card-poker", 2)
 
     async def script(app, pilot):
+        # Between rounds: seat 1 adds the side wager (r), seat 2 sits out (f).
+        await pilot.press("1", "r", "2", "f")
+        await wait_for(pilot, lambda: (app.fw_state or {}).get("wagers") == [[1, 0], [1, 1],
+                                                                             [0, 0]])
+        rows = seat_rows(app)
+        assert [rows[s][2].split()[0] for s in range(PLAYERS)] == ["1+0", "1+1", "0+0"]
         await pilot.press("S")                # armed for the next card
         await pilot.press("d")
         await wait_for(pilot, lambda: session.ended is not None, 20)
