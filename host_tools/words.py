@@ -43,6 +43,9 @@ def event_line(e):
 def _line(e):
     k = e["e"]
     if k == "hand":
+        if "wagers" in e:    # a house-banked table: the dealer deals from a fixed place
+            return "hand %d: the dealer against %d seats" % (
+                e["hand"], sum(1 for ante, _ in e["wagers"] if ante))
         if e["button"] < 0:
             return "hand %d (no button in stud)" % e["hand"]
         return "hand %d: button on seat %d" % (e["hand"], e["button"])

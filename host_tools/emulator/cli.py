@@ -119,9 +119,6 @@ def parse_args(argv):
         if poker:
             ap.error("%s is house-banked: it has no --%s" % (
                 args.game, ", --".join(o.replace("_", "-") for o in poker)))
-        if args.hands is None and args.serve is None:
-            raise cli.UserError("%s: the terminal view does not show house-banked rounds "
-                                "yet: give --hands N to play headless" % args.game)
         most = BANKED_MAX_PLAYERS
     else:
         most = variants.get(args.game).max_players

@@ -19,6 +19,12 @@ Faults can be injected from the keyboard (FAULT_KEYS): the devices' at their nex
 irregularity events with their sections, and one line per fault saying what was done.
 Pressing fold for the seat that must post the bring-in shows the forced bet's refusal.
 `?` (or F1) lists every key.
+
+A house-banked table (Four Card Poker, hold 'em bonus) shows each seat's standing
+wagers and the chips in its circles, the dealer's cards (face down until shown), the
+board, the house's result and every seat deciding (the selection follows to one of
+them); f/c/r press the selected seat's buttons, t types Four Card Poker's play wager,
+b and B decide as the headless session's players do.
 """
 
 import sys
@@ -34,6 +40,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 from felt.poker import variants
 from felt.table import scenes
 from host_tools.cli import colour
+from host_tools.emulator.faults import Faults
 from host_tools.emulator.link import LinkError
 from host_tools.emulator.session import from_args
 from host_tools.words import event_line
@@ -42,6 +49,8 @@ SEAT_KEYS = "0123456789a"           # a selects seat 10
 STATUS_STYLE = {"empty": "dim", "waiting": "", "action": "bold orange1", "folded": "dim red",
                 "all-in": "bold blue", "winner": "bold green"}
 CHOICES = ("draw", "discard")       # the turns that throw cards away
+# A house-banked table's settlement, in a seat's last action.
+BANKED_LAST = {"collect": "lost", "return": "back", "pay": "paid", "refund": "refund"}
 # The LEDs' colours in words (NO_COLOR), from the firmware's scenes.
 SEAT_COLOUR_WORDS = ("off", "grey", "orange", "dark red", "blue", "green")
 CENTRE_COLOUR_WORDS = ("dim green", "purple", "teal", "off", "orange", "yellow", "red",
@@ -63,7 +72,10 @@ FAULT_KEYS = (("J", "shuffler_jam", "jam", "the shuffler jams at the next shuffl
               ("I", "ineligible", "inelig", "a card just dealt went to an ineligible seat"),
               ("W", "player_away", "away", "the selected seat's player left"),
               ("F", "foul", "foul", "the selected seat's hand was fouled"),
-              ("Z", "power_cut", "power", "the power fails and comes back (the journal)"))
+              ("Z", "power_cut", "power", "the power fails and comes back (the journal)"),
+              ("H", "drawn_in_error", "held", "(banked) a card drawn in error, kept for the next"),
+              ("N", "miscount", "miscount", "(banked) the dealer miscounts the selected hand"),
+              ("L", "dealer_exposed", "dealer", "(banked) a dealer's card exposed"))
 SEAT_FAULTS = ("player_away", "foul")
 # Every key: (textual key names, shown as, action, footer label or None, what it does).
 # The footer shows the labelled ones (they fit 80 columns); `?` lists them all.
@@ -87,6 +99,12 @@ KEYS = (
     ("B", "B", "autoplay", None, "bots play every seat (on/off)"),
     *[(key, key, "fault('%s')" % kind, None, "fault: " + what)
       for key, kind, _, what in FAULT_KEYS],
+    ("", "banked", None, None, "at a house-banked table the seat keys and f/c/r press the "
+     "selected seat's buttons: between rounds f sits out, c wagers the ante only, r the "
+     "ante and a side wager; Four Card Poker's play: f folds, c plays 1x, r 3x, t types "
+     "the play wager in chips (2 antes: 2x); hold 'em bonus: f/c/r before the flop "
+     "fold or make the flop wager (2x), then c checks and r bets 1x; b and B play as the "
+     "headless bots do"),
     ("question_mark,f1", "?", "help", "keys", "this list of keys (F1 too)"),
     ("q", "q", "quit", "quit", "quit (the firmware stops)"),
 )
@@ -168,12 +186,15 @@ class FeltView(App):
         self.dead = None           # why the link failed, if it did
         self.closed = False
         game = session.config.get("game", "holdem")
-        variant = variants.get(game)
+        self.banked = session.banked
+        variant = variants.get("holdem" if self.banked else game)
         # Stud shows a card on the table only as the common card of a short deck
         # (19:47-14.9(h)); a game with a board (hold 'em, Mambo stud) shows its board.
         self.common = variant.stud() and not any(step[0] == "board" for step in variant.steps)
         self.draws = any(step[0] == "draw" for step in variant.steps)
-        self.game = "%s %s limit" % (game, session.config.get("structure", "fixed"))
+        self.game = game if self.banked else "%s %s limit" % (
+            game, session.config.get("structure", "fixed"))
+        self.board_shown = not self.banked or game == "holdem-bonus"
         self.step_size = session.config.get("small_bet", 2)
 
     def compose(self) -> ComposeResult:
@@ -240,6 +261,9 @@ class FeltView(App):
                 self.log_line("fault: %s" % f, "bold red")
         if events:
             self.query_state()
+            deciding = self.deciding()
+            if deciding and self.selected not in deciding:
+                self.selected = deciding[0]     # the selection follows to a deciding seat
         self.show_notes()
         self.refresh_table()
 
@@ -253,6 +277,8 @@ class FeltView(App):
                 else (None, [])
         elif e in ("end", "hand"):
             self.picking, self.picked, self.amount = None, [], None
+        elif e == "decide" and self.selected not in p["seats"]:
+            self.selected = p["seats"][0]
         if e == "refused" and p["what"] in ("btn", "discard"):
             return                              # the view says which seat's was refused
         self.log_line(event_line(p), "bold" if e in ("award", "end", "hand") else
@@ -274,7 +300,17 @@ class FeltView(App):
         if why is None:
             if self.session.turn and self.session.turn[0] == seat:
                 self.session.turn = None
+            self.decided(seat)
         self.refused(seat, button if to is None else "%s to %d" % (button, to), why)
+
+    def decided(self, seat):
+        """A banked table's seat made its decision: the session no longer offers it."""
+        s = self.session
+        s.deciding = [(d, legal) for d, legal in s.deciding if d != seat]
+
+    def deciding(self):
+        """The seats with a decision open at a banked table, as the firmware has them."""
+        return list((self.fw_state or {}).get("deciding") or []) if self.banked else []
 
     def my_turn(self, seat):
         """The legal actions if `seat` is to act, else None."""
@@ -321,6 +357,10 @@ class FeltView(App):
         self.press(seat, "raise", bounds[1] if bounds else None)
 
     def action_step(self, direction):
+        if self.banked:
+            self.log_line("at a house-banked table t types Four Card Poker's play wager "
+                          "in chips; r plays 3x, c 1x", "dim")
+            return
         bounds = self.bounds(self.selected)
         if not bounds:
             self.log_line("no amount to choose: %s" % (
@@ -391,6 +431,13 @@ class FeltView(App):
 
     def action_bot(self):
         s = self.session
+        if self.banked:
+            if s.deciding:
+                open_ = dict(s.deciding)
+                seat = self.selected if self.selected in open_ else s.deciding[0][0]
+                self.decided(seat)
+                s.decide(seat, open_[seat])
+            return
         if s.turn:
             seat, legal = s.turn
             action = s.bots[seat].choose(legal)
@@ -404,6 +451,11 @@ class FeltView(App):
     def action_fault(self, kind):
         seat = self.selected
         if kind in SEAT_FAULTS and seat >= self.session.players:
+            return
+        kinds = Faults.kinds(self.session.config.get("game"))
+        if kind not in kinds:
+            self.log_line("fault %s does not apply at %s table" % (
+                kind, "a house-banked" if self.banked else "this"), "dim")
             return
         self.guarded(self.session.inject_fault, kind, seat)
         self.show_notes()
@@ -442,7 +494,7 @@ class FeltView(App):
             elif k == "discarded" and seat >= 0:
                 gone = e["cards"].split()
                 held[seat] = [(c, up) for c, up in held[seat] if c not in gone]
-            elif k == "dead_hand" or (k == "action" and e["a"] == "fold"):
+            elif k in ("dead_hand", "fold") or (k == "action" and e["a"] == "fold"):
                 out[seat] = True
         return held, out
 
@@ -466,15 +518,57 @@ class FeltView(App):
                 last[seat] = "drew %d" % count if count else "stood pat"
             elif k == "discarded" and seat >= 0:
                 last[seat] = "discarded %s" % e["cards"]
+            elif k in ("fold", "check"):
+                last[seat] = k
+            elif k == "wager":
+                last[seat] = "%s %d" % (e["kind"].replace("_", " "), e["amount"])
+            elif k in BANKED_LAST and seat >= 0 and "kind" in e:
+                last[seat] = "%s %s %d" % (BANKED_LAST[k], e["kind"].replace("_", " "),
+                                           e["amount"])
             elif k == "award":
                 last[seat] = "won %d" % e["amount"]
-            elif k == "refund":
+            elif k == "refund" and seat >= 0:
                 last[seat] = "refund %d" % e["amount"]
-            elif k == "show":
+            elif k == "show" and seat >= 0:
                 last[seat] = e.get("hand") or e.get("low_hand") or "shows"
             elif k == "dead_hand":
                 last[seat] = "dead hand"
         return last
+
+    def circles(self):
+        """At a banked table, each seat's chips in its circles now."""
+        put = [0] * self.session.players
+        for e in self.session.events:
+            if e["e"] == "wager":
+                put[e["seat"]] += e["amount"]
+            elif e["e"] in ("collect", "return", "refund") and "kind" in e:
+                put[e["seat"]] -= e["amount"]     # a wager settled leaves its circle
+        return put
+
+    def dealer_text(self):
+        """The dealer's cards: face down until the dealer's hand is shown."""
+        cards, shown = [], None
+        for e in self.session.events:
+            if e["e"] == "dealt" and e["what"] == "dealer":
+                cards.append(e["card"])
+            elif e["e"] == "show" and e["seat"] == -1:
+                shown = e.get("hand") or ""
+        line = Text("dealer: ", style="bold")
+        if shown is None:
+            line.append(" ".join("##" for _ in cards) or "-", style="dim")
+        else:
+            line.append_text(cards_text(cards, self.plain))
+            line.append(" (%s)" % shown)
+        return line
+
+    def house_text(self):
+        """The house's result: this round's (once it is over) and the session's."""
+        st, end = self.fw_state or {}, self.session.ended
+        line = Text("    house: ", style="bold")
+        line.append("%+d in all" % st.get("house", 0))
+        if end is not None and "house_round" in end:
+            line.append(", %+d this round" % end["house_round"])
+        return line
 
     def table_state(self):
         """Stacks, cards, last actions, board and pot: the chips and the board as the
@@ -496,18 +590,25 @@ class FeltView(App):
         _, out = self.seat_cards()
         button = strip.button_seat() if strip.frame else -1
         turn, legal = self.to_act()
+        deciding = self.deciding()
+        wagers = (self.fw_state or {}).get("wagers") or s.wagers
+        circles = self.circles() if self.banked else None
         seats = Table(expand=False, box=None, padding=(0, 1), header_style="bold underline")
-        for col in ("", "seat", "stack", "status", "cards [up]" if self.plain else "cards",
-                    "last action"):
-            seats.add_column(Text(col), justify="right" if col in ("seat", "stack") else "left")
+        banked_cols = ("wagers", "in") if self.banked else ()
+        for col in ("", "seat", "stack", "status", *banked_cols,
+                    "cards [up]" if self.plain else "cards", "last action"):
+            seats.add_column(Text(col), justify="right" if col in ("seat", "stack", "in")
+                             else "left")
         for seat in range(s.players):
             name = scenes.SEAT_NAMES[strip.seat_status(seat)] if strip.frame else "?"
             mark = Text("D", style="bold black on white") if seat == button else Text(" ")
-            mark.append(">" if seat == turn else " ", style="bold orange1")
+            mark.append(">" if seat == turn or seat in deciding else " ", style="bold orange1")
             sel = seat == self.selected
             number = Text("[%d]" % seat if sel else str(seat), style="reverse" if sel else "")
+            # A banked seat's standing wagers (ante+side) and its chips in the circles.
+            extra = ("%d+%d" % tuple(wagers[seat]), str(circles[seat])) if self.banked else ()
             seats.add_row(mark, number, str(stacks[seat]),
-                          Text(name, style=STATUS_STYLE.get(name, "")),
+                          Text(name, style=STATUS_STYLE.get(name, "")), *extra,
                           self.seat_cards_text(seat, held[seat], out[seat]), last[seat])
         self.query_one("#seats", Static).update(seats)
         self.query_one("#table", Static).update(self.table_line(board, pot, turn, legal))
@@ -540,6 +641,8 @@ class FeltView(App):
         return cards_text(cards, self.plain)
 
     def table_line(self, board, pot, turn, legal):
+        if self.banked:
+            return self.banked_line(board, pot)
         if self.common:
             line = Text("common card: " if board else "", style="bold")
             if board:
@@ -563,6 +666,24 @@ class FeltView(App):
             go = "discard" if choice == ["discard"] else "draw" if self.picked else "stand pat"
             line.append("\nseat %d throws: %s (1-9 pick, Enter %s, Esc cancel)" % (
                 self.picking, " ".join(self.picked) or "nothing", go), style="bold cyan")
+        return line
+
+    def banked_line(self, board, pot):
+        """A banked table: the dealer's cards, hold 'em bonus's board, the chips in the
+        circles, the house's result and the seats deciding."""
+        line = self.dealer_text()
+        if self.board_shown:
+            line.append("    board: ", style="bold")
+            line.append_text(cards_text(board, self.plain) if board else Text("-", style="dim"))
+        line.append("\nin circles: ", style="bold")
+        line.append(str(pot))
+        line.append_text(self.house_text())
+        deciding = self.deciding()
+        if deciding:
+            name = next((e["name"] for e in reversed(self.session.events)
+                         if e["e"] == "decide"), "")
+            line.append("    %s: seats %s decide" % (name, ",".join(map(str, deciding))),
+                        style="orange1")
         return line
 
     def led_text(self):

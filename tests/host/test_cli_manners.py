@@ -86,6 +86,7 @@ REFUSED = [
     ("felt-emulator", "--list-games --game omaha", "--list-games"),
     ("felt-emulator", "--rake time", "--hands"),
     ("felt-emulator", "--players 4", "needs a terminal"),
+    ("felt-emulator", "--game four-card-poker --players 4", "needs a terminal"),
     ("felt-emulator", "--phh {d}/bad.json --hands 2", "is a file"),
     ("felt-emulator", "--phh {d}/bad.json/phh --hands 2", "Not a directory"),
     ("felt-emulator", "--trace {d}/nope/trace --hands 2", "no folder"),
