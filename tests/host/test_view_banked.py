@@ -4,7 +4,7 @@ the real firmware, driven key by key through textual's pilot at 80x24."""
 import re
 
 from host_tools.emulator.session import Session, table_config
-from tests.host.test_view import drive, log_text, screen_text, seat_rows, wait_for
+from test_view import drive, log_text, screen_text, seat_rows, wait_for
 
 PLAYERS, STACK = 3, 100
 
