@@ -136,6 +136,15 @@ class BankedRound:
         """Seats in the round in dealing order: clockwise from the dealer's left."""
         return [s for s in range(self.n) if self.in_round[s]]
 
+    def _rounds_of_cards(self, n):
+        """The deal plan of `n` rounds: a card to each seat in order, the dealer's last."""
+        plan = []
+        for _ in range(n):
+            for seat in self.order():
+                plan.append(("hole", seat))
+            plan.append(("dealer", DEALER))
+        return plan
+
     def settling_order(self):
         """From the player farthest to the dealer's right, counterclockwise (27.10(d))."""
         return [s for s in range(self.n - 1, -1, -1) if self.in_round[s]]

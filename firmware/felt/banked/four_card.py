@@ -26,13 +26,7 @@ class FourCardPoker(BankedRound):
     DECISIONS = ("play", "fold")
 
     def _deal_plan(self):
-        plan = []
-        for _ in range(5):
-            for seat in self.order():
-                plan.append(("hole", seat))
-            plan.append(("dealer", DEALER))
-        plan.append(("dealer", DEALER))
-        return plan
+        return self._rounds_of_cards(5) + [("dealer", DEALER)]   # the dealer's sixth
 
     def _more_cards(self):
         return False

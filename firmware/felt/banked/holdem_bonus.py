@@ -36,12 +36,7 @@ class HoldemBonus(BankedRound):
         return None if ante else "the bonus wager goes with an ante (19:47-28.1)"
 
     def _deal_plan(self):
-        plan = []
-        for _ in range(2):
-            for seat in self.order():
-                plan.append(("hole", seat))
-            plan.append(("dealer", DEALER))
-        return plan
+        return self._rounds_of_cards(2)
 
     def _more_cards(self):
         return len(self.board) < 5
