@@ -260,7 +260,7 @@ def _now_ms():
     return int(time.monotonic() * 1000) & 0x3FFFFFFF
 
 
-RUNTIMES = ("cpython", "micropython")
+RUNTIMES = ("cpython", "micropython", "pico")
 
 
 def add_runtime_arguments(ap):
@@ -268,8 +268,9 @@ def add_runtime_arguments(ap):
     from host_tools import cli
     from host_tools.micropython import parse_heap
     ap.add_argument("--runtime", choices=RUNTIMES, default="cpython",
-                    help="run the firmware under CPython (the default) or the MicroPython "
-                         "unix port, from the .mpy files a board loads")
+                    help="run the firmware under CPython (the default), the MicroPython "
+                         "unix port, from the .mpy files a board loads, or on an emulated "
+                         "Pico: the real image (make pico), its devices at its pins")
     ap.add_argument("--heap", type=cli.checked(parse_heap), metavar="SIZE",
                     help="MicroPython's heap, e.g. 185K (default: the board's heap_bytes)")
 
@@ -279,12 +280,34 @@ def check_runtime(ap, args):
     and --heap for CPython, which has no fixed heap."""
     if args.heap is not None and args.runtime != "micropython":
         ap.error("--heap sizes MicroPython's heap: give --runtime micropython too")
+    if args.runtime == "pico":
+        for name in ("image", "phh"):
+            if getattr(args, name, None):
+                ap.error("--%s is for the runtimes on the PC: an emulated Pico runs the "
+                         "image `make pico` builds, and keeps no hand histories" % name)
+        from host_tools.pico.bridge import PicoMissing, check_ready
+        try:
+            check_ready()
+        except PicoMissing as e:
+            ap.error(str(e))
     if args.runtime == "micropython":
         from host_tools.micropython import MicroPythonMissing, binary
         try:
             binary()
         except MicroPythonMissing as e:
             ap.error(str(e))
+
+
+def start(board_path, journal=None, runtime="cpython", seed=0, **options):
+    """The firmware on `runtime`, booting: a FirmwareProcess, or on an emulated Pico a
+    PicoProcess (host_tools.pico.process), which takes no other `options`."""
+    if runtime != "pico":
+        return FirmwareProcess(board_path, journal, runtime=runtime, **options)
+    given = sorted(k for k, v in options.items() if v)
+    if given:
+        raise ValueError("an emulated Pico takes no %s" % ", ".join(given))
+    from host_tools.pico.process import PicoProcess
+    return PicoProcess(board_path, journal, seed)
 
 
 class FirmwareProcess:

@@ -20,7 +20,8 @@ from felt.table.config import BANKED
 from felt.table.recall import files
 from host_tools.emulator.devices import LedStrip, Shoe, Shuffler, seeded
 from host_tools.emulator.faults import Faults
-from host_tools.emulator.link import REPO, FirmwareProcess, LinkError, Tilted
+from host_tools.emulator.link import REPO, LinkError, Tilted
+from host_tools.emulator.link import start as start_firmware
 from host_tools.emulator.players import BUTTON_FOR, RandomPlayer
 
 DEFAULT_BOARD = REPO / "hardware" / "boards" / "pico-11.json"
@@ -123,8 +124,8 @@ class Session:
         if self._own_journal:
             journal = os.path.join(tempfile.mkdtemp(prefix="felt-journal-"), "journal.jsonl")
         forget_journal(journal)
-        self.fw = FirmwareProcess(self.board_path, journal, phh=phh, runtime=runtime, heap=heap,
-                                  measure=measure, image=image, trust=trust)
+        self.fw = start_firmware(self.board_path, journal, runtime=runtime, seed=seed, phh=phh,
+                                 heap=heap, measure=measure, image=image, trust=trust)
         self.tech_key = tech_key
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
         self.link = self.fw.link

@@ -1,0 +1,338 @@
+"""The firmware on an emulated Pico, driven like every other runtime.
+
+`PicoProcess` runs the Pico image (`make pico`: MicroPython's rp2 port with felt frozen)
+on the project's RP2040 harness (host_tools/pico/harness, rp2040js) and offers the host
+tools the same serial link as `host_tools.emulator.link.FirmwareProcess`: a pty whose
+other end speaks docs/protocol.md.  The board is wired (hardware/boards/pico-11.json), so
+the devices are not messages on its link but pins, and `Bridge` plays them there:
+
+- a seat or dealer button (`btn`, `dealer` naming a button the board wires) is pressed
+  on its MCP23017 input, held past the debounce, released;
+- a card (`card` with its code alone) is a line on UART1, the card reader, at 9600 baud;
+  the reader's `want KIND SEAT` lines come to the host as `need` frames;
+- the shuffler (`shuf` with a state or presence alone) sets its status lines; its start
+  pulse on GP18 comes to the host as a `shuffle` frame;
+- the LED strip is decoded from GP22's WS2812 waveform and comes as `px` frames, in the
+  colours the firmware chose (the strip's max_level scaling undone by the palette).
+
+Whatever else the host says (configuration, queries, bets with an amount, a dealer's
+report naming a card) goes to the board's link on UART0 as it is: a wired board takes
+those from its link.  Frames each way are numbered afresh at the bridge, so its own
+frames (acks, `need`, `shuffle`, `px`) never share a number with the firmware's.
+"""
+
+import json
+import os
+import pty
+import select
+import subprocess
+import threading
+import time
+import tty
+from pathlib import Path
+
+from felt import protocol as P
+from felt.table import scenes
+
+REPO = Path(__file__).resolve().parents[2]
+HARNESS = REPO / "host_tools" / "pico" / "harness" / "main.mjs"
+NODE_MODULES = REPO / "host_tools" / "pico" / "node_modules"
+UF2 = REPO / "build" / "pico" / "firmware.uf2"
+
+SETTLE_MS = 15       # beyond the debounce and two polls: the firmware has seen a change
+SHUFFLER_POLL_MS = 20   # felt.loop.shuffler_task's period
+LINK_TIMEOUT_S = 60.0   # the host's patience, in wall seconds: the chip runs at ~0.3x
+
+
+class PicoMissing(RuntimeError):
+    """No Pico image or harness to run."""
+
+
+def check_ready():
+    """Raise PicoMissing, saying what to run, when the image or the harness is missing."""
+    if not UF2.exists():
+        raise PicoMissing("no Pico image at %s: run `make pico`" % UF2)
+    if not (NODE_MODULES / "rp2040js").is_dir():
+        raise PicoMissing("the emulated Pico's packages are not installed: run "
+                          "`make pico-harness` (npm ci in host_tools/pico)")
+
+
+class Bridge:
+    """Between the host's pty (`fd`, the slave end) and the harness process `proc`:
+    translates device frames into pin activity and renumbers frames (module docstring).
+    Runs in its own thread; `error` holds why it stopped, if it did."""
+
+    def __init__(self, board, proc, fd):
+        self.board = board
+        self.proc = proc
+        self.fd = fd
+        self.error = None
+        self.time_us = 0
+        self.resets = []          # why the chip was reset, each time
+        self._to_host = P.Sender()
+        self._host_in = P.Decoder()
+        self._fw_in = P.Decoder()
+        self._fw_acked = {}       # our seq of a firmware frame awaiting the host's ack -> its seq
+        self._fw_last = None      # (fw seq, kind, payload, our seq) of its last acked frame
+        self._ops = []            # device frames from the host waiting their turn
+        self._op = None           # the one being played: (seq, kind, payload)
+        self._done = None         # (seq, kind, payload) of the last one played, for resends
+        self._ids = 0
+        self._reader_line = b""
+        self._start_level = 0
+        self._shuffler = {"busy": 0, "done": 0, "jam": 0, "present": 1}
+        self._leds = None         # the last frame sent to the host (bytes, RGB order)
+        self._palette = _palette(board["leds"]["max_level"])
+        self._order = board["leds"]["order"]
+        self._stop = False
+        self._out = b""
+        self._lock = threading.Lock()   # the harness's stdin: this thread's and power_cut's
+        self._cut = False         # a power cut asked for, until the chip resets
+
+    # ---- the thread -----------------------------------------------------------------
+
+    def run(self):
+        try:
+            self._run()
+        except Exception as e:  # noqa: BLE001 - said to the host as a closed link
+            self.error = "%s: %s" % (type(e).__name__, e)
+        finally:
+            try:
+                os.close(self.fd)   # the host reads end of file: the board is gone
+            except OSError:
+                pass
+
+    def _run(self):
+        events = self.proc.stdout
+        buf = b""
+        while not self._stop:
+            ready = select.select([self.fd, events], [], [], 0.1)[0]
+            if self.fd in ready:
+                try:
+                    data = os.read(self.fd, 65536)
+                except OSError:
+                    return   # the host closed its end
+                self._from_host(data)
+            if events in ready:
+                data = os.read(events.fileno(), 65536)
+                if not data:
+                    self._harness_ended()
+                    return
+                buf += data
+                *lines, buf = buf.split(b"\n")
+                for line in lines:
+                    if line.strip():
+                        self._event(json.loads(line))
+            self._flush()
+
+    def stop(self):
+        self._stop = True
+
+    def _harness_ended(self):
+        code = self.proc.wait()
+        if self.error is None:
+            self.error = "the emulated Pico stopped (harness exit %d)" % code
+
+    def _flush(self):
+        if self._cut:
+            self._out = b""
+        if self._out:
+            os.write(self.fd, self._out)
+            self._out = b""
+
+    def _harness(self, **op):
+        with self._lock:
+            self.proc.stdin.write((json.dumps(op) + "\n").encode())
+            self.proc.stdin.flush()
+
+    def power_cut(self):
+        """The board's power fails now: what it was saying is lost with it."""
+        self._cut = True
+        self._harness(op="power_cut", torn=True)
+
+    def quit(self):
+        try:
+            self._harness(op="quit")
+        except (OSError, ValueError):
+            pass   # the harness is gone already
+
+    def _to_fw(self, data):
+        self._harness(op="uart", n=self.board["link"]["uart"], hex=data.hex())
+
+    def _host(self, kind, payload):
+        """A frame to the host, numbered by the bridge."""
+        self._out += self._to_host.frame(kind, payload)
+
+    # ---- from the host ---------------------------------------------------------------
+
+    def _from_host(self, data):
+        self._host_in.feed(data)
+        for seq, kind, payload in self._host_in:
+            if kind in ("ack", "nak"):
+                fw_seq = self._fw_acked.pop(payload.get("seq"), None)
+                if fw_seq is not None:   # for a frame of the firmware's
+                    answer = dict(payload, seq=fw_seq)
+                    self._to_fw(P.encode(seq, kind, answer))
+                continue             # else it answers one of ours: nothing waits on it
+            if self._pins(kind, payload) is None:
+                self._to_fw(P.encode(seq, kind, payload))
+                continue
+            frame = (seq, kind, payload)
+            if frame == self._done:
+                self._host(*P.ack(seq))      # a resend of one played: ack it again
+            elif frame != self._op and frame not in self._ops:
+                self._ops.append(frame)
+                self._next_op()
+
+    def _pins(self, kind, payload):
+        """How to play a device frame at the pins: a list of harness ops, or None when
+        the frame goes to the board's link as it is."""
+        b = self.board
+        hold = b["debounce_ms"] + 2 * b["poll_ms"] + SETTLE_MS
+        keys = set(payload)
+        if kind == "btn" and keys == {"seat", "b"}:
+            seat = payload["seat"]
+            if isinstance(seat, int) and 0 <= seat < len(b["seat_buttons"]):
+                ref = b["seat_buttons"][seat].get(payload["b"])
+                return ref and _press(ref, hold)
+        elif kind == "dealer" and keys == {"b"}:
+            ref = b["dealer_buttons"].get(payload["b"])
+            return ref and _press(ref, hold)
+        elif kind == "card" and keys == {"code"} and isinstance(payload["code"], str):
+            line = (payload["code"] + "\n").encode()
+            cr = b["card_reader"]
+            ms = len(line) * 10 * 1000 // cr["baud"] + 1 + 2 * b["poll_ms"] + SETTLE_MS
+            return [dict(op="uart", n=cr["uart"], hex=line.hex()), dict(op="after", ms=ms)]
+        elif kind == "shuf" and (keys == {"state"} or keys == {"present"}):
+            levels = self._shuffler_levels(payload)
+            if levels is not None:
+                sh = b["shuffler"]
+                ops = [dict(op="gpio", pin=sh[name], level=level ^ sh["active_low"])
+                       for name, level in sorted(levels.items())]
+                return ops + [dict(op="after", ms=b["debounce_ms"] + 2 * SHUFFLER_POLL_MS
+                                   + SETTLE_MS)]
+        return None
+
+    def _shuffler_levels(self, payload):
+        """The status lines (1 asserted) for a shuffler state or presence, or None."""
+        if "present" in payload:
+            if not isinstance(payload["present"], bool):
+                return None
+            return dict(self._shuffler, present=int(payload["present"]))
+        lines = {"idle": (0, 0, 0), "shuffling": (1, 0, 0), "done": (0, 1, 0),
+                 "jammed": (0, 0, 1)}.get(payload["state"])
+        if lines is None:
+            return None
+        return dict(zip(("busy", "done", "jam"), lines), present=1)
+
+    def _next_op(self):
+        if self._op is not None or not self._ops:
+            return
+        self._op = self._ops.pop(0)
+        seq, kind, payload = self._op
+        ops = self._pins(kind, payload)
+        if kind == "shuf":
+            self._shuffler = self._shuffler_levels(payload)
+        self._ids += 1
+        for op in ops:   # the last op's done ends the frame; the others' are ignored
+            if op["op"] in ("press", "after"):
+                op["id"] = self._ids if op is ops[-1] else 0
+            self._harness(**op)
+
+    def _op_done(self):
+        seq, kind, payload = self._op
+        self._done, self._op = self._op, None
+        self._host(*P.ack(seq))
+        self._next_op()
+
+    # ---- from the chip ---------------------------------------------------------------
+
+    def _event(self, ev):
+        self.time_us = ev.get("t", self.time_us)
+        what = ev["ev"]
+        if what == "uart":
+            data = bytes.fromhex(ev["hex"])
+            if ev["n"] == self.board["link"]["uart"]:
+                self._from_fw(data)
+            elif ev["n"] == self.board["card_reader"]["uart"]:
+                self._from_reader(data)
+        elif what == "done":
+            if self._op is not None and ev.get("id") == self._ids:
+                self._op_done()
+        elif what == "leds":
+            self._from_strip(bytes.fromhex(ev["hex"]))
+        elif what == "gpio":
+            if ev["pin"] == self.board["shuffler"]["start"]:
+                if ev["level"] and not self._start_level:
+                    self._host("shuffle", {})
+                self._start_level = ev["level"]
+        elif what == "reset":
+            self.resets.append(ev.get("why", "?"))
+            if self._cut:         # what the host asked of the devices went with the power
+                self._ops, self._op, self._done = [], None, None
+            self._cut = False
+            self._fw_in = P.Decoder()
+            self._fw_acked.clear()
+            self._fw_last = None
+            self._reader_line = b""
+            self._leds = None
+        elif what == "error":
+            self.error = "the emulated Pico: %s" % ev.get("why", "failed")
+
+    def _from_fw(self, data):
+        self._fw_in.feed(data)
+        for seq, kind, payload in self._fw_in:
+            if kind not in P.ACKED:
+                self._host(kind, payload)
+                continue
+            last = self._fw_last
+            if last is not None and last[:3] == (seq, kind, payload):
+                ours = last[3]                 # the firmware resends: so do we
+            else:
+                ours = self._to_host.seq
+                self._to_host.seq = P.next_seq(ours)
+                self._fw_last = (seq, kind, payload, ours)
+            self._fw_acked[ours] = seq
+            self._out += P.encode(ours, kind, payload)
+
+    def _from_reader(self, data):
+        """The card reader's requests to the shoe ("want KIND SEAT\\n") as `need` frames."""
+        self._reader_line += data
+        while b"\n" in self._reader_line:
+            line, self._reader_line = self._reader_line.split(b"\n", 1)
+            words = line.decode("ascii", "replace").split()
+            if len(words) == 3 and words[0] == "want":
+                self._host("need", {"what": words[1], "seat": int(words[2])})
+
+    def _from_strip(self, wire):
+        """A frame of the strip, in wire order and scaled, as the firmware's own colours."""
+        n = self.board["leds"]["count"]
+        rgb = bytearray(3 * n)
+        r, g, b = (self._order.index(c) for c in "RGB")
+        for i in range(min(n, len(wire) // 3)):
+            o = 3 * i
+            level = (wire[o + r], wire[o + g], wire[o + b])
+            rgb[o:o + 3] = bytes(self._palette.get(level) or _unscaled(
+                level, self.board["leds"]["max_level"]))
+        if self._leds is None and not any(rgb):
+            self._leds = bytes(rgb)   # the strip made dark at power-up: as it was
+            return
+        if bytes(rgb) != self._leds:
+            self._leds = bytes(rgb)
+            self._host("px", {"rgb": self._leds.hex()})
+
+
+def _press(ref, hold_ms):
+    """Held past the debounce, then released for as long: both edges are seen."""
+    return [dict(op="press", expander=ref["expander"], pin=ref["pin"], ms=hold_ms),
+            dict(op="after", ms=2 * hold_ms)]
+
+
+def _palette(max_level):
+    """Each colour felt.table.scenes uses, keyed by the levels the strip shows for it."""
+    colours = {scenes.OFF, scenes.BUTTON} | set(scenes.SEAT_COLOURS) | set(scenes.CENTRE_COLOURS)
+    return {tuple(c * max_level // 255 for c in colour): colour for colour in colours}
+
+
+def _unscaled(level, max_level):
+    return [min(255, (v * 255 + max_level - 1) // max_level) for v in level]

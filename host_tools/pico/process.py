@@ -1,0 +1,91 @@
+"""The emulated Pico as the host tools start a firmware: `PicoProcess` has the parts of
+`host_tools.emulator.link.FirmwareProcess` they use (`link`, `master`, `proc`,
+`power_cut`, `reboot`, `close`, `stderr`), so felt-emulator, felt-scenario, the view and
+felt-emulator --serve drive a Pico unchanged (`--runtime pico`).
+
+The chip resets itself (its watchdog, machine.reset()) without the link noticing, as a
+board does: only the harness ending ends the link.  A power cut keeps the flash, so the
+table resumes from the journal it keeps there.
+"""
+
+import os
+import pty
+import shutil
+import subprocess
+import tempfile
+import threading
+import tty
+
+from host_tools.emulator.link import HostLink, LinkError
+from host_tools.pico import bridge, filesystem
+
+
+class PicoProcess:
+    runtime = "pico"
+
+    def __init__(self, board_path, journal=None, seed=0):
+        """`journal`: where the table's journal is copied from the flash when it closes
+        (the board keeps its own, on its filesystem)."""
+        from felt.board import load
+        bridge.check_ready()
+        self.board_path = str(board_path)
+        self.board = load(self.board_path)
+        self.journal = journal
+        self.seed = seed
+        self._dir = tempfile.mkdtemp(prefix="felt-pico-")
+        self.fs_image = os.path.join(self._dir, "filesystem.img")
+        filesystem.write(self.board_path, self.fs_image)
+        self._boot()
+
+    def _boot(self):
+        master, slave = pty.openpty()
+        tty.setraw(slave)
+        tty.setraw(master)
+        self.proc = subprocess.Popen(
+            ["node", str(bridge.HARNESS), "--uf2", str(bridge.UF2), "--fs", self.fs_image,
+             "--board", self.board_path, "--seed", str(self.seed)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.bridge = bridge.Bridge(self.board, self.proc, slave)
+        self._thread = threading.Thread(target=self.bridge.run, daemon=True)
+        self._thread.start()
+        self.master = master
+        self._new_link()
+
+    def _new_link(self):
+        self.link = HostLink(self.master, bridge.LINK_TIMEOUT_S)
+        self.link.ended = lambda: not self._thread.is_alive()
+        self.link.on_gone = self.reboot
+
+    def reboot(self):
+        """The link ended: the harness stopped (the chip faulted, or a file was bad)."""
+        raise LinkError(self.bridge.error or "the emulated Pico stopped: %s"
+                        % self.stderr()[-1500:])
+
+    def power_cut(self):
+        """The board loses power and comes back on the same flash; returns a fresh link,
+        as a new port would be."""
+        trace = self.link.trace
+        self.bridge.power_cut()
+        self._new_link()
+        self.link.trace = trace
+        return self.link
+
+    def close(self):
+        self.bridge.quit()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.bridge.stop()
+        self._thread.join(5)
+        try:
+            os.close(self.master)
+        except OSError:
+            pass
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def stderr(self):
+        if self.proc.poll() is None:
+            return ""
+        return self.proc.stderr.read().decode(errors="replace")

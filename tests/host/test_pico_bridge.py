@@ -1,0 +1,154 @@
+"""The bridge between the host's link and an emulated Pico (host_tools.pico.bridge),
+against a stand-in harness: the ops it asks of the pins, the frames the host sees."""
+
+import json
+import os
+import pty
+import select
+import threading
+import tty
+
+import pytest
+
+from felt import protocol as P
+from felt.board import load
+from felt.table import scenes
+from host_tools.pico.bridge import Bridge
+
+BOARD = load(os.path.join(os.path.dirname(__file__), "..", "..", "hardware", "boards",
+                          "pico-11.json"))
+
+
+class FakeHarness:
+    """The harness's two pipes: ops written by the bridge, events fed to it."""
+
+    def __init__(self):
+        r, self._ev_w = os.pipe()
+        self.stdout = os.fdopen(r, "rb", buffering=0)
+        self._op_r, w = os.pipe()
+        self.stdin = os.fdopen(w, "wb")
+        self._ops = b""
+
+    def event(self, **ev):
+        ev.setdefault("t", 0)
+        os.write(self._ev_w, (json.dumps(ev) + "\n").encode())
+
+    def ops(self, n, wait=2.0):
+        out = []
+        while len(out) < n and select.select([self._op_r], [], [], wait)[0]:
+            self._ops += os.read(self._op_r, 65536)
+            *lines, self._ops = self._ops.split(b"\n")
+            out += [json.loads(x) for x in lines]
+        return out
+
+    def wait(self):
+        return 0
+
+
+@pytest.fixture
+def wired():
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    tty.setraw(master)
+    harness = FakeHarness()
+    bridge = Bridge(BOARD, harness, slave)
+    thread = threading.Thread(target=bridge.run, daemon=True)
+    thread.start()
+    host = Host(master)
+    yield harness, host, bridge
+    bridge.stop()
+    thread.join(2)
+    os.close(master)
+
+
+class Host:
+    def __init__(self, fd):
+        self.fd = fd
+        self.dec = P.Decoder()
+        self.seq = 100
+
+    def send(self, kind, payload):
+        self.seq += 1
+        os.write(self.fd, P.encode(self.seq, kind, payload))
+        return self.seq
+
+    def frames(self, n, wait=2.0):
+        out = []
+        while len(out) < n and select.select([self.fd], [], [], wait)[0]:
+            self.dec.feed(os.read(self.fd, 65536))
+            out += list(self.dec)
+        return out
+
+
+def test_a_seat_button_is_pressed_at_its_expander_pin_and_acked_when_released(wired):
+    harness, host, _ = wired
+    seq = host.send("btn", {"seat": 4, "b": "call"})
+    press, after = harness.ops(2)
+    ref = BOARD["seat_buttons"][4]["call"]
+    assert (press["op"], press["expander"], press["pin"]) == ("press", ref["expander"], ref["pin"])
+    assert press["ms"] > BOARD["debounce_ms"]          # held past the debounce
+    assert after["op"] == "after" and after["ms"] >= 2 * press["ms"]
+    assert host.frames(1, wait=0.2) == []              # not acked while still pressed
+    harness.event(ev="done", id=after["id"])
+    [(_, kind, payload)] = host.frames(1)
+    assert (kind, payload) == ("ack", {"seq": seq})
+
+
+def test_a_bet_with_an_amount_goes_to_the_boards_link_as_it_is(wired):
+    harness, host, _ = wired
+    seq = host.send("btn", {"seat": 1, "b": "raise", "to": 30})
+    [op] = harness.ops(1)
+    assert op["op"] == "uart" and op["n"] == BOARD["link"]["uart"]
+    dec = P.Decoder()
+    dec.feed(bytes.fromhex(op["hex"]))
+    assert list(dec) == [(seq, "btn", {"seat": 1, "b": "raise", "to": 30})]
+
+
+def test_a_card_is_a_line_on_the_readers_uart_and_its_want_a_need_frame(wired):
+    harness, host, _ = wired
+    harness.event(ev="uart", n=BOARD["card_reader"]["uart"], hex=b"want up 3\n".hex())
+    [(fseq, kind, payload)] = host.frames(1)
+    assert (kind, payload) == ("need", {"what": "up", "seat": 3})
+    os.write(host.fd, P.encode(7, "ack", {"seq": fseq}))
+    host.send("card", {"code": "Ah"})
+    line, after = harness.ops(2)
+    assert line == {"op": "uart", "n": BOARD["card_reader"]["uart"], "hex": b"Ah\n".hex()}
+    assert after["op"] == "after"
+
+
+def test_the_shuffler_sets_its_active_low_lines_and_its_start_pulse_asks_for_a_shuffle(wired):
+    harness, host, _ = wired
+    host.send("shuf", {"state": "shuffling"})
+    ops = harness.ops(5)
+    sh = BOARD["shuffler"]
+    levels = {op["pin"]: op["level"] for op in ops if op["op"] == "gpio"}
+    assert levels == {sh["busy"]: 0, sh["done"]: 1, sh["jam"]: 1, sh["present"]: 0}
+    harness.event(ev="gpio", pin=sh["start"], level=1)
+    [(_, kind, payload)] = host.frames(1)
+    assert (kind, payload) == ("shuffle", {})
+
+
+def test_the_firmwares_frames_are_renumbered_and_the_hosts_ack_goes_back_with_its_seq(wired):
+    harness, host, _ = wired
+    harness.event(ev="uart", n=0, hex=(P.encode(41, "evt", {"e": "hand"}) +
+                                       P.encode(42, "chip", {"x": 1})).hex())
+    (s1, k1, _), (s2, k2, p2) = host.frames(2)
+    assert (k1, k2, p2) == ("evt", "chip", {"x": 1}) and s2 == P.next_seq(s1)
+    os.write(host.fd, P.encode(9, "ack", {"seq": s2}))
+    [op] = harness.ops(1)
+    dec = P.Decoder()
+    dec.feed(bytes.fromhex(op["hex"]))
+    assert [(k, p) for _, k, p in dec] == [("ack", {"seq": 42})]
+
+
+def test_led_frames_come_in_the_scenes_colours_and_the_dark_power_up_frame_is_dropped(wired):
+    harness, host, _ = wired
+    n = BOARD["leds"]["count"]
+    lv = BOARD["leds"]["max_level"]
+    harness.event(ev="leds", hex=bytes(3 * n).hex())
+    r, g, b = scenes.SEAT_COLOURS[scenes.ACTION]
+    grb = bytes((g * lv // 255, r * lv // 255, b * lv // 255))
+    harness.event(ev="leds", hex=(grb * n).hex())
+    [(_, kind, payload)] = host.frames(1)
+    assert kind == "px"
+    assert bytes.fromhex(payload["rgb"]) == bytes((r, g, b)) * n
