@@ -34,8 +34,8 @@ import tempfile
 import time
 
 from host_tools import cli
-from host_tools.emulator.link import (MAX_REBOOTS_IN_A_ROW, TILT_EXIT, FirmwareProcess,
-                                      LinkError, Tilted)
+from host_tools.emulator.link import MAX_REBOOTS_IN_A_ROW, TILT_EXIT, LinkError, Tilted
+from host_tools.emulator.link import start as start_firmware
 from host_tools.emulator.session import forget_journal
 
 BOOT_S = 60.0          # the firmware's first frame comes within this (MicroPython, an image)
@@ -170,8 +170,8 @@ def serve(args, out=None):
     signal.signal(signal.SIGTERM, _stop)
     fw = None
     try:
-        fw = FirmwareProcess(args.board, journal, runtime=args.runtime, heap=args.heap,
-                             image=args.image, trust=args.trust)
+        fw = start_firmware(args.board, journal, runtime=args.runtime, heap=args.heap,
+                            image=args.image, trust=args.trust)
         bridge = Bridge(fw, listener, say)
         bridge.wait_for_boot()
         host, port = listener.getsockname()[:2]
