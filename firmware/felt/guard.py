@@ -11,6 +11,8 @@ is left in a small note beside the journal (`<journal>.reboot`) and sent in a `l
 line after the reboot, so a technician sees why the board restarted.
 """
 
+import sys
+
 try:
     import asyncio
 except ImportError:
@@ -59,6 +61,7 @@ class Guard:
             why = "task %s ended" % name
         except Exception as e:  # noqa: BLE001 - MemoryError too: whatever it was, reboot
             why = "task %s died: %s" % (name, type(e).__name__)
+            _traceback(e)
         self.fail(why)
 
     async def watchdog(self, feed, period_ms=100):
@@ -66,6 +69,19 @@ class Guard:
         while self.alive():
             feed()
             await sleep_ms(period_ms)
+
+
+def _traceback(e):
+    """Where a task died, on stderr (the unix port's and CPython's; a board's USB
+    console), for a developer to find the line; the reboot goes on whatever happens."""
+    try:
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(e, sys.stderr)      # MicroPython
+        else:
+            import traceback
+            traceback.print_exception(type(e), e, e.__traceback__, file=sys.stderr)
+    except Exception:  # noqa: BLE001 - out of memory: the reason still goes in the note
+        pass
 
 
 def leave_note(path, why):

@@ -33,11 +33,22 @@ ACKED = ("btn", "dealer", "card", "shuf", "cfg", "need", "shuffle", "discard", "
 # Questions to the board: answered by their reply, never acked, changing nothing.
 QUERIES = ("hello", "state", "sign", "heap", "eventlog", "challenge", "recall")
 
+# What a `need` frame (and a wired card reader's "want" line) may ask the shoe for: every
+# kind of card either round engine, felt.poker.round and felt.banked.banked_round, or
+# the table (placing the button) asks for; every card reader takes these and no other.
+CARD_KINDS = ("hole", "up", "burn", "board", "button", "dealer")
+
 _MIN_BODY = const(16)  # "0 k {} *12345678" between '@' and '\n'
 
 
 class ProtocolError(ValueError):
     pass
+
+
+def check_card_kind(kind):
+    """ValueError unless `kind` is one of CARD_KINDS: a card reader's `want` checks it."""
+    if kind not in CARD_KINDS:
+        raise ValueError("unknown card kind %r" % (kind,))
 
 
 def next_seq(seq):

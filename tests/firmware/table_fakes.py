@@ -41,6 +41,7 @@ class FakeDevice:
         self.calls = []
 
     def want(self, kind, seat=-1):
+        P.check_card_kind(kind)     # as every real card reader does
         self.calls.append((kind, seat))
 
     def start(self):

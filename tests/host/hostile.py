@@ -5,8 +5,10 @@ frozen so that a refused frame can be shown to have changed nothing."""
 
 import random
 
+from felt import protocol as P
 from felt.poker import cards as C
-from felt.table.controller import Controller, PLAYING
+from host_tools.emulator.link import QueryRefused
+from felt.table.controller import Controller, PLACING, PLAYING
 from felt.table.journal import Journal
 from felt.table.messages import SPECS
 
@@ -120,3 +122,41 @@ def fuzz(frames, seed):
             counts["refused_changed_state"] += changed
             counts["generic_reasons"] += generic
     return counts
+
+
+
+def over_link(link, rng, frames):
+    """Send `frames` random frames to a firmware over its link (a HostLink), in bursts
+    at random points of play: between them the table is driven on as play() drives a
+    controller, from the state the firmware reports.  Returns the rounds played."""
+    deck = []
+    sent = rounds = 0
+    while sent < frames:
+        for _ in range(rng.randint(0, 6)):
+            kind, payload = random_frame(rng)
+            if rng.random() < 0.3:     # a kind of its own: the link takes any a-z_ name
+                kind = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz_")
+                               for _ in range(rng.randint(1, P.MAX_KIND)))
+            link.send(kind, payload)
+            sent += 1
+        for _ in range(rng.randint(1, 12)):
+            rounds += len([p for k, p in link.drain() if k == "evt" and p["e"] == "end"])
+            try:
+                st = link.request("state", {}, "state")
+            except QueryRefused:     # a hostile state query's refusal, come late
+                continue
+            if st["state"] == PLAYING and st["to_act"] >= 0:
+                link.send("btn", {"seat": st["to_act"],
+                                  "b": rng.choice(["fold", "call", "call", "raise"])})
+            elif st["state"] in (PLAYING, PLACING):
+                if not deck:
+                    deck = [C.code(c) for c in range(52)]
+                    rng.shuffle(deck)
+                link.send("card", {"code": deck.pop()})
+            else:
+                for kind, p in (("dealer", {"b": "deal"}), ("shuf", {"state": "done"}),
+                                ("dealer", {"b": "hand_shuffle_done"}),
+                                ("dealer", {"b": "cut_done"})):
+                    link.send(kind, p)
+                deck = []
+    return rounds + len([p for k, p in link.drain() if k == "evt" and p["e"] == "end"])

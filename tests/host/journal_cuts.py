@@ -29,6 +29,7 @@ import shutil
 import sys
 import tempfile
 
+from felt import protocol as P
 from felt.table import recall as recall_mod
 from felt.table.controller import PLAYING, Controller
 from felt.table.journal import RECALL, Journal
@@ -65,7 +66,7 @@ class _Pixels:
 
 class _Device:
     def want(self, kind, seat=-1):
-        pass
+        P.check_card_kind(kind)     # as every real card reader does
 
     def start(self):
         pass

@@ -24,7 +24,8 @@ Events:   ("card", "As")          a card read from the shoe; read while no card 
           ("void", why)           the shoe jammed or stopped dealing (27.12(f))
 Effects:  ("wager", seat, kind, amount)        chips from the seat into its circle
           ("need", what, seat)                 what: "hole" (a seat), "dealer" (-1),
-                                               "burn" or "board" (-1)
+                                               "burn" or "board" (-1), as
+                                               felt.protocol.CARD_KINDS has them
           ("dealt", what, seat, card)
           ("held", card, section)              a card drawn in error, kept for next
           ("unused", card, section)            a face-up card, to the discard rack

@@ -8,9 +8,10 @@ returning an object with these attributes:
 - `buttons.poll(now_ms)`: list of `(seat, name)` presses accepted since the last poll,
   already debounced; `name` is "fold", "call" or "raise" (the three seat buttons:
   fold, check/call, bet/raise).  Dealer-panel presses come as `("dealer", name)`.
-- `card_reader.want(kind, seat=-1)`: tell the shoe a card is expected ("hole", "burn",
-  "board", "button"); `await card_reader.read()`: the next code the reader read, a str
-  such as "As" or whatever garbage it produced (the rules core refuses unknown codes).
+- `card_reader.want(kind, seat=-1)`: tell the shoe a card is expected, `kind` one of
+  felt.protocol.CARD_KINDS (ValueError otherwise); `await card_reader.read()`: the
+  next code the reader read, a str such as "As" or whatever garbage it produced (the
+  rules core refuses unknown codes).
 - `shuffler.start()`: pulse the shuffler's start output; `shuffler.state()`: "idle",
   "shuffling", "done" or "jammed"; `shuffler.present()`: True when fitted to the table.
 - `pixels`: a NeoPixel-compatible object (`n`, `pixels[i] = (r, g, b)`, `fill`,

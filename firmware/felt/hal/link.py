@@ -221,6 +221,7 @@ class CardReader:
         self.link = link
 
     def want(self, kind, seat=-1):
+        P.check_card_kind(kind)
         self.link.send("need", {"what": kind, "seat": seat})
 
 

@@ -17,7 +17,7 @@ import asyncio
 
 from felt.hal.clock import sleep_ms
 from felt.hal.debounce import Debouncer
-from felt.protocol import ticks_diff
+from felt.protocol import check_card_kind, ticks_diff
 
 try:
     from micropython import const
@@ -176,7 +176,6 @@ class ExpanderButtons:
 # ---- the shoe's card reader ---------------------------------------------------------
 
 MISREAD = "?"  # stands for a line the reader garbled; not a card code
-CARD_KINDS = ("hole", "burn", "board", "button", "dealer")  # as the controller's "need" effects
 
 
 class LineAssembler:
@@ -249,8 +248,7 @@ class CardReader:
         self._rx = bytearray(32)
 
     def want(self, kind, seat=-1):
-        if kind not in CARD_KINDS:
-            raise ValueError("unknown card kind %r" % (kind,))
+        check_card_kind(kind)
         self.uart.write(("want %s %d\n" % (kind, seat)).encode())
 
     def _pump(self):

@@ -15,6 +15,7 @@ Events:   ("card", "As")                  a card read from the dealing shoe
           and the irregularities of felt.poker.irregular
 Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all_in)
           ("need", what, seat)            what: "hole", "up", "burn", "board"
+                                          (felt.protocol.CARD_KINDS has them all)
           ("dealt", what, seat, card)     seat -1 for burns and board cards
           ("reshuffle", [cards])          cards that go back into the stub, shuffled
           ("street", name)

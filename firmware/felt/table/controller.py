@@ -10,7 +10,7 @@ are redrawn from state.
 """
 
 from felt import check, lazy
-from felt.protocol import QUERIES
+from felt.protocol import ACKED, QUERIES
 from felt.poker import cards as C
 from felt.poker.button import dealer_right, next_seat, rotate
 from felt.table import messages
@@ -118,7 +118,10 @@ class Controller:
 
     def handle(self, kind, payload):
         self.journal.source = self.hal.link.frame   # None unless a link frame brought it
-        h = getattr(self, "_on_" + kind, None)
+        # A kind the link names is checked before it is looked up: getattr keeps every
+        # name it is given for good (MicroPython interns it), so a host inventing kinds
+        # would fill the heap.
+        h = getattr(self, "_on_" + kind, None) if kind in ACKED or kind in QUERIES else None
         if h is None:
             return "unknown message %r" % (kind,)
         if self.locked is not None and kind not in QUERIES and kind != "tech":
