@@ -4,6 +4,7 @@
 #   make run ARGS=..  the emulator (felt-emulator)       make bench ARGS=..  felt-bench
 #   make soak         hostile frames and power cuts, figures in one JSON line
 #   make micropython  build MicroPython's unix port (once) into build/micropython/
+#   make pico         the Pico's firmware, felt frozen in, into build/pico/firmware.uf2
 #   make compile      the firmware as a board holds it, in build/mpy/ (.mpy + main.py)
 #   make clean        back to a fresh clone's state
 
@@ -12,7 +13,7 @@ SHELL := bash
 .DEFAULT_GOAL := test
 VENV := .venv
 
-.PHONY: venv micropython compile test run bench soak clean
+.PHONY: venv micropython pico compile test run bench soak clean
 
 venv: $(VENV)/.stamp
 
@@ -54,6 +55,52 @@ $(MP_BUILT): $(MP_SRC)
 	  MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_PY_FFI=0 >/dev/null
 	cp $(MP_DIR)/src/ports/unix/build-standard/micropython $@
 
+# MicroPython v1.27.0's rp2 port for the Raspberry Pi Pico (BOARD=RPI_PICO) with felt
+# and main.py frozen in (firmware/pico/manifest.py), and picotool without libusb to make
+# the UF2, from ../shared/pico (its README is the recipe).  Built again only when a
+# frozen file changes; the port's build log is build/pico/build.log.
+PICO_SRC := ../shared/pico/micropython-1.27.0-rp2-src.tar.gz
+PICO_DIR := build/pico
+PICO_TREE := $(abspath $(PICO_DIR)/src)
+PICO_MP := $(PICO_TREE)/micropython-1.27.0-rp2
+PICO_DEBS := gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake g++
+PICO_FROZEN := $(shell find firmware/felt firmware/pico -name '*.py') firmware/main.py
+PICO_LOG := $(abspath $(PICO_DIR)/build.log)
+pico: $(PICO_DIR)/firmware.uf2
+
+$(PICO_DIR)/.unpacked: $(PICO_SRC)
+	@# The ARM toolchain, newlib and libstdc++ (picotool is C++); installed where we may.
+	@echo '#include <cstdio>' | arm-none-eabi-g++ -x c++ -fsyntax-only - 2>/dev/null && \
+	  command -v cmake >/dev/null && command -v g++ >/dev/null || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	    (apt-get update -qq && apt-get install -y -qq $(PICO_DEBS)) >/dev/null; } || \
+	  { echo "make: the Pico build needs: $(PICO_DEBS) (Debian/Ubuntu)"; exit 1; }
+	@rm -rf $(PICO_DIR)/src && mkdir -p $(PICO_DIR)/src
+	@tar xzf $(PICO_SRC) -C $(PICO_DIR)/src
+	@touch $@
+
+$(PICO_DIR)/.picotool: $(PICO_DIR)/.unpacked
+	@echo "make: building picotool and mpy-cross (log: $(PICO_LOG))"
+	@{ cmake -S $(PICO_TREE)/picotool-2.1.1 -B $(PICO_TREE)/picotool-build \
+	    -DPICO_SDK_PATH=$(PICO_MP)/lib/pico-sdk -DPICOTOOL_NO_LIBUSB=1 \
+	    -DPICOTOOL_FLAT_INSTALL=1 -DCMAKE_INSTALL_PREFIX=$(PICO_TREE)/picotool && \
+	  $(MAKE) -C $(PICO_TREE)/picotool-build -j2 install && \
+	  $(MAKE) -C $(PICO_MP)/mpy-cross -j2; } >$(PICO_LOG) 2>&1 || \
+	  { tail -20 $(PICO_LOG); exit 1; }
+	@touch $@
+
+$(PICO_DIR)/firmware.uf2: $(PICO_DIR)/.picotool $(PICO_FROZEN)
+	@echo "make: building the Pico firmware (log: $(PICO_LOG))"
+	@# CMAKE_ARGS from the environment: the port's Makefile adds to it (the board, the
+	@# manifest), which a CMAKE_ARGS on make's command line would override.
+	@# The version from the source's tag: git would describe the Felt checkout around it.
+	@CMAKE_ARGS="-Dpicotool_DIR=$(PICO_TREE)/picotool/picotool" MICROPY_GIT_TAG=v1.27.0 \
+	  $(MAKE) -C $(PICO_MP)/ports/rp2 BOARD=RPI_PICO -j2 \
+	  FROZEN_MANIFEST=$(abspath firmware/pico/manifest.py) >>$(PICO_LOG) 2>&1 || \
+	  { tail -20 $(PICO_LOG); exit 1; }
+	@cp $(PICO_MP)/ports/rp2/build-RPI_PICO/firmware.{elf,bin} $(PICO_DIR)/
+	@cp $(PICO_MP)/ports/rp2/build-RPI_PICO/firmware.uf2 $@
+
 # The firmware as a board holds it (the felt package as .mpy, main.py as source), every
 # file compiled with mpy-cross: a file MicroPython cannot compile stops here.
 compile: venv
@@ -61,7 +108,7 @@ compile: venv
 
 # CPython first (pytest: tests/), then the firmware inside MicroPython's unix port: its
 # unit tests, then every scenario and the seeded runs compared with CPython's.
-test: venv micropython compile
+test: venv micropython compile pico
 	$(VENV)/bin/pytest
 	$(VENV)/bin/python tests/mp/run.py
 	$(VENV)/bin/python tests/mp/compare.py

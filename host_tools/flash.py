@@ -5,6 +5,7 @@
     felt-flash provision --trust keys/felt.pub --port /dev/ttyACM0
     felt-flash install --image build/image --port /dev/ttyACM0 [--new-table] [--dry-run]
     felt-flash verify --image build/image --port /dev/ttyACM0
+    felt-flash pico --board pico-11 --key keys/felt.key --out build/pico/flash
 
 An image is the board's filesystem as it is flashed (the felt package as `.mpy`
 bytecode, main.py as source, the board definition as board.json; a CircuitPython board
@@ -18,11 +19,17 @@ hashes every file on the board with code it sends (not the board's own) and comp
 then only an image it built (its manifest.json there): it builds beside it and moves the
 image into place, so a build that fails leaves the folder as it was.
 
+`pico` is for a Pico running the firmware `make pico` builds, with felt frozen into it:
+it writes that firmware as `firmware.uf2` and the board's filesystem (board.json,
+felt.pub, and a signed manifest naming board.json and the firmware's SHA-256) as
+`filesystem.uf2`, for the Pico's RPI-RP2 drive, and as `filesystem.img` (littlefs).
+
 Installing keeps the board's journal (the board definition's `journal`), so the table
 resumes where it was; `--new-table` removes it (and its archives, docs/journal.md), and the board starts
 unconfigured.
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -34,7 +41,7 @@ from pathlib import Path
 from felt import image as board_image
 from felt.board import load as load_board
 from felt.table import recall
-from host_tools import cli, micropython
+from host_tools import cli, micropython, uf2
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
@@ -99,6 +106,16 @@ def build(board, out, key_path, force=False):
     unless `force` and it holds an image (manifest.json): then the new image replaces it,
     once it is whole."""
     out = Path(out)
+    _may_replace(out, force, board_image.MANIFEST)
+    board_file = cli.board_file(str(board))   # refuses a malformed definition with its reason
+    board = load_board(str(board_file))
+    key = load_key(key_path)
+    return _into(out, lambda folder: _build(board, board_file, folder, key))
+
+
+def _may_replace(out, force, mark):
+    """Refused unless folder `out` is missing or empty, or `force` and it holds `mark`
+    (what this command made there before)."""
     if out.exists():
         if not out.is_dir():
             raise Refused("--out %s is a file, not a folder" % out)
@@ -106,24 +123,26 @@ def build(board, out, key_path, force=False):
             if not force:
                 raise Refused("--out %s is not empty: give --force to replace the image "
                               "there, or another folder" % out)
-            if not (out / board_image.MANIFEST).is_file():
+            if not (out / mark).is_file():
                 raise Refused("--out %s holds no image (no %s): its files are left alone, "
-                              "even with --force" % (out, board_image.MANIFEST))
-    board_file = cli.board_file(str(board))   # refuses a malformed definition with its reason
-    board = load_board(str(board_file))
-    key = load_key(key_path)
+                              "even with --force" % (out, mark))
+
+
+def _into(out, make):
+    """make(folder) in a folder beside `out`, moved into its place once it is whole;
+    returns what make returns."""
     out.parent.mkdir(parents=True, exist_ok=True)
     folder = out.with_name(".%s.building-%d" % (out.name, os.getpid()))
     folder.mkdir()
     try:
-        manifest = _build(board, board_file, folder, key)
+        made = make(folder)
         if out.exists():
             shutil.rmtree(out)
         os.replace(str(folder), str(out))
     finally:
         if folder.exists():
             shutil.rmtree(folder)
-    return manifest
+    return made
 
 
 def _build(board, board_file, out, key):
@@ -144,10 +163,82 @@ def _build(board, board_file, out, key):
         size, digest = board_image.sha256_file(str(out / name))
         files[name] = [size, digest]
     manifest = {"board": board["name"], "files": files, "version": VERSION}
-    data = json.dumps(manifest, sort_keys=True, separators=(",", ":")).encode()
-    (out / board_image.MANIFEST).write_bytes(data)
-    (out / board_image.SIGNATURE).write_text(key.sign(data).hex() + "\n")
+    _sign(out, manifest, key)
     return manifest
+
+
+# ----- a Pico with felt frozen in ------------------------------------------------------
+
+PICO_UF2 = REPO / "build" / "pico" / "firmware.uf2"     # make pico builds it
+# The rp2 port's filesystem on a Pico (RPI_PICO: MICROPY_HW_FLASH_STORAGE_BYTES, the
+# last 1408 KB of the 2 MB flash), as its _boot.py mounts it: littlefs, 4 KB blocks,
+# written 256 bytes at a time.
+FS_ADDRESS = board_image.XIP + board_image.MAX_FIRMWARE
+FS_BLOCK, FS_BLOCKS, FS_PROG = 4096, 352, 256
+PICO_FILES = ("firmware.uf2", "filesystem.uf2", "filesystem.img")
+
+
+def pico(board, out, key_path, firmware=PICO_UF2, trust=None, force=False):
+    """The files that flash a Pico, in folder `out`: the firmware (a UF2 `make pico`
+    built, felt frozen in) and the board's filesystem as a UF2 and as a raw littlefs
+    image.  The filesystem holds board.json, felt.pub (the keys in file `trust`, else
+    the signing key's) and the manifest, signed, naming board.json and the firmware.
+    Returns the manifest."""
+    out = Path(out)
+    _may_replace(out, force, "filesystem.img")
+    try:
+        address, code = uf2.read(firmware)
+    except uf2.BadUF2 as e:
+        hint = " (make pico builds it)" if not Path(firmware).exists() else ""
+        raise Refused("--uf2 %s: %s%s" % (firmware, e, hint))
+    if address != board_image.XIP or len(code) > board_image.MAX_FIRMWARE:
+        raise Refused("--uf2 %s: not a Pico firmware: it writes %d bytes at %#x, not at most "
+                      "%d at %#x" % (firmware, len(code), address, board_image.MAX_FIRMWARE,
+                                     board_image.XIP))
+    board_file = cli.board_file(str(board))
+    board = load_board(str(board_file))
+    key = load_key(key_path)
+    keys = trust_file(trust).read_bytes() if trust else (public_hex(key) + "\n").encode()
+
+    def make(folder):
+        data = folder / "filesystem"
+        data.mkdir()
+        (data / "board.json").write_bytes(board_file.read_bytes())
+        (data / board_image.TRUST).write_bytes(keys)
+        from felt.table.controller import FIRMWARE as VERSION
+        manifest = {"board": board["name"], "version": VERSION,
+                    "files": {"board.json": list(board_image.sha256_file(str(data / "board.json")))},
+                    board_image.FIRMWARE: [len(code), hashlib.sha256(code).hexdigest()]}
+        _sign(data, manifest, key)
+        # The board's own check, with the firmware as the board will read it.
+        problems, _ = board_image.check(str(data), str(data / board_image.TRUST),
+                                        lambda n: code[:n])
+        if problems:
+            raise Refused("the filesystem would be refused: %s"
+                          % "; ".join("%s: %s" % p for p in problems))
+        image = littlefs_image(data)
+        shutil.rmtree(data)
+        shutil.copyfile(firmware, folder / "firmware.uf2")
+        (folder / "filesystem.img").write_bytes(image)
+        uf2.write(folder / "filesystem.uf2", FS_ADDRESS, image)
+        return manifest
+    return _into(out, make)
+
+
+def littlefs_image(folder):
+    """The bytes of a Pico's filesystem holding the files in `folder` at its root."""
+    from littlefs import LittleFS
+    fs = LittleFS(block_size=FS_BLOCK, block_count=FS_BLOCKS, prog_size=FS_PROG)
+    for path in sorted(folder.iterdir()):
+        with fs.open(path.name, "wb") as f:
+            f.write(path.read_bytes())
+    return bytes(fs.context.buffer)
+
+
+def _sign(folder, manifest, key):
+    data = json.dumps(manifest, sort_keys=True, separators=(",", ":")).encode()
+    (folder / board_image.MANIFEST).write_bytes(data)
+    (folder / board_image.SIGNATURE).write_text(key.sign(data).hex() + "\n")
 
 
 def check_image(folder, trust):
@@ -328,6 +419,15 @@ def main(argv=None):
                    help="the image's folder: empty, missing, or (with --force) an image")
     p.add_argument("--force", action="store_true",
                    help="replace the image already in --out")
+    p = sub.add_parser("pico", help="a Pico's firmware and filesystem, to copy in BOOTSEL mode")
+    p.add_argument("--board", required=True,
+                   help="the board: a name from hardware/boards/ or a definition file")
+    p.add_argument("--key", required=True, help="the private key that signs it")
+    p.add_argument("--trust", help="the keys the board trusts (default: --key's public key)")
+    p.add_argument("--uf2", default=str(PICO_UF2), help="the firmware (make pico builds it)")
+    p.add_argument("--out", default=str(REPO / "build" / "pico" / "flash"),
+                   help="the folder for firmware.uf2, filesystem.uf2 and filesystem.img")
+    p.add_argument("--force", action="store_true", help="replace what is already in --out")
     p = sub.add_parser("provision", help="make the board trust a public key")
     p.add_argument("--trust", required=True, help="public key file(s) in hex, one a line")
     p.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
@@ -352,6 +452,12 @@ def main(argv=None):
         manifest = build(args.board, Path(args.out), args.key, args.force)
         print("built %s: %d files, %s for %s, signed with %s" % (
             args.out, len(manifest["files"]), manifest["version"], manifest["board"], args.key))
+    elif args.cmd == "pico":
+        manifest = pico(args.board, args.out, args.key, args.uf2, args.trust, args.force)
+        print("wrote %s: firmware.uf2 (%s, %d bytes) and filesystem.uf2 for %s, signed with "
+              "%s; copy filesystem.uf2, then firmware.uf2, onto the Pico's RPI-RP2 drive"
+              % (args.out, manifest["version"], manifest[board_image.FIRMWARE][0],
+                 manifest["board"], args.key))
     elif args.cmd == "provision":
         trust_file(args.trust)
         _run(mpremote(args.port, "fs", "cp", args.trust, ":" + board_image.TRUST), args.dry_run)

@@ -100,7 +100,8 @@ def _check_program(root, trust):
     from felt.hal.clock import ticks_ms
     from felt.protocol import ticks_diff
     start = ticks_ms()
-    problems, summary = lazy.load("felt.image").check(root, trust)
+    image = lazy.load("felt.image")
+    problems, summary = image.check(root, trust, image.flash if image.frozen() else None)
     took = ticks_diff(ticks_ms(), start)
     lazy.forget("felt.image")
     lazy.forget("felt.ed25519")

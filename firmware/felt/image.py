@@ -10,6 +10,12 @@ a trusted key, or any file listed is missing or differs, or a program file is th
 that the manifest does not list: a program file is anything under `felt/` or `lib/`
 (where MicroPython imports from), any `.py` or `.mpy`, and `board.json`.
 
+On a Pico the felt package is frozen into the firmware (firmware/pico/) and nothing on
+the filesystem is imported: the program is the firmware itself.  Its manifest then lists
+the board's data files (board.json) and names the firmware (`"firmware": [size, SHA-256]`
+of the bytes the UF2 writes from the start of flash), which the check hashes in place
+(README, "Flashing a Pico", says what each check promises).
+
 Only a boot needs this, so boot loads it and forgets it after (felt.lazy).
 """
 
@@ -25,13 +31,32 @@ PROGRAM_DIRS = ("felt", "lib")
 CHUNK = 512         # bytes hashed at a time: the heap never holds a whole file
 MAX_MANIFEST = 16 * 1024
 MAX_KEYS = 8
+FIRMWARE = "firmware"   # the manifest's entry naming a firmware with felt frozen in
+XIP = 0x10000000        # where the RP2040 maps its flash for reading
+MAX_FIRMWARE = 0xA0000  # the rp2 port's filesystem starts there (RPI_PICO)
 
 
-def check(root, trust):
+def frozen():
+    """Whether felt runs frozen into the firmware with nothing on the filesystem
+    importable (the Pico image's boot.py leaves only the frozen modules on sys.path):
+    the program to check is then the firmware."""
+    import sys
+    return sys.path == [".frozen"]
+
+
+def flash(n):
+    """The first n bytes of the board's flash, read in place (no copy in the heap)."""
+    import uctypes
+    return uctypes.bytearray_at(XIP, n)
+
+
+def check(root, trust, firmware=None):
     """([(file, why), ...], summary): what is wrong with the image in folder `root` ("" for
     the current one, as on a board), signed by a key in the file `trust`; none when it
     is whole and signed.  Every listed file is hashed even when the signature fails, so
-    the boot knows which of its own files it may still run to show the tilt."""
+    the boot knows which of its own files it may still run to show the tilt.
+    `firmware`: when felt is frozen into the firmware, a function giving its first n
+    bytes (flash): the manifest must then name the firmware, and it is hashed too."""
     keys = trusted(trust)
     if isinstance(keys, tuple):
         return [keys], "no trusted key"
@@ -40,14 +65,25 @@ def check(root, trust):
         return [(MANIFEST, "the manifest is missing: the program was not installed as "
                            "a signed image")], "no manifest"
     try:
-        files = json.loads(manifest)["files"]
+        parsed = json.loads(manifest)
+        files = parsed["files"]
         names = sorted(files)
+        named = parsed.get(FIRMWARE)
     except (ValueError, KeyError, TypeError, AttributeError):
         return [(MANIFEST, "not a manifest this firmware reads")], "no manifest"
+    if (named is None) != (firmware is None):
+        # Either way part of what runs would go unchecked.
+        return [(MANIFEST, "an image for a firmware with felt frozen in (felt-flash pico)"
+                 if firmware is None else "an image of program files, and this firmware "
+                 "has felt frozen in: flash the image felt-flash pico makes")], "wrong image"
     problems = []
     signer = _signer(root, keys, manifest)
     if signer is None:
         problems.append((MANIFEST, "not signed by a key this board trusts"))
+    if firmware is not None:
+        why = _firmware_differs(firmware, named)
+        if why is not None:
+            problems.append((FIRMWARE, why))
     for name in names:
         why = _differs(_join(root, name), files[name])
         if why is not None:
@@ -55,7 +91,9 @@ def check(root, trust):
     for name in program_files(root):
         if name not in files:
             problems.append((name, "a program file the manifest does not list"))
-    return problems, "%d files, signed by key %s" % (len(names), signer or "unknown")
+    return problems, "%d files%s, signed by key %s" % (
+        len(names), "" if firmware is None else " and the firmware",
+        signer or "unknown")
 
 
 def key_id(public_key):
@@ -113,6 +151,17 @@ def _differs(path, entry):
         return "listed in the manifest but missing"
     if not isinstance(entry, list) or len(entry) != 2 or [size, digest] != entry:
         return "its SHA-256 or size differs from the manifest's"
+    return None
+
+
+def _firmware_differs(firmware, entry):
+    if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int)
+            and 0 < entry[0] <= MAX_FIRMWARE):
+        return "the manifest does not name a firmware this board can hold"
+    # Hashed where it lies: the flash is mapped, so the heap never holds it.
+    digest = binascii.hexlify(hashlib.sha256(firmware(entry[0])).digest()).decode()
+    if digest != entry[1]:
+        return "the firmware is not the one the manifest names (its SHA-256 differs)"
     return None
 
 
