@@ -1,0 +1,42 @@
+// Runs the harness as the bridge does (node main.mjs ... with ops on stdin, events on
+// stdout), for the tests: send ops, wait for events by predicate.
+import { spawn } from 'child_process';
+import readline from 'readline';
+
+const MAIN = new URL('../main.mjs', import.meta.url).pathname;
+
+export function harness(args, { env = {} } = {}) {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const events = [];
+  let stderr = '';
+  let waiters = [];
+  const notify = () => { waiters = waiters.filter((w) => !w()); };
+  readline.createInterface({ input: child.stdout }).on('line', (line) => { events.push(JSON.parse(line)); notify(); });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise((resolve) => child.on('close', (code) => { notify(); resolve(code); }));
+  return {
+    events,
+    get stderr() { return stderr; },
+    exited,
+    send(op) { child.stdin.write(JSON.stringify(op) + '\n'); },
+    close() { child.stdin.end(); },
+    kill() { child.kill(); },
+    // The first event from index `from` on that satisfies pred; rejects after `ms` of wall time.
+    until(pred, ms = 60_000, from = 0) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no such event in ${ms} ms; last: ${JSON.stringify(events.slice(-3))}; stderr: ${stderr.slice(-500)}`)), ms);
+        const check = () => {
+          const e = events.slice(from).find(pred);
+          if (e) { clearTimeout(timer); resolve(e); return true; }
+          return false;
+        };
+        if (!check()) waiters.push(check);
+      });
+    },
+  };
+}
+
+// UART text (latin1) of the events in order, for one UART.
+export function uartText(events, n) {
+  return events.filter((e) => e.ev === 'uart' && e.n === n).map((e) => Buffer.from(e.hex, 'hex').toString('latin1')).join('');
+}
