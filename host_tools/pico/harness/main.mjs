@@ -27,6 +27,8 @@ const SHARED_BOOTROM = fileURLToPath(new URL('../../../../shared/pico/bootrom-b1
 const SLICE_NS = 1e6;     // run 1 ms of emulated time, then let Node read stdin
 
 const events = new Events((s) => process.stdout.write(s));
+// The reader went away (EPIPE): nobody is left to drive the board.
+process.stdout.on('error', () => process.exit(0));
 const log = (line) => process.stderr.write(`pico: ${line}\n`);
 let pico = null;
 

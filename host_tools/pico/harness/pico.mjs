@@ -8,7 +8,7 @@ import { Lines } from './lines.mjs';
 import { Mcp23017 } from './mcp23017.mjs';
 import { attachI2c } from './i2c.mjs';
 import { Ws2812Decoder } from './ws2812.mjs';
-import { UartFeeder, fixTxInterrupt } from './uart.mjs';
+import { UartFeeder, baudOf, pacedTx } from './uart.mjs';
 import { randomBits } from './rosc.mjs';
 import { OpError, micros } from './control.mjs';
 
@@ -29,8 +29,10 @@ export class Pico {
       x.int === null ? () => {} : (level) => this.lines.drive(x.int, level)));
     this.leds = new Ws2812Decoder((f) => this.events.emit(f.end, { ev: 'leds', hex: Buffer.from(f.bytes).toString('hex'), start: micros(f.start) }),
       (at, fn) => this.sched.at(at, fn));
-    const baud = [0, 1].map((n) => [wiring.link, wiring.reader].find((u) => u.uart === n)?.baud ?? 115200);
-    this.feeders = [0, 1].map((n) => new UartFeeder(this.sched, () => this.now, () => this.chip.mcu.uart[n], baud[n], log));
+    // The board's baud for each UART, until the firmware sets its own.
+    this.baud = [0, 1].map((n) => [wiring.link, wiring.reader].find((u) => u.uart === n)?.baud ?? 115200);
+    this.uartOut = [0, 1].map(() => ({ sent: 0, overrun: 0 }));   // over every boot
+    this.feeders = [0, 1].map((n) => new UartFeeder(this.sched, () => this.now, () => this.chip.mcu.uart[n], this.baud[n], log));
     this.lines.watch(wiring.shuffler.start, (level) => this.events.emit(this.now, { ev: 'gpio', pin: wiring.shuffler.start, level }));
     this.resets = { watchdog: 0, software: 0, power: 0 };
     let cdcLine = '';
@@ -57,10 +59,12 @@ export class Pico {
 
   // Connects the devices to a (new) chip.
   wire(mcu) {
-    for (const n of [0, 1]) {
-      fixTxInterrupt(mcu.uart[n]);
-      mcu.uart[n].onByte = (b) => this.events.uart(this.now, n, b);
-    }
+    [0, 1].forEach((n) => pacedTx(mcu.uart[n], {
+      later: (ns, fn) => mcu.clock.createAlarm(fn).schedule(ns),
+      baud: () => baudOf(mcu.uart[n], this.baud[n]),
+      sent: (b) => this.events.uart(this.now, n, b),
+      stats: this.uartOut[n],
+    }));
     attachI2c(mcu.i2c[this.wiring.i2c], this.expanders, this.i2cStats);
     this.lines.attach(mcu);
     const led = mcu.gpio[this.wiring.leds];
@@ -129,6 +133,7 @@ export class Pico {
       flash: this.flash.stats,
       i2c: this.i2cStats,
       uart_in: this.feeders.map((f) => ({ ...f.stats, pending: f.pending })),
+      uart_out: this.uartOut,
       leds: this.leds.stats,
     };
   }

@@ -1,21 +1,64 @@
-// UART fixes and input pacing for rp2040js 1.4.1's RPUART.
+// UART output and input at the line's pace, for rp2040js 1.4.1's RPUART.
 
+const UARTDR = 0x00, UARTFR = 0x18, UARTIFLS = 0x34;
 const TXINTR = 1 << 5;
+const FR_BUSY = 1 << 3, FR_RXFE = 1 << 4, FR_TXFF = 1 << 5, FR_RXFF = 1 << 6, FR_TXFE = 1 << 7;
+const TX_DEPTH = 32;
+const TX_LEVELS = [4, 8, 16, 24, 28];   // UARTIFLS.TXIFLSEL: 1/8 .. 7/8 of the FIFO
 
-// rp2040js sets TXINTR again on every interrupt check, so a driver that enables TXIM
-// (MicroPython's machine.UART does) is interrupted forever and the board freezes.  On a
-// PL011 the TX interrupt is an edge: raised as the TX FIFO drains through its trigger
-// level, cleared by ICR.  Bytes leave this model at once, so each write drains it.
-export function fixTxInterrupt(uart) {
+// The transmit side of a PL011, paced: rp2040js 1.4.1 sends every byte the instant it is
+// written, its TX FIFO always empty, and sets TXINTR again on every interrupt check, so
+// MicroPython's UART handler (which enables TXIM) is interrupted for ever.  Here bytes
+// wait in a 32-byte FIFO and leave one character time (8N1) apart; UARTFR says TXFF,
+// TXFE and BUSY; TXINTR is raised as the FIFO drains through its trigger level (UARTIFLS)
+// and cleared by ICR, as on the silicon.  A write to a full FIFO is lost, as there.
+// later(ns, fn) runs fn ns from now on the chip's clock; sent(byte) is told as each
+// byte's stop bit ends; baud() is the line's rate.
+export function pacedTx(uart, { later, baud, sent, stats = { sent: 0, overrun: 0 } }) {
+  const fifo = [];
+  let shifting = false;
+  let ifls = 0x12;                          // reset value: both trigger levels at 1/2
+  const depth = () => (uart.fifosEnabled ? TX_DEPTH : 1);
+  const level = () => (uart.fifosEnabled ? TX_LEVELS[ifls & 7] ?? 16 : 0);
+
+  const raise = () => { uart.interruptStatus |= TXINTR; uart.checkInterrupts(); };
+  // The next byte moves from the FIFO to the shift register.
+  const shift = () => {
+    const before = fifo.length;
+    const byte = fifo.shift();
+    shifting = true;
+    if (before > level() && fifo.length <= level()) raise();
+    later(10e9 / baud(), () => {
+      shifting = false;
+      stats.sent++;
+      sent(byte);
+      if (fifo.length) shift();
+    });
+  };
+
   uart.interruptStatus &= ~TXINTR;
   uart.checkInterrupts = function checkInterrupts() {
     this.rp2040.setInterrupt(this.irq, !!(this.interruptStatus & this.interruptMask));
   };
-  const write = uart.writeUint32.bind(uart);
-  uart.writeUint32 = function writeUint32(offset, value) {
-    write(offset, value);
-    if (offset === 0) { this.interruptStatus |= TXINTR; this.checkInterrupts(); }
+  const read = uart.readUint32.bind(uart), write = uart.writeUint32.bind(uart);
+  uart.readUint32 = (offset) => {
+    if (offset === UARTFR) {
+      const rx = uart.rxFIFO;
+      return (rx.full ? FR_RXFF : 0) | (rx.empty ? FR_RXFE : 0) | (fifo.length >= depth() ? FR_TXFF : 0)
+        | (fifo.length ? 0 : FR_TXFE) | (shifting || fifo.length ? FR_BUSY : 0);
+    }
+    if (offset === UARTIFLS) return ifls;
+    return read(offset);
   };
+  uart.writeUint32 = (offset, value) => {
+    if (offset === UARTDR) {
+      if (fifo.length >= depth()) { stats.overrun++; return; }
+      fifo.push(value & 0xff);
+      if (!shifting) shift();
+    } else if (offset === UARTIFLS) ifls = value & 0x3f;
+    else write(offset, value);
+  };
+  return stats;
 }
 
 // The baud a UART runs at: its divisors once the firmware has set them, else `fallback`.

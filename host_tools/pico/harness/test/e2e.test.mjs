@@ -9,7 +9,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { execFileSync } from 'child_process';
-import { harness, uartText } from './cli.mjs';
+import { harness, uartText, uartEventAt } from './cli.mjs';
 
 const ROOT = new URL('../../../../', import.meta.url).pathname;
 const BOARD = path.join(ROOT, 'hardware/boards/pico-11.json');
@@ -46,7 +46,11 @@ test('a stock MicroPython image on the emulated pico-11', { skip }, async () => 
   await line(h, 0, /int 1 busy 1\n/);
   const text0 = uartText(h.events, 0);
   assert.match(text0, /^boot 1 cause 1 rand [0-9a-f]{16}\nfound \[32, 33, 34\]\n/, 'the expanders answer at 0x20-0x22, 0x23 is NACKed');
-  assert.equal(uartText(h.events, 1), 'want hole 0\n', 'UART1 at 9600');
+  await line(h, 1, /want hole 0\n/);
+  const u1 = h.events.filter((e) => e.ev === 'uart' && e.n === 1);
+  assert.equal(uartText(h.events, 1), 'want hole 0\n');
+  const span = u1.at(-1).t - u1[0].t;   // from the first byte's stop bit to the last's
+  assert.ok(Math.abs(span - 11 * 1e7 / 9600) < 50, `12 bytes at 9600 baud took ${span} us after the first`);
   const leds = h.events.find((e) => e.ev === 'leds');
   assert.equal(leds.hex, '02010300ff80000000', 'NeoPixel bytes in wire order (GRB)');
   assert.ok(leds.t - leds.start > 3 * 24 * 1.2 && leds.t - leds.start < 3 * 24 * 1.4 + 60, 'about 1.25 us a bit, then the 50 us latch');
@@ -80,7 +84,7 @@ test('a stock MicroPython image on the emulated pico-11', { skip }, async () => 
   await h.until((e) => e.ev === 'reset' && e.why === 'software', 120_000, from);
   await line(h, 0, /boot 4 cause 3 /, from);
   const wd = h.events.find((e) => e.ev === 'reset' && e.why === 'watchdog');
-  const asked = h.events.find((e) => e.ev === 'uart' && /wdt\n/.test(Buffer.from(e.hex, 'hex').toString()));
+  const asked = uartEventAt(h.events, 0, /wdt\n/);
   assert.ok(wd.t - asked.t > 190_000 && wd.t - asked.t < 260_000, `the watchdog fired ${wd.t - asked.t} us after it was started`);
 
   h.send({ op: 'stats' });

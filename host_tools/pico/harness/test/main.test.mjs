@@ -73,6 +73,15 @@ test('a breakpoint (the SDK\'s panic and fault handlers end in one): exit 3', as
   assert.match(h.events.at(-1).why, /chip: breakpoint \(bkpt 7\)/);
 });
 
+test('a write of AIRCR.SYSRESETREQ resets the chip: why "software"', async () => {
+  // ldr r0, =AIRCR; ldr r1, =VECTKEY|SYSRESETREQ; str r1, [r0]; b .
+  const h = harness(['--uf2', file('aircr.uf2', boot2([0x4801, 0x4902, 0x6001, 0xe7fe, 0xed0c, 0xe000, 0x0004, 0x05fa])), '--fs', fsImage(), '--board', BOARD]);
+  const reset = await h.until((e) => e.ev === 'reset');
+  assert.equal(reset.why, 'software');
+  h.send({ op: 'quit' });
+  assert.equal(await h.exited, 0);
+});
+
 test('an idle chip: ready, heartbeats, timers on emulated time, stats, quit saves the flash', async () => {
   const out = path.join(dir, 'out.flash');
   const h = harness(['--uf2', file('wfi.uf2', boot2([0xbf30, 0xe7fd])), '--fs', fsImage(), '--board', BOARD, '--flash-out', out]);

@@ -1,7 +1,7 @@
-// UART input pacing and the TX interrupt fix, on stand-in UARTs.
+// UART input and output pacing and the TX interrupt, on stand-in UARTs.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { UartFeeder, baudOf, fixTxInterrupt } from '../uart.mjs';
+import { UartFeeder, baudOf, pacedTx } from '../uart.mjs';
 import { Scheduler } from '../scheduler.mjs';
 
 function fakeUart({ enabled = true, depth = 32, baud = 0 } = {}) {
@@ -66,20 +66,68 @@ test('a UART not enabled drops what arrives, as the silicon does', () => {
   assert.equal(logged.length, 1, 'one line per run of drops');
 });
 
-test('TX interrupt: raised by a write, cleared by ICR, not re-raised by checks', () => {
+// A stand-in RPUART with just what pacedTx touches, on a Scheduler for a clock.
+function txUart({ fifos = true } = {}) {
   const irqs = [];
   const u = {
-    interruptStatus: 1 << 5, interruptMask: 1 << 5, irq: 21,
+    interruptStatus: 1 << 5, interruptMask: 1 << 5, irq: 21, fifosEnabled: fifos,
+    rxFIFO: { full: false, empty: true },
     rp2040: { setInterrupt: (n, v) => irqs.push(v) },
+    readUint32: () => 0,
     writeUint32(offset, value) { if (offset === 0x44) { this.interruptStatus &= ~value; this.checkInterrupts(); } },
     checkInterrupts() { this.interruptStatus |= 1 << 5; },
   };
-  fixTxInterrupt(u);
-  assert.equal(u.interruptStatus & (1 << 5), 0);
-  u.writeUint32(0x00, 0x41);
+  const sched = new Scheduler();
+  const out = [];
+  const stats = pacedTx(u, { later: (ns, fn) => sched.at(clock.t + ns, fn), baud: () => 115200, sent: (b) => out.push([clock.t, b]) });
+  return { u, sched, out, irqs, stats };
+}
+const CHAR = 10e9 / 115200;
+
+test('TX: bytes leave one character time apart, UARTFR telling the FIFO\'s state', () => {
+  clock.t = 0;
+  const { u, sched, out } = txUart();
+  assert.equal(u.readUint32(0x18) & 0xa8, 0x80, 'idle: TXFE, not BUSY, not TXFF');
+  for (const b of [1, 2, 3]) u.writeUint32(0, b);
+  assert.equal(u.readUint32(0x18) & 0xa8, 0x08, 'two waiting, one shifting: BUSY');
+  runTo(sched, 1.5 * CHAR);
+  assert.deepEqual(out.map(([, b]) => b), [1]);
+  runTo(sched, 10 * CHAR);
+  assert.deepEqual(out.map(([t, b]) => [Math.round(t), b]), [1, 2, 3].map((b) => [Math.round(b * CHAR), b]));
+  assert.equal(u.readUint32(0x18) & 0xa8, 0x80);
+});
+
+test('TX: a full FIFO says TXFF and loses what is written to it', () => {
+  clock.t = 0;
+  const { u, stats } = txUart();
+  for (let k = 0; k < 40; k++) u.writeUint32(0, k);
+  assert.ok(u.readUint32(0x18) & 0x20);
+  assert.equal(stats.overrun, 40 - 33, 'one in the shift register, 32 in the FIFO');
+});
+
+test('TX interrupt: raised as the FIFO drains through its level, cleared by ICR, never by itself', () => {
+  clock.t = 0;
+  const { u, sched, irqs } = txUart();
+  assert.equal(u.interruptStatus & 0x20, 0);
+  for (let k = 0; k < 20; k++) u.writeUint32(0, k);
+  assert.equal(u.interruptStatus & 0x20, 0, '19 waiting: above the 1/2 level');
+  runTo(sched, 3.5 * CHAR);
+  assert.equal(u.interruptStatus & 0x20, 0x20, 'down to 16: raised');
   assert.equal(irqs.at(-1), true);
-  u.writeUint32(0x44, 1 << 5);
+  u.writeUint32(0x44, 0x20);
   assert.equal(irqs.at(-1), false);
   u.checkInterrupts();
-  assert.equal(irqs.at(-1), false);
+  assert.equal(irqs.at(-1), false, 'a check does not raise it again');
+  assert.equal(u.readUint32(0x34), 0x12, 'UARTIFLS reads its reset value');
+});
+
+test('TX with the FIFO off: one byte held, the interrupt as it moves to the shifter', () => {
+  clock.t = 0;
+  const { u, sched, stats } = txUart({ fifos: false });
+  u.writeUint32(0, 1);
+  u.writeUint32(0, 2);
+  u.writeUint32(0, 3);
+  assert.equal(stats.overrun, 1);
+  runTo(sched, 1.5 * CHAR);
+  assert.equal(u.interruptStatus & 0x20, 0x20);
 });
