@@ -53,6 +53,7 @@ function options() {
   if (!values.board) throw new ImageError('--board is required');
   if (!values['flash-in'] && !values.uf2) throw new ImageError('--uf2 (or --flash-in) is required');
   if (!values['flash-in'] && !values.fs) throw new ImageError('--fs (or --flash-in) is required');
+  if (values['flash-in'] && values.fs) throw new ImageError('--fs and --flash-in: one or the other (a saved flash holds its filesystem)');
   if (!/^\d+$/.test(values.seed)) throw new ImageError(`--seed ${values.seed}: a whole number`);
   return values;
 }

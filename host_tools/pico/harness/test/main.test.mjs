@@ -50,6 +50,7 @@ test('missing or truncated files, a board it cannot wire: exit 2', async () => {
   board.expanders[2].int = 29;
   await fails(['--uf2', uf2, '--fs', fsimg, '--board', file('bad.json', JSON.stringify(board))], 2, /expander 2 int pin 29/);
   await fails(['--uf2', uf2, '--fs', fsimg], 2, /--board is required/);
+  await fails(['--uf2', uf2, '--fs', fsimg, '--flash-in', fsimg, '--board', BOARD], 2, /one or the other/);
   await fails(['--uf2', uf2, '--fs', fsimg, '--board', BOARD, '--bootrom', file('rom.bin', 'x')], 2, /bootrom/);
 });
 
