@@ -5,6 +5,8 @@
 #   make soak         hostile frames and power cuts, figures in one JSON line
 #   make micropython  build MicroPython's unix port (once) into build/micropython/
 #   make pico         the Pico's firmware, felt frozen in, into build/pico/firmware.uf2
+
+#   make pico-harness the emulated Pico's Node packages (host_tools/pico, npm ci)
 #   make compile      the firmware as a board holds it, in build/mpy/ (.mpy + main.py)
 #   make clean        back to a fresh clone's state
 
@@ -13,7 +15,7 @@ SHELL := bash
 .DEFAULT_GOAL := test
 VENV := .venv
 
-.PHONY: venv micropython pico compile test run bench soak clean
+.PHONY: venv micropython pico pico-harness compile test run bench soak clean
 
 venv: $(VENV)/.stamp
 
@@ -101,14 +103,26 @@ $(PICO_DIR)/firmware.uf2: $(PICO_DIR)/.picotool $(PICO_FROZEN)
 	@cp $(PICO_MP)/ports/rp2/build-RPI_PICO/firmware.{elf,bin} $(PICO_DIR)/
 	@cp $(PICO_MP)/ports/rp2/build-RPI_PICO/firmware.uf2 $@
 
+# The emulated Pico (host_tools/pico/harness): rp2040js and uf2 exactly as
+# package-lock.json pins them, installed again when either file changes.
+PICO_NODE := host_tools/pico/node_modules/.stamp
+pico-harness: $(PICO_NODE)
+
+$(PICO_NODE): host_tools/pico/package.json host_tools/pico/package-lock.json
+	@command -v npm >/dev/null || { echo "make: npm (Node.js >= 20) is needed for the emulated Pico"; exit 1; }
+	npm ci --prefix host_tools/pico --no-audit --no-fund --loglevel=error
+	touch $@
+
 # The firmware as a board holds it (the felt package as .mpy, main.py as source), every
 # file compiled with mpy-cross: a file MicroPython cannot compile stops here.
 compile: venv
 	@$(VENV)/bin/python -m host_tools.micropython compile
 
-# CPython first (pytest: tests/), then the firmware inside MicroPython's unix port: its
+# The emulated Pico's device models first (node, no UF2 needed: about a second), then
+# CPython (pytest: tests/), then the firmware inside MicroPython's unix port: its
 # unit tests, then every scenario and the seeded runs compared with CPython's.
-test: venv micropython compile pico
+test: venv micropython compile pico pico-harness
+	node --test --test-reporter=spec host_tools/pico/harness/test/
 	$(VENV)/bin/pytest
 	$(VENV)/bin/python tests/mp/run.py
 	$(VENV)/bin/python tests/mp/compare.py
@@ -125,4 +139,4 @@ soak: venv
 	@$(VENV)/bin/python tests/host/soak.py $(ARGS)
 
 clean:
-	rm -rf build $(VENV) .pytest_cache .hypothesis *.egg-info
+	rm -rf build $(VENV) .pytest_cache .hypothesis *.egg-info host_tools/pico/node_modules

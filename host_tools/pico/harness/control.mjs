@@ -1,0 +1,58 @@
+// The control channel: ops as JSON lines on stdin, events as JSON lines on stdout.
+// Every event carries "t", emulated microseconds since the first reset.  Nothing but
+// events goes to stdout.
+
+export class OpError extends Error {}
+
+const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+const HEX = /^(?:[0-9a-fA-F]{2})*$/;
+
+// Checks one op line; returns the op.  The fields each op needs, and their ranges.
+export function parseOp(line) {
+  let op;
+  try { op = JSON.parse(line); } catch { throw new OpError(`not JSON: ${line.slice(0, 80)}`); }
+  if (!op || typeof op !== 'object' || Array.isArray(op)) throw new OpError(`not an object: ${line.slice(0, 80)}`);
+  const need = (key, ok, what) => { if (!ok(op[key])) throw new OpError(`${op.op}: ${key} must be ${what}`); };
+  const ms = () => need('ms', (v) => typeof v === 'number' && v >= 0 && Number.isFinite(v), 'a number of ms >= 0');
+  const id = () => need('id', (v) => v !== undefined, 'given');
+  switch (op.op) {
+    case 'uart':
+      need('n', (v) => v === 0 || v === 1, '0 or 1');
+      need('hex', (v) => typeof v === 'string' && HEX.test(v), 'a hex string');
+      break;
+    case 'pin': need('expander', (v) => isInt(v, 0, 7), 'an expander index'); need('pin', (v) => isInt(v, 0, 15), '0-15'); need('down', (v) => typeof v === 'boolean', 'true or false'); break;
+    case 'press': need('expander', (v) => isInt(v, 0, 7), 'an expander index'); need('pin', (v) => isInt(v, 0, 15), '0-15'); ms(); id(); break;
+    case 'gpio': need('pin', (v) => isInt(v, 0, 29), 'a GPIO 0-29'); need('level', (v) => v === 0 || v === 1, '0 or 1'); break;
+    case 'after': ms(); id(); break;
+    case 'power_cut': need('torn', (v) => v === undefined || typeof v === 'boolean', 'true or false'); break;
+    case 'stats': case 'quit': break;
+    default: throw new OpError(`unknown op ${JSON.stringify(op.op)}`);
+  }
+  return op;
+}
+
+export const micros = (ns) => Math.round(ns) / 1000;
+
+// Events waiting for the end of the slice.  UART bytes join the event before them when
+// it is the same UART's, so a burst is one event; everything stays in time order.
+export class Events {
+  constructor(write) { this.write = write; this.queue = []; }
+
+  emit(ns, ev) { this.queue.push({ ev: ev.ev, t: micros(ns), ...ev }); }
+
+  uart(ns, n, byte) {
+    const last = this.queue.at(-1);
+    if (last?.ev === 'uart' && last.n === n) last.bytes.push(byte);
+    else this.queue.push({ ev: 'uart', t: micros(ns), n, bytes: [byte] });
+  }
+
+  flush() {
+    if (!this.queue.length) return;
+    const lines = this.queue.map((e) => {
+      if (e.bytes) { const { bytes, ...rest } = e; return JSON.stringify({ ...rest, hex: Buffer.from(bytes).toString('hex') }); }
+      return JSON.stringify(e);
+    });
+    this.queue = [];
+    this.write(lines.join('\n') + '\n');
+  }
+}

@@ -1,0 +1,140 @@
+// The emulated board: a Chip with the board's devices at its pins, the harness's
+// timers, and the ops that drive it.  main.mjs feeds it ops and runs it in slices.
+import { GPIOPinState } from 'rp2040js';
+import { Chip } from './chip.mjs';
+import { SpiFlash } from './flash.mjs';
+import { Scheduler } from './scheduler.mjs';
+import { Lines } from './lines.mjs';
+import { Mcp23017 } from './mcp23017.mjs';
+import { attachI2c } from './i2c.mjs';
+import { Ws2812Decoder } from './ws2812.mjs';
+import { UartFeeder, baudOf, pacedTx } from './uart.mjs';
+import { randomBits } from './rosc.mjs';
+import { OpError, micros } from './control.mjs';
+
+const MS = 1e6;
+const HEARTBEAT_NS = 100 * MS;
+
+export class Pico {
+  // wiring: board.mjs's wiring(board); mem: the 2 MiB flash array; events: an Events;
+  // log(line): diagnostics (stderr).
+  constructor({ bootrom, mem, wiring, seed = 1, events, log = () => {}, usb = false }) {
+    this.wiring = wiring; this.events = events; this.log = log;
+    this.sched = new Scheduler();
+    this.sched.onEarlier = (at) => this.chip?.clamp(at);
+    this.flash = new SpiFlash(mem, { now: () => this.now });
+    this.lines = new Lines();
+    this.i2cStats = { transactions: 0, nacks: 0 };
+    this.expanders = wiring.expanders.map((x) => new Mcp23017(x.address,
+      x.int === null ? () => {} : (level) => this.lines.drive(x.int, level)));
+    this.leds = new Ws2812Decoder((f) => this.events.emit(f.end, { ev: 'leds', hex: Buffer.from(f.bytes).toString('hex'), start: micros(f.start) }),
+      (at, fn) => this.sched.at(at, fn));
+    // The board's baud for each UART, until the firmware sets its own.
+    this.baud = [0, 1].map((n) => [wiring.link, wiring.reader].find((u) => u.uart === n)?.baud ?? 115200);
+    this.uartOut = [0, 1].map(() => ({ sent: 0, overrun: 0 }));   // over every boot
+    this.feeders = [0, 1].map((n) => new UartFeeder(this.sched, () => this.now, () => this.chip.mcu.uart[n], this.baud[n], log));
+    this.lines.watch(wiring.shuffler.start, (level) => this.events.emit(this.now, { ev: 'gpio', pin: wiring.shuffler.start, level }));
+    this.resets = { watchdog: 0, software: 0, power: 0 };
+    let cdcLine = '';
+    this.chip = new Chip({
+      bootrom, flash: this.flash, nextBit: randomBits(seed), usb,
+      wire: (mcu) => this.wire(mcu),
+      onReset: (why) => this.resetDone(why),
+      cdc: (text) => {   // the firmware's USB serial (its REPL), as lines on stderr
+        cdcLine += text;
+        const parts = cdcLine.split('\n');
+        cdcLine = parts.pop();
+        for (const p of parts) this.log(`cdc: ${p.replace(/\r$/, '')}`);
+      },
+    });
+  }
+
+  get now() { return this.chip?.mcu ? this.chip.now : 0; }
+
+  start() {
+    this.chip.boot();
+    const beat = (at) => { this.events.emit(at, { ev: 'time' }); this.sched.at(at + HEARTBEAT_NS, beat); };
+    this.sched.at(HEARTBEAT_NS, beat);
+  }
+
+  // Connects the devices to a (new) chip.
+  wire(mcu) {
+    [0, 1].forEach((n) => pacedTx(mcu.uart[n], {
+      later: (ns, fn) => mcu.clock.createAlarm(fn).schedule(ns),
+      baud: () => baudOf(mcu.uart[n], this.baud[n]),
+      sent: (b) => this.events.uart(this.now, n, b),
+      stats: this.uartOut[n],
+    }));
+    attachI2c(mcu.i2c[this.wiring.i2c], this.expanders, this.i2cStats);
+    this.lines.attach(mcu);
+    const led = mcu.gpio[this.wiring.leds];
+    led.addListener((v) => this.leds.edge(this.now, v === GPIOPinState.High));
+  }
+
+  resetDone(why) {
+    this.resets[why]++;
+    this.lines.released();
+    this.events.emit(this.now, { ev: 'reset', why });
+  }
+
+  // Emulated time moves on to `until` (ns): the chip runs, the harness's timers fire.
+  advance(until) {
+    while (this.now < until) {
+      this.chip.run(Math.min(until, this.sched.next));
+      this.sched.fire(this.now);
+    }
+  }
+
+  expander(k) {
+    const x = this.expanders[k];
+    if (!x) throw new OpError(`expander ${k}: the board has ${this.expanders.length}`);
+    return x;
+  }
+
+  apply(op) {
+    const now = this.now;
+    switch (op.op) {
+      case 'uart': this.feeders[op.n].send(Buffer.from(op.hex, 'hex')); break;
+      case 'pin': this.expander(op.expander).setPin(op.pin, op.down); break;
+      case 'press': {
+        const x = this.expander(op.expander);
+        x.setPin(op.pin, true);
+        this.sched.at(now + op.ms * MS, (at) => { x.setPin(op.pin, false); this.events.emit(at, { ev: 'done', id: op.id }); });
+        break;
+      }
+      case 'gpio':
+        if (!this.wiring.shuffler.inputs.includes(op.pin) && this.wiring.used.has(op.pin)) {
+          throw new OpError(`gpio ${op.pin} is the board's ${this.wiring.used.get(op.pin)}, not an input the harness drives`);
+        }
+        this.lines.drive(op.pin, op.level === 1);
+        break;
+      case 'after': this.sched.at(now + op.ms * MS, (at) => this.events.emit(at, { ev: 'done', id: op.id })); break;
+      case 'power_cut': this.powerCut(op.torn ?? false); break;
+      case 'stats': this.events.emit(now, { ev: 'stats', ...this.stats() }); break;
+    }
+  }
+
+  // The supply fails and comes back: the flash keeps what it holds (an operation in
+  // progress torn or completed), nobody holds a button, the chip starts from reset.
+  powerCut(torn) {
+    const op = this.flash.powerCut(torn);
+    if (op) this.log(`power cut during a flash ${op.bytes === 256 ? 'program' : 'erase'} at 0x${op.addr.toString(16)}${torn ? ', torn' : ''}`);
+    for (const x of this.expanders) x.releaseAll();
+    this.chip.reset('power');
+    this.resetDone('power');
+  }
+
+  stats() {
+    return {
+      emulated_s: this.now / 1e9,
+      cycles: this.chip.cycles,
+      boots: this.chip.boots,
+      resets: this.resets,
+      flash: this.flash.stats,
+      i2c: this.i2cStats,
+      uart_in: this.feeders.map((f) => ({ ...f.stats, pending: f.pending })),
+      uart_out: this.uartOut,
+      leds: this.leds.stats,
+    };
+  }
+}
