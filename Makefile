@@ -126,9 +126,10 @@ test: venv micropython compile pico pico-harness
 	$(VENV)/bin/pytest
 	$(VENV)/bin/python tests/mp/run.py
 	$(VENV)/bin/python tests/mp/compare.py
+	$(VENV)/bin/python tests/pico/run.py
 
 # A reader that stops early (`make run ARGS=... | head`) is no error: 141 is SIGPIPE's.
-run: venv $(RUN_MP)
+run: venv $(RUN_MP) $(if $(findstring pico,$(ARGS)),pico pico-harness)
 	@$(VENV)/bin/felt-emulator $(ARGS) || { rc=$$?; [ $$rc = 141 ] || exit $$rc; }
 
 bench: venv micropython compile

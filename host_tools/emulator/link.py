@@ -55,6 +55,9 @@ class HostLink:
         self.resends = 0
         self.trace = None      # trace(direction, line): every line sent ">" and read "<"
         self._partial = b""
+        # The clock resends go by: the board's, where it runs slower than the wall's
+        # (an emulated Pico), so that a slow answer is not taken for a lost frame.
+        self.now_ms = _now_ms
         # ended() says whether the firmware's process has ended (its port stays open:
         # the host holds the pty's other end); on_gone() then boots it again and
         # returns the new port's fd, or raises LinkError (FirmwareProcess.reboot).
@@ -183,7 +186,7 @@ class HostLink:
             return None
         self.sender.put(kind, payload)
         deadline = time.monotonic() + self.timeout_s
-        self._write(self.sender.poll(_now_ms()))
+        self._write(self.sender.poll(self.now_ms()))
         waiting = self.sender.waiting
         while time.monotonic() < deadline:
             self._pump(0.05)
@@ -193,7 +196,7 @@ class HostLink:
                     self.sender.settle(k, p)
                     self._settled(i)
                     return None if k == "ack" else p.get("why", "")
-            again = self.sender.poll(_now_ms())
+            again = self.sender.poll(self.now_ms())
             if again:
                 self.resends += 1
                 self._write(again)
@@ -303,7 +306,7 @@ def start(board_path, journal=None, runtime="cpython", seed=0, **options):
     PicoProcess (host_tools.pico.process), which takes no other `options`."""
     if runtime != "pico":
         return FirmwareProcess(board_path, journal, runtime=runtime, **options)
-    given = sorted(k for k, v in options.items() if v)
+    given = sorted(k for k in ("heap", "measure", "image", "phh") if options.get(k))
     if given:
         raise ValueError("an emulated Pico takes no %s" % ", ".join(given))
     from host_tools.pico.process import PicoProcess

@@ -126,7 +126,8 @@ class Session:
         forget_journal(journal)
         self.fw = start_firmware(self.board_path, journal, runtime=runtime, seed=seed, phh=phh,
                                  heap=heap, measure=measure, image=image, trust=trust)
-        self.tech_key = tech_key
+        # An emulated Pico runs an image signed with a key of its own (PicoProcess).
+        self.tech_key = tech_key or getattr(self.fw, "tech_key", None)
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
         self.link = self.fw.link
         # Every frame on the link, each way, power cuts included (FirmwareProcess keeps

@@ -42,6 +42,8 @@ UF2 = REPO / "build" / "pico" / "firmware.uf2"
 SETTLE_MS = 15       # beyond the debounce and two polls: the firmware has seen a change
 SHUFFLER_POLL_MS = 20   # felt.loop.shuffler_task's period
 LINK_TIMEOUT_S = 60.0   # the host's patience, in wall seconds: the chip runs at ~0.3x
+MAX_HOLD_MS = 1000      # a button held this long is let go, answered or not
+RESEND_MS = 3000        # the host's resends, in emulated ms (PicoProcess)
 
 
 class PicoMissing(RuntimeError):
@@ -88,6 +90,7 @@ class Bridge:
         self._out = b""
         self._lock = threading.Lock()   # the harness's stdin: this thread's and power_cut's
         self._cut = False         # a power cut asked for, until the chip resets
+        self._held = None         # (button, hold ms, frame id, since) while one is held
 
     # ---- the thread -----------------------------------------------------------------
 
@@ -234,10 +237,21 @@ class Bridge:
         if kind == "shuf":
             self._shuffler = self._shuffler_levels(payload)
         self._ids += 1
-        for op in ops:   # the last op's done ends the frame; the others' are ignored
-            if op["op"] in ("press", "after"):
-                op["id"] = self._ids if op is ops[-1] else 0
+        for op in ops:   # the last op's done ends the frame
+            if op["op"] == "after":
+                op["id"] = self._ids
+                if "ref" in op:        # a press, held until the board answers
+                    self._held = [op.pop("ref"), op.pop("hold"), self._ids, None]
+                    op["id"] = -self._ids
+                    self._harness(op="after", ms=0, id="down%d" % self._ids)
             self._harness(**op)
+
+    def _release(self):
+        """Let the held button go, and end its frame once the release is seen too."""
+        ref, hold, k, _ = self._held
+        self._held = None
+        self._harness(op="pin", expander=ref["expander"], pin=ref["pin"], down=False)
+        self._harness(op="after", ms=hold, id=k)
 
     def _op_done(self):
         seq, kind, payload = self._op
@@ -257,7 +271,11 @@ class Bridge:
             elif ev["n"] == self.board["card_reader"]["uart"]:
                 self._from_reader(data)
         elif what == "done":
-            if self._op is not None and ev.get("id") == self._ids:
+            if self._held is not None and ev.get("id") == "down%d" % self._ids:
+                self._held[3] = ev["t"]    # when the button went down, in the chip's time
+            elif self._held is not None and ev.get("id") == -self._ids:
+                self._release()        # held as long as a button is: unanswered
+            elif self._op is not None and ev.get("id") == self._ids:
                 self._op_done()
         elif what == "leds":
             self._from_strip(bytes.fromhex(ev["hex"]))
@@ -269,7 +287,7 @@ class Bridge:
         elif what == "reset":
             self.resets.append(ev.get("why", "?"))
             if self._cut:         # what the host asked of the devices went with the power
-                self._ops, self._op, self._done = [], None, None
+                self._ops, self._op, self._done, self._held = [], None, None, None
             self._cut = False
             self._fw_in = P.Decoder()
             self._fw_acked.clear()
@@ -282,6 +300,10 @@ class Bridge:
     def _from_fw(self, data):
         self._fw_in.feed(data)
         for seq, kind, payload in self._fw_in:
+            if self._held is not None and self._held[3] is not None and \
+                    kind not in ("ack", "nak", "px") and \
+                    self.time_us - self._held[3] >= 1000 * self.board["debounce_ms"]:
+                self._release()        # the board answered the press
             if kind not in P.ACKED:
                 self._host(kind, payload)
                 continue
@@ -323,9 +345,11 @@ class Bridge:
 
 
 def _press(ref, hold_ms):
-    """Held past the debounce, then released for as long: both edges are seen."""
-    return [dict(op="press", expander=ref["expander"], pin=ref["pin"], ms=hold_ms),
-            dict(op="after", ms=2 * hold_ms)]
+    """Pressed, and held until the board answers (or MAX_HOLD_MS): a board writing its
+    flash reads no buttons for a while, and a press shorter than that is never seen,
+    as a hurried player's would not be.  Bridge.release lets it go."""
+    return [dict(op="pin", expander=ref["expander"], pin=ref["pin"], down=True),
+            dict(op="after", ms=MAX_HOLD_MS, hold=hold_ms, ref=ref)]
 
 
 def _palette(max_level):

@@ -17,6 +17,7 @@ import threading
 import tty
 
 from host_tools.emulator.link import HostLink, LinkError
+from host_tools import flash
 from host_tools.pico import bridge, filesystem
 
 
@@ -33,8 +34,14 @@ class PicoProcess:
         self.journal = journal
         self.seed = seed
         self._dir = tempfile.mkdtemp(prefix="felt-pico-")
-        self.fs_image = os.path.join(self._dir, "filesystem.img")
-        filesystem.write(self.board_path, self.fs_image)
+        # A Pico runs only a signed image: one signed with a key of this session's, the
+        # key the technician's commands are signed with too (Session's tech_key).
+        key, _ = flash.keygen(os.path.join(self._dir, "felt"))
+        self.tech_key = flash.load_key(str(key))
+        flash.pico(self.board_path, os.path.join(self._dir, "image"), str(key),
+                   firmware=str(bridge.UF2))
+        self.fs_image = os.path.join(self._dir, "image", "filesystem.img")
+        self.flash_out = os.path.join(self._dir, "flash.bin")   # the flash as it is at quit
         self._boot()
 
     def _boot(self):
@@ -43,7 +50,8 @@ class PicoProcess:
         tty.setraw(master)
         self.proc = subprocess.Popen(
             ["node", str(bridge.HARNESS), "--uf2", str(bridge.UF2), "--fs", self.fs_image,
-             "--board", self.board_path, "--seed", str(self.seed)],
+             "--board", self.board_path, "--seed", str(self.seed),
+             "--flash-out", self.flash_out],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.bridge = bridge.Bridge(self.board, self.proc, slave)
         self._thread = threading.Thread(target=self.bridge.run, daemon=True)
@@ -55,6 +63,10 @@ class PicoProcess:
         self.link = HostLink(self.master, bridge.LINK_TIMEOUT_S)
         self.link.ended = lambda: not self._thread.is_alive()
         self.link.on_gone = self.reboot
+        self.link.now_ms = lambda: int(self.bridge.time_us // 1000) & 0x3FFFFFFF
+        # A signed command takes the chip about a second to check (pure-Python Ed25519):
+        # resent every 500 ms it would be parsed again and again while the buttons wait.
+        self.link.sender.timeout_ms = bridge.RESEND_MS
 
     def reboot(self):
         """The link ended: the harness stopped (the chip faulted, or a file was bad)."""
@@ -83,7 +95,19 @@ class PicoProcess:
             os.close(self.master)
         except OSError:
             pass
+        self._copy_journal()
         shutil.rmtree(self._dir, ignore_errors=True)
+
+    def _copy_journal(self):
+        """The board's journal, read from its flash, where the host tools keep one
+        (felt-recall, --journal)."""
+        if self.journal is None or not os.path.exists(self.flash_out):
+            return
+        with open(self.flash_out, "rb") as f:
+            data = filesystem.read(f.read(), self.board["journal"])
+        if data is not None:
+            with open(self.journal, "wb") as f:
+                f.write(data)
 
     def stderr(self):
         if self.proc.poll() is None:

@@ -80,18 +80,36 @@ class Host:
         return out
 
 
-def test_a_seat_button_is_pressed_at_its_expander_pin_and_acked_when_released(wired):
+def test_a_seat_button_is_held_until_the_board_answers_and_acked_once_released(wired):
     harness, host, _ = wired
     seq = host.send("btn", {"seat": 4, "b": "call"})
-    press, after = harness.ops(2)
+    down, when, limit = harness.ops(3)
     ref = BOARD["seat_buttons"][4]["call"]
-    assert (press["op"], press["expander"], press["pin"]) == ("press", ref["expander"], ref["pin"])
-    assert press["ms"] > BOARD["debounce_ms"]          # held past the debounce
-    assert after["op"] == "after" and after["ms"] >= 2 * press["ms"]
-    assert host.frames(1, wait=0.2) == []              # not acked while still pressed
-    harness.event(ev="done", id=after["id"])
+    assert (down["op"], down["expander"], down["pin"], down["down"]) == \
+        ("pin", ref["expander"], ref["pin"], True)
+    assert when == {"op": "after", "ms": 0, "id": when["id"]}
+    assert limit["op"] == "after" and limit["ms"] > 10 * BOARD["debounce_ms"]
+    harness.event(ev="done", id=when["id"], t=1000)
+    # A frame within the debounce is no answer; one after it is.
+    harness.event(ev="uart", n=0, hex=P.encode(1, "evt", {"e": "early"}).hex(), t=2000)
+    assert harness.ops(1, wait=0.3) == []
+    harness.event(ev="uart", n=0, hex=P.encode(2, "evt", {"e": "action"}).hex(), t=40000)
+    up, settle = harness.ops(2)
+    assert (up["op"], up["pin"], up["down"]) == ("pin", ref["pin"], False)
+    assert settle["op"] == "after" and settle["ms"] > BOARD["debounce_ms"]
+    assert [k for _, k, _ in host.frames(2)] == ["evt", "evt"]   # not acked yet
+    harness.event(ev="done", id=settle["id"], t=90000)
     [(_, kind, payload)] = host.frames(1)
     assert (kind, payload) == ("ack", {"seq": seq})
+
+
+def test_a_button_the_board_never_answers_is_let_go_in_the_end(wired):
+    harness, host, _ = wired
+    host.send("dealer", {"b": "deal"})
+    _, when, limit = harness.ops(3)
+    harness.event(ev="done", id=limit["id"], t=1000000)
+    up, settle = harness.ops(2)
+    assert up["down"] is False and settle["op"] == "after"
 
 
 def test_a_bet_with_an_amount_goes_to_the_boards_link_as_it_is(wired):
