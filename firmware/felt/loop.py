@@ -35,12 +35,15 @@ async def cards_task(hal, ctl):
 
 
 async def shuffler_task(hal, ctl, guard):
-    last = None
+    """The shuffler's state and whether it is fitted: a dealer takes it off the table
+    before a hand shuffle (13:47-20.38(p)), and the table must see that."""
+    last = fitted = None
     while True:
         state = hal.shuffler.state()
-        if state != last:
-            last = state
-            ctl.handle("shuf", {"state": state})
+        present = hal.shuffler.present()
+        if state != last or present != fitted:
+            last, fitted = state, present
+            ctl.handle("shuf", {"state": state, "present": present})
         guard.beat("shuffler")
         await sleep_ms(20)
 
