@@ -36,14 +36,15 @@ async def cards_task(hal, ctl):
 
 async def shuffler_task(hal, ctl, guard):
     """The shuffler's state and whether it is fitted: a dealer takes it off the table
-    before a hand shuffle (13:47-20.38(p)), and the table must see that."""
-    last = fitted = None
+    before a hand shuffle (13:47-20.38(p)), and the table must see that.  (No new
+    local names: on a signed image's heap one more interned name grows MicroPython's
+    name pool at the wrong moment; see issue 19, item 7.)"""
+    last = None
     while True:
-        state = hal.shuffler.state()
-        present = hal.shuffler.present()
-        if state != last or present != fitted:
-            last, fitted = state, present
-            ctl.handle("shuf", {"state": state, "present": present})
+        state = (hal.shuffler.state(), hal.shuffler.present())
+        if state != last:
+            last = state
+            ctl.handle("shuf", {"state": state[0], "present": state[1]})
         guard.beat("shuffler")
         await sleep_ms(20)
 
