@@ -42,3 +42,12 @@ def test_a_table_forgets_its_seldom_used_code_after_each_use():
     ctl2, _ = boot(path)                               # a restart resumes, and forgets
     assert ctl2.snapshot() == ctl.snapshot()
     assert [n for n in COLD if loaded(n)] == []
+
+
+def test_warming_cold_code_at_boot_leaves_no_module_loaded():
+    # Only the names stay (MicroPython's pool of them grows at boot); the code goes.
+    for name in ("felt.table.reports", "felt.table.technician"):
+        lazy.forget(name)
+    before = sorted(sys.modules)
+    lazy.warm(("felt.table.reports", "felt.table.technician"))
+    assert sorted(sys.modules) == before

@@ -364,8 +364,6 @@ def signed_image(tmp_path_factory):
 # (185 KB) runs out of memory in its link task as a deck check retires a deck (`shuf
 # done` with a missing card), reboots, and the technician's challenge is drawn anew. The
 # same retirement plays on CPython and on MicroPython without an image. To be found.
-@pytest.mark.xfail(reason="a signed image sometimes reboots with MemoryError retiring a "
-                          "deck at 185 KB: see the session note of 2026-11-25", strict=False)
 def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(signed_image):
     image, keys = signed_image
     # No --tech-key: the emulator plays no technician, the console signs.
