@@ -48,7 +48,8 @@ def main(argv):
     # The board definition first, and its checker forgotten before the table's code
     # is loaded: boot's peak of heap is then the table's, not the two together.
     from felt import lazy
-    lazy.warm(COLD)
+    if not problems:
+        lazy.warm(COLD)     # a tilted board runs none of it
     try:
         board = lazy.load("felt.board").load(_arg(argv, "--board", "/board.json"))
     except MemoryError:

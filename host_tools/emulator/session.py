@@ -117,6 +117,7 @@ class Session:
         self.turn = None          # (seat, legal) when a player is to act
         self.bounds = None        # (min, max) of a bet or raise, when not fixed limit
         self.ended = None         # the end event of the last round
+        self.ended_hand = None    # its hand number, kept when the next round begins
         # A new table: no journal yet (the firmware resumes from whatever it finds).
         # Like a board it always has one, for power cuts: in a temporary folder unless
         # one is named.
@@ -266,8 +267,12 @@ class Session:
             elif not self.fx.on_need(p):
                 self._must(self.link.send("card", self.fx.card(self.shoe.deal())), "card")
         elif kind == "evt":
-            self.events.append(p)
             e = p["e"]
+            if e == "end" and p.get("hand") == self.ended_hand:
+                # A board that rebooted before its journal kept a round's end says that
+                # end again as it resumes (docs/protocol.md, `resumed`): already played.
+                return
+            self.events.append(p)
             explained = self.fx is not None and self.fx.on_event(p)
             if e == "refused":
                 if not explained:
@@ -289,12 +294,14 @@ class Session:
                 self.deciding = list(zip(p["seats"], p["legal"]))
             elif e == "hand" or e == "end":
                 self.stacks = list(p["stacks"])
+                if e == "hand":
+                    self.ended_hand = None    # a round begun: no end is said again now
             elif e == "wager":
                 self.stacks[p["seat"]] -= p["amount"]
             elif e == "wagers":
                 self.wagers[p["seat"]] = [p["ante"], p["side"]]
             if e == "end":
-                self.ended = p
+                self.ended, self.ended_hand = p, p.get("hand")
                 self.turn = None      # a round called off mid-turn leaves nobody to act
                 self.deciding = []
         elif kind not in ("log", "hello"):
