@@ -200,7 +200,7 @@ def headless(args, out=None):
         + session.link_errors
     for f in session.faults:
         print("error: %s" % f, file=sys.stderr)
-    if start != end_chips:
+    if start != end_chips and end_chips >= 0:   # -1: the link failed, said above
         print("error: chips at the start %d, at the end %d (stacks and %s)"
               % (start, end_chips, "the house" if session.banked else "rake"),
               file=sys.stderr)

@@ -69,6 +69,7 @@ class Bridge:
         self.proc = proc
         self.fd = fd
         self.error = None
+        self.started = threading.Event()   # set at the harness's `ready`, or its end
         self.time_us = 0
         self.resets = []          # why the chip was reset, each time
         self._to_host = P.Sender()
@@ -100,6 +101,7 @@ class Bridge:
         except Exception as e:  # noqa: BLE001 - said to the host as a closed link
             self.error = "%s: %s" % (type(e).__name__, e)
         finally:
+            self.started.set()
             try:
                 os.close(self.fd)   # the host reads end of file: the board is gone
             except OSError:
@@ -264,7 +266,9 @@ class Bridge:
     def _event(self, ev):
         self.time_us = ev.get("t", self.time_us)
         what = ev["ev"]
-        if what == "uart":
+        if what == "ready":
+            self.started.set()
+        elif what == "uart":
             data = bytes.fromhex(ev["hex"])
             if ev["n"] == self.board["link"]["uart"]:
                 self._from_fw(data)

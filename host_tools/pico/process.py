@@ -17,7 +17,7 @@ import threading
 import tty
 
 from host_tools.emulator.link import HostLink, LinkError
-from host_tools import flash
+from host_tools import cli, flash
 from host_tools.pico import bridge, filesystem
 
 
@@ -58,6 +58,12 @@ class PicoProcess:
         self._thread.start()
         self.master = master
         self._new_link()
+        # The harness checks its files and the board's pins before the chip runs: a
+        # bad one is said now, in a line, not as a link that never answers.
+        if not self.bridge.started.wait(bridge.LINK_TIMEOUT_S) or self.bridge.error:
+            why = self.bridge.error or "the emulated Pico did not start"
+            self.close()
+            raise cli.UserError(why)
 
     def _new_link(self):
         self.link = HostLink(self.master, bridge.LINK_TIMEOUT_S)
