@@ -16,7 +16,8 @@ import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "firmware")]
+sys.path[:0] = [str(ROOT), str(ROOT / "firmware"), str(ROOT / "tests" / "host"),
+                str(ROOT / "tests" / "firmware")]
 
 from felt.table import scenes  # noqa: E402
 from host_tools.emulator.session import Session, table_config  # noqa: E402
@@ -106,6 +107,28 @@ def test_a_power_cut_mid_round_resumes_from_the_journal_on_flash():
                 seat, legal = s.turn
                 s.act(seat, s.bots[seat].choose(legal))
         assert s.fw.bridge.resets == ["power"], s.fw.bridge.resets
+        conserved(s, 3000)
+
+
+def test_hostile_link_frames_reboot_nothing():
+    # Issue 19, item 7: random frames of every kind, a third of kinds of their own,
+    # mid-round after a round played, at the heap the real chip has: nothing reboots,
+    # every chip stays where it was (a signed board takes no unsigned technician's
+    # command, so no frame can reconfigure it).
+    import random
+    from hostile import random_frame
+    rng = random.Random(5)
+    with session() as s:
+        s.play_round()
+        first_turn(s)
+        for _ in range(200):
+            kind, payload = random_frame(rng)
+            if rng.random() < 0.3:
+                kind = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz_")
+                               for _ in range(rng.randint(1, 12)))
+            s.link.send(kind, payload)
+        assert s.fw.bridge.resets == [] and s.link.reboots == [], \
+            (s.fw.bridge.resets, s.link.reboots)
         conserved(s, 3000)
 
 
