@@ -72,12 +72,17 @@ async def run(hal, board, journal, rebooted=None, trust=None):
     `trust`: the file of keys a technician's commands are signed with
     (felt.table.technician), None on a developer's table over the link."""
     guard = Guard(hal.ticks_ms)
+    # The guard's own reset leaves a note (`rebooted`); on an RP2040 machine.reset()
+    # leaves the watchdog's reset cause as well, so only a reset without a note was the
+    # watchdog's.  (No new local name here: see shuffler_task.)
     if rebooted is not None:       # first: a boot that fails again has said it
         hal.link.send("log", {"msg": "rebooted: %s" % rebooted})
+    elif hal.watchdog_reset:
+        hal.link.send("log", {"msg": "rebooted: the watchdog reset the board"})
     ctl = Controller(hal, board, journal, trust)
     if rebooted is not None:
         ctl.record("task_reset", rebooted)
-    if hal.watchdog_reset:
+    elif hal.watchdog_reset:
         ctl.record("watchdog_reset", "the watchdog reset the board: a stall the guard did "
                                      "not catch, or its own reset failed")
     tasks = [("link", hal.link.serve(ctl.handle)), ("resend", resend_task(hal, guard)),

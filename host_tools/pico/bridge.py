@@ -72,6 +72,9 @@ class Bridge:
         self.started = threading.Event()   # set at the harness's `ready`, or its end
         self.time_us = 0
         self.resets = []          # why the chip was reset, each time
+        self.cuts = []            # the `cut` events of armed power cuts (arm_cut)
+        self._stats = None        # the harness's last `stats` event
+        self._stats_seen = threading.Event()
         self._to_host = P.Sender()
         self._host_in = P.Decoder()
         self._fw_in = P.Decoder()
@@ -154,6 +157,25 @@ class Bridge:
         """The board's power fails now: what it was saying is lost with it."""
         self._cut = True
         self._harness(op="power_cut", torn=True)
+
+    def arm_cut(self, program=1, byte=128):
+        """The power will fail inside the `program`-th flash page program from now, once
+        `byte` of its 256 bytes are written (the harness's arm_cut): where it fell comes
+        in `cuts`, then the reset.  What the board said before the cut reaches the host;
+        a button held then is let go by the cut, its frame acked as pressed."""
+        self._harness(op="arm_cut", program=program, byte=byte)
+
+    def stall_tx(self, stalled=True):
+        """The link's transmitter (the board's UART TX) stops taking bytes from its FIFO,
+        or, with stalled=False, goes on (the harness's uart_stall)."""
+        self._harness(op="uart_stall", n=self.board["link"]["uart"], stalled=stalled)
+
+    def stats(self, timeout_s=10.0):
+        """The harness's figures now (its `stats` event: flash programs, erases and torn
+        operations, resets, UART bytes), or None if it did not answer in time."""
+        self._stats_seen.clear()
+        self._harness(op="stats")
+        return self._stats if self._stats_seen.wait(timeout_s) else None
 
     def quit(self):
         try:
@@ -288,6 +310,11 @@ class Bridge:
                 if ev["level"] and not self._start_level:
                     self._host("shuffle", {})
                 self._start_level = ev["level"]
+        elif what == "cut":
+            self.cuts.append(ev)
+        elif what == "stats":
+            self._stats = ev
+            self._stats_seen.set()
         elif what == "reset":
             self.resets.append(ev.get("why", "?"))
             if self._cut:         # what the host asked of the devices went with the power

@@ -51,12 +51,29 @@ def test_a_killed_task_reboots_the_table_which_resumes_exactly_and_says_why():
     assert logs == ["rebooted: task link died: MemoryError"]
 
 
-def test_a_watchdog_reset_is_logged_at_boot():
+def _boot_after_a_reset(name, note):
+    """A board booted after a reset its chip says the watchdog made, with the guard's
+    note or none: (the event log's codes, the logs it sent)."""
     from felt.table.journal import Journal
-    path = journal_path("loop-watchdog")
-    hal = L.open(BOARD, DyingWire())
+    path = journal_path(name)
+    wire = DyingWire()
+    hal = L.open(BOARD, wire)
     hal.watchdog_reset = True                      # as the board's reset cause says
-    asyncio.run(loop.run(hal, BOARD, Journal(path)))
+    asyncio.run(loop.run(hal, BOARD, Journal(path), note))
     ctl, _ = boot(path)
     records, _ = ctl.eventlog.page(0)
-    assert [r["code"] for r in records] == ["watchdog_reset"]
+    return [r["code"] for r in records], [p["msg"] for k, p in wire.frames() if k == "log"]
+
+
+def test_a_watchdog_reset_is_logged_at_boot_and_said_on_the_link():
+    codes, logs = _boot_after_a_reset("loop-watchdog", None)
+    assert codes == ["watchdog_reset"]
+    assert logs == ["rebooted: the watchdog reset the board"]
+
+
+def test_the_guards_own_reset_is_no_watchdog_reset():
+    # On an RP2040 machine.reset() leaves the watchdog's reset cause: the guard's note
+    # says the reset was the guard's own, not a stall it missed.
+    codes, logs = _boot_after_a_reset("loop-guard-reset", "task link died: MemoryError")
+    assert codes == ["task_reset"]
+    assert logs == ["rebooted: task link died: MemoryError"]

@@ -170,3 +170,36 @@ def test_led_frames_come_in_the_scenes_colours_and_the_dark_power_up_frame_is_dr
     [(_, kind, payload)] = host.frames(1)
     assert kind == "px"
     assert bytes.fromhex(payload["rgb"]) == bytes((r, g, b)) * n
+
+
+def test_an_armed_cut_and_a_stalled_link_are_harness_ops_and_the_cut_is_kept(wired):
+    harness, host, bridge = wired
+    bridge.arm_cut(program=3, byte=40)
+    bridge.stall_tx(True)
+    bridge.stall_tx(False)
+    assert harness.ops(3) == [{"op": "arm_cut", "program": 3, "byte": 40},
+                              {"op": "uart_stall", "n": BOARD["link"]["uart"], "stalled": True},
+                              {"op": "uart_stall", "n": BOARD["link"]["uart"], "stalled": False}]
+    # What the board said before the cut reaches the host; the cut is kept.
+    harness.event(ev="uart", n=0, hex=P.encode(5, "evt", {"e": "action"}).hex(), t=10)
+    cut = {"ev": "cut", "program": 3, "in": "program", "addr": 0xA1200, "byte": 40,
+           "of": 256, "t": 20}
+    harness.event(**cut)
+    harness.event(ev="reset", why="power", t=20)
+    assert [(k, p) for _, k, p in host.frames(1)] == [("evt", {"e": "action"})]
+    deadline = 20
+    while not bridge.resets and deadline:
+        select.select([], [], [], 0.1)
+        deadline -= 1
+    assert bridge.cuts == [cut] and bridge.resets == ["power"]
+
+
+def test_the_harness_figures_are_asked_for_and_waited_for(wired):
+    harness, host, bridge = wired
+    got = []
+    t = threading.Thread(target=lambda: got.append(bridge.stats(5.0)))
+    t.start()
+    assert harness.ops(1) == [{"op": "stats"}]
+    harness.event(ev="stats", flash={"programs": 12, "torn": 0}, t=5)
+    t.join(5)
+    assert got == [{"ev": "stats", "flash": {"programs": 12, "torn": 0}, "t": 5}]

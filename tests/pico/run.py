@@ -5,7 +5,8 @@ through the bridge as felt-emulator does.
     python tests/pico/run.py [NAME...]     # the cases whose names contain a NAME
 
 Ends with `pico: N passed, M failed`; exits 1 if M > 0.  About 20-40 s of wall time a
-case: the chip runs at about a third of real time.
+case (the chip runs at about a third of real time); a case that reboots the board pays
+about 20 s a boot.
 """
 
 import os
@@ -129,6 +130,131 @@ def test_hostile_link_frames_reboot_nothing():
             s.link.send(kind, payload)
         assert s.fw.bridge.resets == [] and s.link.reboots == [], \
             (s.fw.bridge.resets, s.link.reboots)
+
+
+def settle(s, wait_s=0.5):
+    """Play the devices' part for what the board says within wait_s."""
+    for kind, p in s.link.drain(wait_s):
+        s.take(kind, p)
+
+
+def play_to_the_end(s):
+    while s.ended is None:
+        s.take(*s.link.recv())
+        if s.turn is not None:
+            seat, legal = s.turn
+            s.act(seat, s.bots[seat].choose(legal))
+
+
+def until_resumed(s):
+    """The board's frames up to its `resumed` event, each played as it comes."""
+    frames = []
+    while not any(k == "evt" and p.get("e") == "resumed" for k, p in frames):
+        frames.append(s.link.recv())
+        s.take(*frames[-1])
+    return frames
+
+
+def press_and_wait_for_the_next_turn(s, seat, action):
+    s.act(seat, action)
+    while s.turn is None:
+        s.take(*s.link.recv())
+    settle(s)
+    return s.turn
+
+
+def test_a_power_cut_in_the_middle_of_a_journal_write_resumes_exactly():
+    """The power fails inside a flash page program of the journal record a seat press
+    makes (the harness's arm_cut, torn there), twice: in the write's last page program,
+    then in its first.  Each time the board resumes on the state before the record or
+    after it, never between, and the round then plays to its end."""
+    with session() as s:
+        bridge = s.fw.bridge
+        seat, legal = first_turn(s)
+        settle(s)
+        # A press measured first: the page programs its journal write takes.
+        programs = bridge.stats()["flash"]["programs"]
+        press_and_wait_for_the_next_turn(s, seat, s.bots[seat].choose(legal))
+        write = bridge.stats()["flash"]["programs"] - programs
+        assert write >= 1, write
+        for program in (write, 1):
+            cut_inside_the_write(s, program, write)
+        play_to_the_end(s)
+        assert bridge.resets == ["power", "power"], bridge.resets
+        assert not s.faults, s.faults
+        conserved(s, 3000)
+
+
+def cut_inside_the_write(s, program, write):
+    """A seat press with the power cut armed for the `program`-th page program of its
+    journal write, at byte 128: the board resumes on the state before the record or
+    after it."""
+    bridge = s.fw.bridge
+    while s.turn is None:
+        s.take(*s.link.recv())
+    settle(s)
+    seat, legal = s.turn
+    before = s.state()
+    assert before["to_act"] == seat, (before, seat)
+    torn = bridge.stats()["flash"]["torn"]
+    cuts = len(bridge.cuts)
+    action = "call" if "call" in legal else "check" if "check" in legal else legal[0]
+    bridge.arm_cut(program=program, byte=128)
+    s.act(seat, action)      # acked as pressed: the button was, whatever the board kept
+    until_resumed(s)
+    assert len(bridge.cuts) == cuts + 1, bridge.cuts
+    cut = bridge.cuts[-1]
+    assert (cut["in"], cut["program"], cut["byte"], cut["of"]) == \
+        ("program", program, 128, 256), cut
+    assert cut["addr"] >= 0xA0000, cut       # on the filesystem: the journal's write
+    assert bridge.stats()["flash"]["torn"] == torn + 1
+    after = s.state()
+    assert after["hand"] == before["hand"], (before, after)
+    kept = (after["stacks"], after["pot"], after["to_act"]) != \
+        (before["stacks"], before["pot"], before["to_act"])
+    if kept:      # the record whole: the press applied, once
+        paid = before["stacks"][seat] - after["stacks"][seat]
+        assert after["pot"] - before["pot"] == paid >= 0, (before, after)
+        assert [x for k, x in enumerate(after["stacks"]) if k != seat] == \
+            [x for k, x in enumerate(before["stacks"]) if k != seat], (before, after)
+        assert after["to_act"] != seat, (before, after)
+    print("     seat %d %s: cut in page program %d of the write's %d (0x%x), at byte %d: "
+          "the record %s" % (seat, action, program, write, cut["addr"], cut["byte"],
+                             "kept" if kept else "lost"))
+
+
+def test_a_watchdog_reset_of_a_hung_task():
+    """The link's UART stops transmitting (the harness's uart_stall) while the host goes
+    on asking: the answers fill the link's queue, a send waits for a transport that
+    never takes them (felt.hal.link.Link), the loop hangs with the watchdog unfed, and
+    the watchdog resets the board; released, the board resumes from its journal and
+    says why it rebooted."""
+    with session() as s:
+        bridge = s.fw.bridge
+        seat, legal = first_turn(s)
+        settle(s)
+        before = s.state()
+        bridge.stall_tx(True)
+        for _ in range(24):      # queries: answered, never acked, each a few hundred bytes
+            s.link.send("state", {})
+        stalled = time.monotonic()
+        while "watchdog" not in bridge.resets:
+            assert time.monotonic() - stalled < 90, bridge.resets
+            time.sleep(0.05)
+        bridge.stall_tx(False)
+        print("     the watchdog fired %.0f s (wall) after the stall"
+              % (time.monotonic() - stalled))
+        assert bridge.resets == ["watchdog"], bridge.resets
+        frames = until_resumed(s)
+        logs = [p["msg"] for k, p in frames if k == "log"]
+        assert "rebooted: the watchdog reset the board" in logs, frames
+        after = s.state()
+        assert (after["hand"], after["stacks"], after["pot"], after["to_act"]) == \
+            (before["hand"], before["stacks"], before["pot"], before["to_act"]), (before, after)
+        codes = [r["code"] for r in s.link.request("eventlog", {}, "eventlog")["records"]]
+        assert codes[-1] == "watchdog_reset" and "task_reset" not in codes, codes
+        play_to_the_end(s)
+        assert not s.faults, s.faults
         conserved(s, 3000)
 
 

@@ -25,6 +25,14 @@ export function parseOp(line) {
     case 'gpio': need('pin', (v) => isInt(v, 0, 29), 'a GPIO 0-29'); need('level', (v) => v === 0 || v === 1, '0 or 1'); break;
     case 'after': ms(); id(); break;
     case 'power_cut': need('torn', (v) => v === undefined || typeof v === 'boolean', 'true or false'); break;
+    case 'arm_cut':
+      need('program', (v) => v === undefined || isInt(v, 1, 1e6), 'a count of page programs >= 1');
+      need('byte', (v) => v === undefined || isInt(v, 0, 255), 'a byte of the page, 0-255');
+      break;
+    case 'uart_stall':
+      need('n', (v) => v === 0 || v === 1, '0 or 1');
+      need('stalled', (v) => typeof v === 'boolean', 'true or false');
+      break;
     case 'stats': case 'quit': break;
     default: throw new OpError(`unknown op ${JSON.stringify(op.op)}`);
   }

@@ -25,6 +25,7 @@ export class SpiFlash {
     this.wel = false;          // write enable latch
     this.op = null;            // the program/erase in progress: {addr, old, start, end}
     this.cmd = null;           // bytes shifted in since chip select fell, or null when deselected
+    this.armed = null;         // a power cut waiting for its page program: {left, byte, fire}
     this.stats = { erases: 0, programs: 0, reads: 0, torn: 0 };
   }
 
@@ -93,6 +94,21 @@ export class SpiFlash {
     for (let k = 0; k < PAGE; k++) if (buf[k] >= 0) this.mem[page + k] &= buf[k];
     this.start(page, old, this.timing.page);
     this.stats.programs++;
+    const a = this.armed;
+    if (a && --a.left === 0) {
+      this.armed = null;
+      const { start, end } = this.op;
+      a.fire(start + (a.byte + 0.5) * (end - start) / PAGE, { addr: page, program: a.nth });
+    }
+  }
+
+  // A power cut armed for the `nth` page program from now (1: the next one), to fall
+  // in the middle of its byte `byte` (0-255): the first `byte` bytes of the page are
+  // written then, the rest not.  When that program starts, fire(at, {addr, program})
+  // is told the time (ns) the cut must come at; the caller cuts the power then
+  // (powerCut).  A new arming replaces the last; null disarms.
+  armCut(nth, byte, fire) {
+    this.armed = nth === null ? null : { left: nth, nth, byte, fire };
   }
 
   erase(addr, size, ns) {
@@ -112,15 +128,20 @@ export class SpiFlash {
 
   // The power fails now.  Torn: the bytes the operation in progress had not reached
   // get their old values back.  Either way the chip comes back idle, deselected.
+  // Returns the operation the cut fell in, {addr, bytes, done: the bytes it had
+  // reached}, or null when none was in progress.
   powerCut(torn) {
     const op = this.busy ? this.op : null;
-    if (op && torn) {
-      const done = Math.floor(op.old.length * (this.now() - op.start) / (op.end - op.start));
-      this.mem.set(op.old.subarray(done), op.addr + done);
-      this.stats.torn++;
+    let done = 0;
+    if (op) {
+      done = Math.floor(op.old.length * (this.now() - op.start) / (op.end - op.start));
+      if (torn) {
+        this.mem.set(op.old.subarray(done), op.addr + done);
+        this.stats.torn++;
+      }
     }
     this.op = null; this.cmd = null; this.wel = false;
-    return op ? { addr: op.addr, bytes: op.old.length } : null;
+    return op ? { addr: op.addr, bytes: op.old.length, done } : null;
   }
 }
 

@@ -32,6 +32,7 @@ export class Pico {
     // The board's baud for each UART, until the firmware sets its own.
     this.baud = [0, 1].map((n) => [wiring.link, wiring.reader].find((u) => u.uart === n)?.baud ?? 115200);
     this.uartOut = [0, 1].map(() => ({ sent: 0, overrun: 0 }));   // over every boot
+    this.txHold = [0, 1].map(() => ({ stalled: false, kick: null }));   // uart_stall, over every boot
     this.feeders = [0, 1].map((n) => new UartFeeder(this.sched, () => this.now, () => this.chip.mcu.uart[n], this.baud[n], log));
     this.lines.watch(wiring.shuffler.start, (level) => this.events.emit(this.now, { ev: 'gpio', pin: wiring.shuffler.start, level }));
     this.resets = { watchdog: 0, software: 0, power: 0 };
@@ -64,6 +65,7 @@ export class Pico {
       baud: () => baudOf(mcu.uart[n], this.baud[n]),
       sent: (b) => this.events.uart(this.now, n, b),
       stats: this.uartOut[n],
+      hold: this.txHold[n],
     }));
     attachI2c(mcu.i2c[this.wiring.i2c], this.expanders, this.i2cStats);
     this.lines.attach(mcu);
@@ -110,18 +112,38 @@ export class Pico {
         break;
       case 'after': this.sched.at(now + op.ms * MS, (at) => this.events.emit(at, { ev: 'done', id: op.id })); break;
       case 'power_cut': this.powerCut(op.torn ?? false); break;
+      case 'arm_cut': this.armCut(op.program ?? 1, op.byte ?? 128); break;
+      case 'uart_stall': {
+        const h = this.txHold[op.n];
+        h.stalled = op.stalled;
+        if (!h.stalled) h.kick?.();
+        break;
+      }
       case 'stats': this.events.emit(now, { ev: 'stats', ...this.stats() }); break;
     }
   }
 
   // The supply fails and comes back: the flash keeps what it holds (an operation in
   // progress torn or completed), nobody holds a button, the chip starts from reset.
-  powerCut(torn) {
+  // `armed` ({program}): the cut an arm_cut op set up, reported in a `cut` event.
+  powerCut(torn, armed = null) {
     const op = this.flash.powerCut(torn);
-    if (op) this.log(`power cut during a flash ${op.bytes === 256 ? 'program' : 'erase'} at 0x${op.addr.toString(16)}${torn ? ', torn' : ''}`);
+    const kind = op && (op.bytes === 256 ? 'program' : 'erase');
+    if (op) this.log(`power cut during a flash ${kind} at 0x${op.addr.toString(16)}${torn ? `, torn at byte ${op.done}` : ''}`);
+    if (armed) {
+      this.events.emit(this.now, op
+        ? { ev: 'cut', program: armed.program, in: kind, addr: op.addr, byte: op.done, of: op.bytes }
+        : { ev: 'cut', program: armed.program, in: null });
+    }
     for (const x of this.expanders) x.releaseAll();
     this.chip.reset('power');
     this.resetDone('power');
+  }
+
+  // The power fails during the nth page program from now, once `byte` of its 256
+  // bytes are written (flash.armCut): torn there, then as power_cut.
+  armCut(nth, byte) {
+    this.flash.armCut(nth, byte, (at, where) => this.sched.at(at, () => this.powerCut(true, where)));
   }
 
   stats() {

@@ -14,7 +14,13 @@ const TX_LEVELS = [4, 8, 16, 24, 28];   // UARTIFLS.TXIFLSEL: 1/8 .. 7/8 of the 
 // and cleared by ICR, as on the silicon.  A write to a full FIFO is lost, as there.
 // later(ns, fn) runs fn ns from now on the chip's clock; sent(byte) is told as each
 // byte's stop bit ends; baud() is the line's rate.
-export function pacedTx(uart, { later, baud, sent, stats = { sent: 0, overrun: 0 } }) {
+//
+// hold: {stalled} shared with the harness (a UART's stall outlives a reset).  While
+// `stalled`, the transmitter takes nothing more from the FIFO, as a PL011 with CTS flow
+// control does while CTS is held high: the byte on the line finishes, the FIFO fills
+// (TXFF, BUSY), a write to it is lost, TXINTR is not raised.  pacedTx sets hold.kick:
+// called after `stalled` is cleared, the FIFO drains again.
+export function pacedTx(uart, { later, baud, sent, stats = { sent: 0, overrun: 0 }, hold = { stalled: false } }) {
   const fifo = [];
   let shifting = false;
   let ifls = 0x12;                          // reset value: both trigger levels at 1/2
@@ -32,9 +38,10 @@ export function pacedTx(uart, { later, baud, sent, stats = { sent: 0, overrun: 0
       shifting = false;
       stats.sent++;
       sent(byte);
-      if (fifo.length) shift();
+      if (fifo.length && !hold.stalled) shift();
     });
   };
+  hold.kick = () => { if (!shifting && fifo.length && !hold.stalled) shift(); };
 
   uart.interruptStatus &= ~TXINTR;
   uart.checkInterrupts = function checkInterrupts() {
@@ -54,7 +61,7 @@ export function pacedTx(uart, { later, baud, sent, stats = { sent: 0, overrun: 0
     if (offset === UARTDR) {
       if (fifo.length >= depth()) { stats.overrun++; return; }
       fifo.push(value & 0xff);
-      if (!shifting) shift();
+      if (!shifting && !hold.stalled) shift();
     } else if (offset === UARTIFLS) ifls = value & 0x3f;
     else write(offset, value);
   };

@@ -8,7 +8,8 @@ test('every op of the interface parses', () => {
     '{"op":"uart","n":0,"hex":"40310a"}', '{"op":"pin","expander":2,"pin":11,"down":true}',
     '{"op":"press","expander":0,"pin":3,"ms":80,"id":7}', '{"op":"gpio","pin":14,"level":0}',
     '{"op":"after","ms":500,"id":"k"}', '{"op":"power_cut","torn":true}', '{"op":"power_cut"}',
-    '{"op":"stats"}', '{"op":"quit"}',
+    '{"op":"stats"}', '{"op":"quit"}', '{"op":"arm_cut","program":3,"byte":17}', '{"op":"arm_cut"}',
+    '{"op":"uart_stall","n":0,"stalled":true}',
   ]) assert.equal(parseOp(line).op, JSON.parse(line).op);
 });
 
@@ -23,6 +24,9 @@ test('bad ops are refused with the reason', () => {
   bad('{"op":"press","expander":0,"pin":1,"ms":-1,"id":1}', /ms must be/);
   bad('{"op":"after","ms":5}', /id must be given/);
   bad('{"op":"gpio","pin":3,"level":2}', /level must be 0 or 1/);
+  bad('{"op":"arm_cut","program":0}', /program must be a count/);
+  bad('{"op":"arm_cut","byte":256}', /byte must be a byte of the page/);
+  bad('{"op":"uart_stall","n":0}', /stalled must be true or false/);
 });
 
 test('events carry t in microseconds; a UART burst is one event, in time order', () => {

@@ -79,7 +79,7 @@ test('a power cut tears a page program at the byte it reached', () => {
   cmd(flash, [0x02, ...addr(0x200), ...new Array(256).fill(0)]);
   clock.t = TYPICAL_NS.page / 4;   // a quarter of the way through
   const cut = flash.powerCut(true);
-  assert.deepEqual(cut, { addr: 0x200, bytes: 256 });
+  assert.deepEqual(cut, { addr: 0x200, bytes: 256, done: 64 });
   assert.ok(mem.subarray(0x200, 0x240).every((b) => b === 0), 'the first 64 bytes programmed');
   assert.ok(mem.subarray(0x240, 0x300).every((b) => b === 0xff), 'the rest untouched');
   assert.equal(flash.stats.torn, 1);
@@ -109,4 +109,48 @@ test('a power cut after the operation finished changes nothing', () => {
   assert.equal(flash.powerCut(true), null);
   assert.equal(mem[0], 0);
   assert.equal(flash.stats.torn, 0);
+});
+
+test('an armed cut falls inside the nth page program, at the byte asked for', () => {
+  const { flash, mem, clock } = flashAt();
+  const fired = [];
+  flash.armCut(2, 100, (at, where) => fired.push({ at, ...where }));
+  cmd(flash, [0x02, ...addr(0x100), 0]);            // no WREN: not a program, not counted
+  cmd(flash, [0x06]);
+  cmd(flash, [0x20, ...addr(0)]);                   // an erase is not counted either
+  clock.t = TYPICAL_NS.sector;
+  cmd(flash, [0x06]);
+  cmd(flash, [0x02, ...addr(0x100), 0]);            // the first program
+  assert.deepEqual(fired, []);
+  clock.t += TYPICAL_NS.page;
+  cmd(flash, [0x06]);
+  cmd(flash, [0x02, ...addr(0x300), ...new Array(256).fill(0x11)]);   // the second
+  assert.equal(fired.length, 1);
+  assert.equal(fired[0].addr, 0x300);
+  assert.equal(fired[0].program, 2);
+  const perByte = TYPICAL_NS.page / 256;
+  assert.ok(Math.abs(fired[0].at - (clock.t + 100.5 * perByte)) < 1e-6, 'the middle of byte 100');
+  clock.t = fired[0].at + 40;                       // a few cycles late, as a chip's run is
+  assert.deepEqual(flash.powerCut(true), { addr: 0x300, bytes: 256, done: 100 });
+  assert.ok(mem.subarray(0x300, 0x364).every((b) => b === 0x11), 'bytes 0-99 written');
+  assert.ok(mem.subarray(0x364, 0x400).every((b) => b === 0xff), 'byte 100 on: not');
+  cmd(flash, [0x06]);
+  cmd(flash, [0x02, ...addr(0x400), 0]);
+  assert.equal(fired.length, 1, 'fired once, then disarmed');
+});
+
+test('a new arming replaces the last; null disarms', () => {
+  const { flash } = flashAt();
+  const fired = [];
+  flash.armCut(1, 0, () => fired.push('first'));
+  flash.armCut(1, 0, () => fired.push('second'));
+  cmd(flash, [0x06]);
+  cmd(flash, [0x02, ...addr(0), 0]);
+  assert.deepEqual(fired, ['second']);
+  flash.armCut(1, 0, () => fired.push('third'));
+  flash.armCut(null);
+  flash.powerCut(false);
+  cmd(flash, [0x06]);
+  cmd(flash, [0x02, ...addr(0x100), 0]);
+  assert.deepEqual(fired, ['second']);
 });

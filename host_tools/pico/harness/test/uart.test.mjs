@@ -67,7 +67,7 @@ test('a UART not enabled drops what arrives, as the silicon does', () => {
 });
 
 // A stand-in RPUART with just what pacedTx touches, on a Scheduler for a clock.
-function txUart({ fifos = true } = {}) {
+function txUart({ fifos = true, hold = { stalled: false } } = {}) {
   const irqs = [];
   const u = {
     interruptStatus: 1 << 5, interruptMask: 1 << 5, irq: 21, fifosEnabled: fifos,
@@ -79,8 +79,8 @@ function txUart({ fifos = true } = {}) {
   };
   const sched = new Scheduler();
   const out = [];
-  const stats = pacedTx(u, { later: (ns, fn) => sched.at(clock.t + ns, fn), baud: () => 115200, sent: (b) => out.push([clock.t, b]) });
-  return { u, sched, out, irqs, stats };
+  const stats = pacedTx(u, { later: (ns, fn) => sched.at(clock.t + ns, fn), baud: () => 115200, sent: (b) => out.push([clock.t, b]), hold });
+  return { u, sched, out, irqs, stats, hold };
 }
 const CHAR = 10e9 / 115200;
 
@@ -130,4 +130,39 @@ test('TX with the FIFO off: one byte held, the interrupt as it moves to the shif
   assert.equal(stats.overrun, 1);
   runTo(sched, 1.5 * CHAR);
   assert.equal(u.interruptStatus & 0x20, 0x20);
+});
+
+test('TX stalled: the byte on the line finishes, the FIFO fills and waits; released, it drains', () => {
+  clock.t = 0;
+  const { u, sched, out, stats, hold } = txUart();
+  u.writeUint32(0, 0);
+  u.writeUint32(0, 1);
+  hold.stalled = true;
+  runTo(sched, 5 * CHAR);
+  assert.deepEqual(out.map(([, b]) => b), [0], 'the byte shifting when it stalled');
+  for (let k = 2; k < 40; k++) u.writeUint32(0, k);
+  assert.equal(u.readUint32(0x18) & 0xa8, 0x28, 'TXFF and BUSY');
+  assert.equal(stats.overrun, 40 - 1 - 32);
+  u.interruptStatus = 0;
+  runTo(sched, 100 * CHAR);
+  assert.equal(out.length, 1, 'nothing leaves while stalled');
+  assert.equal(u.interruptStatus & 0x20, 0, 'no TX interrupt: the FIFO does not drain');
+  hold.stalled = false;
+  hold.kick();
+  const t0 = clock.t;
+  runTo(sched, t0 + 33 * CHAR);
+  assert.deepEqual(out.map(([, b]) => b), Array.from({ length: 33 }, (_, k) => k), 'the 32 held, in order');
+  assert.equal(u.readUint32(0x18) & 0xa8, 0x80);
+});
+
+test('TX stalled before anything is written: nothing starts until released', () => {
+  clock.t = 0;
+  const { u, sched, out, hold } = txUart({ hold: { stalled: true } });
+  u.writeUint32(0, 7);
+  runTo(sched, 10 * CHAR);
+  assert.deepEqual(out, []);
+  hold.stalled = false;
+  hold.kick();
+  runTo(sched, 12 * CHAR);
+  assert.deepEqual(out.map(([, b]) => b), [7]);
 });
