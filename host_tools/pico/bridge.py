@@ -10,8 +10,9 @@ the devices are not messages on its link but pins, and `Bridge` plays them there
   on its MCP23017 input, held past the debounce, released;
 - a card (`card` with its code alone) is a line on UART1, the card reader, at 9600 baud;
   the reader's `want KIND SEAT` lines come to the host as `need` frames;
-- the shuffler (`shuf` with a state or presence alone) sets its status lines; its start
-  pulse on GP18 comes to the host as a `shuffle` frame;
+- the shuffler (`shuf` with a state or presence alone) sets its status lines, driven
+  from power-up as a shuffler fitted and idle; its start pulse on GP18 comes to the host
+  as a `shuffle` frame;
 - the LED strip is decoded from GP22's WS2812 waveform and comes as `px` frames, in the
   colours the firmware chose (the strip's max_level scaling undone by the palette).
 
@@ -86,6 +87,8 @@ class Bridge:
         self._ids = 0
         self._reader_line = b""
         self._start_level = 0
+        # A shuffler fitted and idle, as the table's other runtimes start (Controller:
+        # shuffler_present); its status lines are driven so from power-up (_wire_shuffler).
         self._shuffler = {"busy": 0, "done": 0, "jam": 0, "present": 1}
         self._leds = None         # the last frame sent to the host (bytes, RGB order)
         self._palette = _palette(board["leds"]["max_level"])
@@ -95,6 +98,21 @@ class Bridge:
         self._lock = threading.Lock()   # the harness's stdin: this thread's and power_cut's
         self._cut = False         # a power cut asked for, until the chip resets
         self._held = None         # (button, hold ms, frame id, since) while one is held
+        self._wire_shuffler()
+
+    def _wire_shuffler(self):
+        """Drive the shuffler's status lines as `_shuffler` says, now, as the chip boots.
+        Undriven, the active-low lines follow their pull-ups: no shuffler fitted, so the
+        board would ask for a hand shuffle before every deal, and the emulated dealer's
+        hand shuffle deals other cards than the shuffler's (the same seed, another table).
+        The harness keeps a driven line's level across the chip's resets."""
+        for op in self._shuffler_ops(self._shuffler):
+            self._harness(**op)
+
+    def _shuffler_ops(self, levels):
+        sh = self.board["shuffler"]
+        return [dict(op="gpio", pin=sh[name], level=level ^ sh["active_low"])
+                for name, level in sorted(levels.items())]
 
     # ---- the thread -----------------------------------------------------------------
 
@@ -233,11 +251,8 @@ class Bridge:
         elif kind == "shuf" and (keys == {"state"} or keys == {"present"}):
             levels = self._shuffler_levels(payload)
             if levels is not None:
-                sh = b["shuffler"]
-                ops = [dict(op="gpio", pin=sh[name], level=level ^ sh["active_low"])
-                       for name, level in sorted(levels.items())]
-                return ops + [dict(op="after", ms=b["debounce_ms"] + 2 * SHUFFLER_POLL_MS
-                                   + SETTLE_MS)]
+                return self._shuffler_ops(levels) + [dict(
+                    op="after", ms=b["debounce_ms"] + 2 * SHUFFLER_POLL_MS + SETTLE_MS)]
         return None
 
     def _shuffler_levels(self, payload):

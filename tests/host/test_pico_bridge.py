@@ -52,6 +52,7 @@ def wired():
     tty.setraw(master)
     harness = FakeHarness()
     bridge = Bridge(BOARD, harness, slave)
+    harness.power_up = harness.ops(4, wait=0.5)   # what the bridge drives as the chip boots
     thread = threading.Thread(target=bridge.run, daemon=True)
     thread.start()
     host = Host(master)
@@ -144,6 +145,16 @@ def test_the_shuffler_sets_its_active_low_lines_and_its_start_pulse_asks_for_a_s
     harness.event(ev="gpio", pin=sh["start"], level=1)
     [(_, kind, payload)] = host.frames(1)
     assert (kind, payload) == ("shuffle", {})
+
+
+def test_the_shuffler_is_fitted_and_idle_from_power_up(wired):
+    # Undriven, the active-low lines follow their pull-ups: the board saw no shuffler,
+    # asked for a hand shuffle before every deal, and the emulated dealer's hand shuffle
+    # dealt other cards than CPython's table (four card poker, seed 3: A<->T, K<->Q).
+    harness, _, _ = wired
+    sh = BOARD["shuffler"]
+    assert {op["pin"]: op["level"] for op in harness.power_up if op["op"] == "gpio"} == \
+        {sh["busy"]: 1, sh["done"]: 1, sh["jam"]: 1, sh["present"]: 0}
 
 
 def test_the_firmwares_frames_are_renumbered_and_the_hosts_ack_goes_back_with_its_seq(wired):

@@ -259,7 +259,17 @@ def test_a_watchdog_reset_of_a_hung_task():
 
 
 def test_holdem_plays_as_on_cpython():
-    args = ["--hands", "3", "--players", "4", "--seed", "11"]
+    plays_as_on_cpython(["--hands", "3", "--players", "4", "--seed", "11"])
+
+
+def test_four_card_poker_plays_as_on_cpython():
+    # Every round line shows the dealer's six cards: a board that saw no shuffler on its
+    # lines shuffled by hand and dealt A<->T, K<->Q swapped (host_tools/pico/bridge.py).
+    plays_as_on_cpython(["--game", "four-card-poker", "--hands", "2", "--players", "6",
+                         "--seed", "3"])
+
+
+def plays_as_on_cpython(args):
     emulator = str(Path(sys.executable).with_name("felt-emulator"))
     cpython = subprocess.run([emulator] + args, capture_output=True, text=True,
                              stdin=subprocess.DEVNULL, timeout=120)
