@@ -51,7 +51,7 @@ def wired():
     tty.setraw(slave)
     tty.setraw(master)
     harness = FakeHarness()
-    bridge = Bridge(BOARD, harness, slave)
+    bridge = Bridge(BOARD, harness, slave, timeline=[])
     thread = threading.Thread(target=bridge.run, daemon=True)
     thread.start()
     host = Host(master)
@@ -170,3 +170,31 @@ def test_led_frames_come_in_the_scenes_colours_and_the_dark_power_up_frame_is_dr
     [(_, kind, payload)] = host.frames(1)
     assert kind == "px"
     assert bytes.fromhex(payload["rgb"]) == bytes((r, g, b)) * n
+
+
+def test_the_timeline_keeps_the_chips_moments_in_emulated_time(wired):
+    harness, host, bridge = wired
+    harness.event(ev="ready", t=0)
+    harness.event(ev="uart", n=0, hex=P.encode(1, "hello", {"fw": "x"}).hex(), t=1900000)
+    host.send("btn", {"seat": 2, "b": "fold"})
+    _, when, _ = harness.ops(3)
+    harness.event(ev="done", id=when["id"], t=2000000)
+    n = BOARD["leds"]["count"]
+    harness.event(ev="leds", hex=bytes(3 * n).hex(), start=2001000, t=2004000)  # dark: kept out
+    harness.event(ev="leds", hex=(b"\x01" * 3 * n).hex(), start=2041000, t=2044000)
+    harness.event(ev="uart", n=0, hex=P.encode(2, "evt", {"e": "action"}).hex(), t=2050000)
+    host.frames(3)
+    assert bridge.timeline == [(0, "ready", None), (1900000, "said", "hello"),
+                               (2000000, "down", "btn"), (2041000, "leds", None),
+                               (2050000, "said", "evt action")]
+
+
+def test_stats_asks_the_harness_and_returns_its_answer(wired):
+    harness, _, bridge = wired
+    answer = []
+    thread = threading.Thread(target=lambda: answer.append(bridge.stats(5)))
+    thread.start()
+    assert harness.ops(1) == [{"op": "stats"}]
+    harness.event(ev="stats", speed=0.3, t=5)
+    thread.join(5)
+    assert answer[0]["speed"] == 0.3
