@@ -132,7 +132,7 @@ test: venv micropython compile pico pico-harness
 run: venv $(RUN_MP) $(if $(findstring pico,$(ARGS)),pico pico-harness)
 	@$(VENV)/bin/felt-emulator $(ARGS) || { rc=$$?; [ $$rc = 141 ] || exit $$rc; }
 
-bench: venv micropython compile
+bench: venv micropython compile pico pico-harness
 	@$(VENV)/bin/felt-bench $(ARGS)
 
 # Hostile frames and power cuts at every byte of journal writes: one JSON line.

@@ -3,6 +3,7 @@
     felt-bench                  # or: python -m host_tools.bench
     felt-bench --hands 300 --evals 100000 --reps 3 --game-hands 100 [--no-mp]
                [--table-hands 100] [--min-heap-hands 1000] [--edge-hands 100000]
+               [--no-pico]
 
 (a) hands per second of the rules core (felt.poker.round) on random 6-handed
     fixed-limit hold 'em hands played to the showdown, (b) PokerKit's hands per second
@@ -20,7 +21,12 @@
     heap that completes the 1000-hand hold 'em fault run,
 (h) the house edge of Four Card Poker (aces up table I) measured over --edge-hands
     seeded hands through the rules core (host_tools.banked_edge), next to the exact
-    aces up edge and the published ante-and-play figure: `four_card_edge` in the JSON.
+    aces up edge and the published ante-and-play figure: `four_card_edge` in the JSON,
+(i) on the emulated Pico (the rp2 image on rp2040js, host_tools/bench_pico.py), in
+    emulated time: heap free after boot and after an 11-handed showdown with side pots,
+    boot to hello, press to LED p50/p99, the showdown press, and the emulation's speed;
+    without the Pico image or the harness's packages one line says so (`make bench`
+    builds both).
 
 Everything random is drawn before timing: decks, the action each player takes, and
 every event each engine is fed (PokerKit gets its cards already parsed).  A timed loop
@@ -493,6 +499,8 @@ def main(argv=None):
                          "skips it)")
     ap.add_argument("--no-mp", action="store_true",
                     help="skip everything measured in MicroPython")
+    ap.add_argument("--no-pico", action="store_true",
+                    help="skip the emulated Pico's figures (a few minutes)")
     args = ap.parse_args(argv)
     if args.no_mp:
         for option in MP_OPTIONS:
@@ -506,8 +514,8 @@ def main(argv=None):
     except ImportError as e:
         raise cli.UserError("needs the test extras (pip install -e '.[test]'): %s" % e, 1)
 
-    # The parts, each a step of the progress bar: (a) to (d), each game, (h), (f), (g).
-    parts = 5 + len(V.NAMES) + (0 if args.no_mp else 2)
+    # The parts, each a step of the progress bar: (a) to (d), each game, (h), (f), (g), (i).
+    parts = 5 + len(V.NAMES) + (0 if args.no_mp else 2) + (0 if args.no_pico else 1)
     with cli.progress(parts, "felt-bench") as step:
         return _bench(args, step, treys)
 
@@ -606,6 +614,15 @@ def _bench(args, step, treys):
                                 lambda what: step(0, what))
         step()
 
+    # (i): the emulated Pico, in emulated time.
+    pico = {}
+    if args.no_pico:
+        print("the emulated Pico: skipped (--no-pico)")
+    else:
+        from host_tools import bench_pico
+        pico = bench_pico.run(lambda what: step(0, what))
+        step()
+
     print(json.dumps(dict({
         "core_hands_per_s": round(core, 1),
         "pokerkit_hands_per_s": round(pk, 1),
@@ -630,7 +647,7 @@ def _bench(args, step, treys):
         "mp_heap_goal_bytes": MP_HEAP_GOAL,
         "micropython": mp["micropython"] if mp else None,
         "four_card_edge": edge_figures(edge),
-    }, **table)))
+    }, **table, **pico)))
 
 
 def print_edge(e):

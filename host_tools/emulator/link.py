@@ -303,14 +303,15 @@ def check_runtime(ap, args):
 
 def start(board_path, journal=None, runtime="cpython", seed=0, **options):
     """The firmware on `runtime`, booting: a FirmwareProcess, or on an emulated Pico a
-    PicoProcess (host_tools.pico.process), which takes no other `options`."""
+    PicoProcess (host_tools.pico.process), which takes no other `options` but `measure`
+    (its bridge's timeline of emulated moments, not perf frames)."""
     if runtime != "pico":
         return FirmwareProcess(board_path, journal, runtime=runtime, **options)
-    given = sorted(k for k in ("heap", "measure", "image", "phh") if options.get(k))
+    given = sorted(k for k in ("heap", "image", "phh") if options.get(k))
     if given:
         raise ValueError("an emulated Pico takes no %s" % ", ".join(given))
     from host_tools.pico.process import PicoProcess
-    return PicoProcess(board_path, journal, seed)
+    return PicoProcess(board_path, journal, seed, options.get("measure", False))
 
 
 class FirmwareProcess:

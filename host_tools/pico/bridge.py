@@ -65,7 +65,14 @@ class Bridge:
     translates device frames into pin activity and renumbers frames (module docstring).
     Runs in its own thread; `error` holds why it stopped, if it did."""
 
-    def __init__(self, board, proc, fd):
+    def __init__(self, board, proc, fd, timeline=None):
+        """`timeline`: a list to keep the chip's moments in (felt-bench), each
+        (t_us, what, detail) in emulated time: ("ready", t, None) and ("reset", t, why)
+        as the chip starts; ("down", t, "btn" or "dealer") a button pressed on its pin;
+        ("leds", start, None) the first bit of a frame that changed the strip;
+        ("said", t, kind, or "evt " and its `e`) a frame of the firmware's, t when the
+        slice of UART0 that ended it began."""
+        self.timeline = timeline
         self.board = board
         self.proc = proc
         self.fd = fd
@@ -188,18 +195,24 @@ class Bridge:
         or, with stalled=False, goes on (the harness's uart_stall)."""
         self._harness(op="uart_stall", n=self.board["link"]["uart"], stalled=stalled)
 
-    def stats(self, timeout_s=10.0):
-        """The harness's figures now (its `stats` event: flash programs, erases and torn
-        operations, resets, UART bytes), or None if it did not answer in time."""
-        self._stats_seen.clear()
-        self._harness(op="stats")
-        return self._stats if self._stats_seen.wait(timeout_s) else None
-
     def quit(self):
         try:
             self._harness(op="quit")
         except (OSError, ValueError):
             pass   # the harness is gone already
+
+    def stats(self, timeout_s=30.0):
+        """The harness's figures now (its `stats` event: "speed", emulated s per wall s so
+        far; flash programs, erases and torn operations; resets; UART bytes)."""
+        self._stats_seen.clear()
+        self._harness(op="stats")
+        if not self._stats_seen.wait(timeout_s):
+            raise RuntimeError("the emulated Pico did not answer `stats`")
+        return self._stats
+
+    def _note(self, t, what, detail=None):
+        if self.timeline is not None:
+            self.timeline.append((t, what, detail))
 
     def _to_fw(self, data):
         self._harness(op="uart", n=self.board["link"]["uart"], hex=data.hex())
@@ -305,6 +318,7 @@ class Bridge:
         what = ev["ev"]
         if what == "ready":
             self.started.set()
+            self._note(ev["t"], "ready")
         elif what == "uart":
             data = bytes.fromhex(ev["hex"])
             if ev["n"] == self.board["link"]["uart"]:
@@ -314,12 +328,14 @@ class Bridge:
         elif what == "done":
             if self._held is not None and ev.get("id") == "down%d" % self._ids:
                 self._held[3] = ev["t"]    # when the button went down, in the chip's time
+                self._note(ev["t"], "down", self._op[1])
             elif self._held is not None and ev.get("id") == -self._ids:
                 self._release()        # held as long as a button is: unanswered
             elif self._op is not None and ev.get("id") == self._ids:
                 self._op_done()
         elif what == "leds":
-            self._from_strip(bytes.fromhex(ev["hex"]))
+            if self._from_strip(bytes.fromhex(ev["hex"])):
+                self._note(ev.get("start"), "leds")
         elif what == "gpio":
             if ev["pin"] == self.board["shuffler"]["start"]:
                 if ev["level"] and not self._start_level:
@@ -331,6 +347,7 @@ class Bridge:
             self._stats = ev
             self._stats_seen.set()
         elif what == "reset":
+            self._note(ev["t"], "reset", ev.get("why"))
             self.resets.append(ev.get("why", "?"))
             if self._cut:         # what the host asked of the devices went with the power
                 self._ops, self._op, self._done, self._held = [], None, None, None
@@ -346,6 +363,8 @@ class Bridge:
     def _from_fw(self, data):
         self._fw_in.feed(data)
         for seq, kind, payload in self._fw_in:
+            self._note(self.time_us, "said",
+                       "evt %s" % payload.get("e") if kind == "evt" else kind)
             if self._held is not None and self._held[3] is not None and \
                     kind not in ("ack", "nak", "px") and \
                     self.time_us - self._held[3] >= 1000 * self.board["debounce_ms"]:
@@ -373,7 +392,8 @@ class Bridge:
                 self._host("need", {"what": words[1], "seat": int(words[2])})
 
     def _from_strip(self, wire):
-        """A frame of the strip, in wire order and scaled, as the firmware's own colours."""
+        """A frame of the strip, in wire order and scaled, as the firmware's own colours;
+        True when it changed what the strip shows."""
         n = self.board["leds"]["count"]
         rgb = bytearray(3 * n)
         r, g, b = (self._order.index(c) for c in "RGB")
@@ -384,10 +404,12 @@ class Bridge:
                 level, self.board["leds"]["max_level"]))
         if self._leds is None and not any(rgb):
             self._leds = bytes(rgb)   # the strip made dark at power-up: as it was
-            return
-        if bytes(rgb) != self._leds:
-            self._leds = bytes(rgb)
-            self._host("px", {"rgb": self._leds.hex()})
+            return False
+        if bytes(rgb) == self._leds:
+            return False
+        self._leds = bytes(rgb)
+        self._host("px", {"rgb": self._leds.hex()})
+        return True
 
 
 def _press(ref, hold_ms):

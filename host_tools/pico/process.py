@@ -24,15 +24,17 @@ from host_tools.pico import bridge, filesystem
 class PicoProcess:
     runtime = "pico"
 
-    def __init__(self, board_path, journal=None, seed=0):
+    def __init__(self, board_path, journal=None, seed=0, measure=False):
         """`journal`: where the table's journal is copied from the flash when it closes
-        (the board keeps its own, on its filesystem)."""
+        (the board keeps its own, on its filesystem).  `measure`: the bridge keeps the
+        chip's moments in `timeline` (Bridge, felt-bench)."""
         from felt.board import load
         bridge.check_ready()
         self.board_path = str(board_path)
         self.board = load(self.board_path)
         self.journal = journal
         self.seed = seed
+        self.timeline = [] if measure else None
         self._dir = tempfile.mkdtemp(prefix="felt-pico-")
         # A Pico runs only a signed image: one signed with a key of this session's, the
         # key the technician's commands are signed with too (Session's tech_key).
@@ -53,7 +55,7 @@ class PicoProcess:
              "--board", self.board_path, "--seed", str(self.seed),
              "--flash-out", self.flash_out],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.bridge = bridge.Bridge(self.board, self.proc, slave)
+        self.bridge = bridge.Bridge(self.board, self.proc, slave, self.timeline)
         self._thread = threading.Thread(target=self.bridge.run, daemon=True)
         self._thread.start()
         self.master = master

@@ -51,7 +51,7 @@ def wired():
     tty.setraw(slave)
     tty.setraw(master)
     harness = FakeHarness()
-    bridge = Bridge(BOARD, harness, slave)
+    bridge = Bridge(BOARD, harness, slave, timeline=[])
     harness.power_up = harness.ops(4, wait=0.5)   # what the bridge drives as the chip boots
     thread = threading.Thread(target=bridge.run, daemon=True)
     thread.start()
@@ -214,3 +214,21 @@ def test_the_harness_figures_are_asked_for_and_waited_for(wired):
     harness.event(ev="stats", flash={"programs": 12, "torn": 0}, t=5)
     t.join(5)
     assert got == [{"ev": "stats", "flash": {"programs": 12, "torn": 0}, "t": 5}]
+
+
+def test_the_timeline_keeps_the_chips_moments_in_emulated_time(wired):
+    harness, host, bridge = wired
+    harness.event(ev="ready", t=0)
+    harness.event(ev="uart", n=0, hex=P.encode(1, "hello", {"fw": "x"}).hex(), t=1900000)
+    host.send("btn", {"seat": 2, "b": "fold"})
+    _, when, _ = harness.ops(3)
+    harness.event(ev="done", id=when["id"], t=2000000)
+    n = BOARD["leds"]["count"]
+    harness.event(ev="leds", hex=bytes(3 * n).hex(), start=2001000, t=2004000)  # dark: kept out
+    harness.event(ev="leds", hex=(b"\x01" * 3 * n).hex(), start=2041000, t=2044000)
+    harness.event(ev="uart", n=0, hex=P.encode(2, "evt", {"e": "action"}).hex(), t=2050000)
+    host.frames(3)
+    assert bridge.timeline == [(0, "ready", None), (1900000, "said", "hello"),
+                               (2000000, "down", "btn"), (2041000, "leds", None),
+                               (2050000, "said", "evt action")]
+
