@@ -27,6 +27,9 @@ TABLES = [
      "rake": {"method": "incremental", "levels": [[20, 1], [60, 2]], "maximum": 3}},
 ]
 
+# The table over_link plays on (test_hostile_frames.py, soak.py).
+NINE_SEATS = {"seats": 9, "stacks": [1000] * 9, "small_bet": 2, "big_bet": 4, "blinds": [1, 2]}
+
 KINDS = sorted(SPECS) + ["cfg", "teleport"]
 KEYS = sorted(set(k for spec in SPECS.values() for k in spec)) + ["zz", "rake", "stacks"]
 VALUES = [0, 1, 2, 3, 5, 10, 22, 500, -1, -100, 2 ** 31, 10 ** 12, True, False, None,

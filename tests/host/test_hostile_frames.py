@@ -9,13 +9,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from hostile import KEYS, KINDS, TABLES, VALUES, judge, over_link, play, table
+from hostile import KEYS, KINDS, NINE_SEATS, TABLES, VALUES, judge, over_link, play, table
 from felt.table.messages import SPECS
 from host_tools import micropython
 from host_tools.emulator.link import FirmwareProcess
 
 BOARD = Path(__file__).resolve().parents[2] / "hardware" / "boards" / "pico-11.json"
-NINE_SEATS = {"seats": 9, "stacks": [1000] * 9, "small_bet": 2, "big_bet": 4, "blinds": [1, 2]}
 
 values = st.one_of(st.sampled_from(VALUES), st.integers(), st.text(max_size=8),
                    st.lists(st.sampled_from(VALUES), max_size=3))
