@@ -523,6 +523,9 @@ def main(argv=None):
     ap.add_argument("--board", metavar="NAME|FILE", type=cli.board_file,
                     help="the board definition whose LED layout reads the LED frames "
                          "(default: the one the board's hello names)")
+    ap.add_argument("--timeout", type=cli.count(1, 600), default=5, metavar="S",
+                    help="seconds to wait for each answer (default %(default)s); an emulated "
+                         "Pico runs slower than real time: give it 30")
     ap.add_argument("commands", nargs=argparse.REMAINDER, metavar="COMMAND",
                     help="run these, then exit; none: from a prompt on a terminal, else "
                          "stdin line by line")
@@ -541,7 +544,7 @@ def main(argv=None):
     except (serial.SerialException, OSError, ValueError) as e:
         raise cli.UserError("cannot open %s: %s" % (args.port, e), 1)
     try:
-        console = Console(HostLink(port.fileno()), key, leds)
+        console = Console(HostLink(port.fileno(), args.timeout), key, leds)
         try:
             console.greet()
         except LinkError as e:

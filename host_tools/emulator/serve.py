@@ -178,6 +178,10 @@ def serve(args, out=None):
         url = "socket://%s:%d" % ("[%s]" % host if ":" in host else host, port)
         say("the board's link is at %s (felt-console --port %s); Ctrl-C stops it"
             % (url, url))
+        key = getattr(fw, "tech_key_file", None)    # an emulated Pico's, of this run
+        if key is not None:
+            say("its image is signed with a key of this run's, and it runs slower than "
+                "real time: felt-console --key %s --timeout 30" % key)
         bridge.run()
     except KeyboardInterrupt:
         say("stopped")

@@ -40,6 +40,7 @@ class PicoProcess:
         # key the technician's commands are signed with too (Session's tech_key).
         key, _ = flash.keygen(os.path.join(self._dir, "felt"))
         self.tech_key = flash.load_key(str(key))
+        self.tech_key_file = str(key)    # for felt-console --key, while this runs
         flash.pico(self.board_path, os.path.join(self._dir, "image"), str(key),
                    firmware=str(bridge.UF2))
         self.fs_image = os.path.join(self._dir, "image", "filesystem.img")
