@@ -16,6 +16,9 @@ the devices are not messages on its link but pins, and `Bridge` plays them there
 - the LED strip is decoded from GP22's WS2812 waveform and comes as `px` frames, in the
   colours the firmware chose (the strip's max_level scaling undone by the palette).
 
+A frame played at the pins is acked once the board has taken it, or nakked with the
+board's reason when its `refused` event names that kind, as the link answers a frame.
+
 Whatever else the host says (configuration, queries, bets with an amount, a dealer's
 report naming a card) goes to the board's link on UART0 as it is: a wired board takes
 those from its link.  Frames each way are numbered afresh at the bridge, so its own
@@ -91,6 +94,8 @@ class Bridge:
         self._ops = []            # device frames from the host waiting their turn
         self._op = None           # the one being played: (seq, kind, payload)
         self._done = None         # (seq, kind, payload) of the last one played, for resends
+        self._answer = None       # what it was answered: an ack, or a nak with the reason
+        self._refused = None      # the board's reason for refusing the one being played
         self._ids = 0
         self._reader_line = b""
         self._start_level = 0
@@ -237,7 +242,7 @@ class Bridge:
                 continue
             frame = (seq, kind, payload)
             if frame == self._done:
-                self._host(*P.ack(seq))      # a resend of one played: ack it again
+                self._host(*self._answer)    # a resend of one played: answered again
             elif frame != self._op and frame not in self._ops:
                 self._ops.append(frame)
                 self._next_op()
@@ -306,9 +311,13 @@ class Bridge:
         self._harness(op="after", ms=hold, id=k)
 
     def _op_done(self):
-        seq, kind, payload = self._op
+        """The frame played at the pins is answered as the link answers one: a nak with
+        the board's reason when it refused what the pins did (its `refused` event)."""
+        seq = self._op[0]
         self._done, self._op = self._op, None
-        self._host(*P.ack(seq))
+        self._answer = P.ack(seq) if self._refused is None else P.nak(seq, self._refused)
+        self._refused = None
+        self._host(*self._answer)
         self._next_op()
 
     # ---- from the chip ---------------------------------------------------------------
@@ -351,6 +360,7 @@ class Bridge:
             self.resets.append(ev.get("why", "?"))
             if self._cut:         # what the host asked of the devices went with the power
                 self._ops, self._op, self._done, self._held = [], None, None, None
+                self._refused = None
             self._cut = False
             self._fw_in = P.Decoder()
             self._fw_acked.clear()
@@ -369,6 +379,9 @@ class Bridge:
                     kind not in ("ack", "nak", "px") and \
                     self.time_us - self._held[3] >= 1000 * self.board["debounce_ms"]:
                 self._release()        # the board answered the press
+            if self._op is not None and kind == "evt" and payload.get("e") == "refused" \
+                    and payload.get("what") == self._op[1]:
+                self._refused = payload.get("why", "")
             if kind not in P.ACKED:
                 self._host(kind, payload)
                 continue

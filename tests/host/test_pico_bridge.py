@@ -104,6 +104,23 @@ def test_a_seat_button_is_held_until_the_board_answers_and_acked_once_released(w
     assert (kind, payload) == ("ack", {"seq": seq})
 
 
+def test_a_press_the_board_refuses_is_nakked_with_its_reason_and_so_is_a_resend(wired):
+    # As the link answers a refused frame (docs/protocol.md): its `refused` event, a nak.
+    harness, host, _ = wired
+    seq = host.send("dealer", {"b": "cut_done"})
+    _, when, _ = harness.ops(3)
+    harness.event(ev="done", id=when["id"], t=1000)
+    refused = {"e": "refused", "what": "dealer", "why": "no cut is due: the table is idle"}
+    harness.event(ev="uart", n=0, hex=P.encode(1, "evt", refused).hex(), t=40000)
+    _, settle = harness.ops(2)
+    harness.event(ev="done", id=settle["id"], t=90000)
+    frames = [(k, p) for _, k, p in host.frames(2)]
+    assert frames == [("evt", refused), ("nak", {"seq": seq, "why": refused["why"]})]
+    os.write(host.fd, P.encode(seq, "dealer", {"b": "cut_done"}))     # resent
+    [(_, kind, payload)] = host.frames(1)
+    assert (kind, payload) == ("nak", {"seq": seq, "why": refused["why"]})
+
+
 def test_a_button_the_board_never_answers_is_let_go_in_the_end(wired):
     harness, host, _ = wired
     host.send("dealer", {"b": "deal"})
