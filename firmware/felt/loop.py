@@ -36,15 +36,15 @@ async def cards_task(hal, ctl):
 
 async def shuffler_task(hal, ctl, guard):
     """The shuffler's state and whether it is fitted: a dealer takes it off the table
-    before a hand shuffle (13:47-20.38(p)), and the table must see that.  (No new
-    local names: on a signed image's heap one more interned name grows MicroPython's
-    name pool at the wrong moment; see issue 19, item 7.)"""
-    last = None
+    before a hand shuffle (13:47-20.38(p)), and the table must see that.  Nothing is
+    allocated unless one changed."""
+    last_state = last_present = None
     while True:
-        state = (hal.shuffler.state(), hal.shuffler.present())
-        if state != last:
-            last = state
-            ctl.handle("shuf", {"state": state[0], "present": state[1]})
+        state = hal.shuffler.state()
+        present = hal.shuffler.present()
+        if state != last_state or present != last_present:
+            last_state, last_present = state, present
+            ctl.handle("shuf", {"state": state, "present": present})
         guard.beat("shuffler")
         await sleep_ms(20)
 
@@ -74,7 +74,7 @@ async def run(hal, board, journal, rebooted=None, trust=None):
     guard = Guard(hal.ticks_ms)
     # The guard's own reset leaves a note (`rebooted`); on an RP2040 machine.reset()
     # leaves the watchdog's reset cause as well, so only a reset without a note was the
-    # watchdog's.  (No new local name here: see shuffler_task.)
+    # watchdog's.
     if rebooted is not None:       # first: a boot that fails again has said it
         hal.link.send("log", {"msg": "rebooted: %s" % rebooted})
     elif hal.watchdog_reset:

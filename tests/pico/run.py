@@ -103,11 +103,7 @@ def test_a_power_cut_mid_round_resumes_from_the_journal_on_flash():
         assert (after["hand"], after["stacks"], after["pot"]) == \
             (before["hand"], before["stacks"], before["pot"]), (before, after)
         s.turn = None
-        while s.ended is None:
-            s.take(*s.link.recv())
-            if s.turn is not None:
-                seat, legal = s.turn
-                s.act(seat, s.bots[seat].choose(legal))
+        play_to_the_end(s)
         assert s.fw.bridge.resets == ["power"], s.fw.bridge.resets
         conserved(s, 3000)
 
