@@ -243,8 +243,8 @@ def main(argv=None):
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if args.journal is not None and not any(os.path.isfile(f) for f in files(args.journal)):
         raise cli.UserError("--journal %s: no such file, nor archives beside it" % args.journal, 1)
-    ask = from_port(args.port) if args.port else from_journal(args.journal)
     try:
+        ask = from_port(args.port) if args.port else from_journal(args.journal)
         rounds = fetch(ask, args.rounds)
     except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError
         raise cli.UserError(str(e), 1)

@@ -93,6 +93,7 @@ def main(argv):
         why = asyncio.run(loop.run(hal, board, journal, guard.take_note(note), trust))
     except Exception as e:  # noqa: BLE001 - a boot that fails reboots too, never hangs
         why = "boot failed: %s" % type(e).__name__
+        guard.print_traceback(e)
     guard.leave_note(note, why)
     if hal is not None:
         try:

@@ -61,7 +61,7 @@ class Guard:
             why = "task %s ended" % name
         except Exception as e:  # noqa: BLE001 - MemoryError too: whatever it was, reboot
             why = "task %s died: %s" % (name, type(e).__name__)
-            _traceback(e)
+            print_traceback(e)
         self.fail(why)
 
     async def watchdog(self, feed, period_ms=100):
@@ -71,7 +71,7 @@ class Guard:
             await sleep_ms(period_ms)
 
 
-def _traceback(e):
+def print_traceback(e):
     """Where a task died, on stderr (the unix port's and CPython's; a board's USB
     console), for a developer to find the line; the reboot goes on whatever happens."""
     try:

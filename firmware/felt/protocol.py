@@ -180,11 +180,29 @@ def encode(seq, kind, payload):
 
 
 def _frame(seq, kind, body):
-    b = ("%d %s %s" % (seq, kind, body)).encode()
-    f = b"@" + b + (" *%08x\n" % (binascii.crc32(b) & 0xFFFFFFFF)).encode()
-    if len(f) > MAX_FRAME:
+    # The frame is made in one piece: a recall page is 700 bytes, and each copy of
+    # it is a block a board's fragmented heap may not have (docs/journal.md).
+    head = "%d %s " % (seq, kind)
+    _check_length(head, body)
+    crc = binascii.crc32(_bytes(body), binascii.crc32(head.encode())) & 0xFFFFFFFF
+    return ("@%s%s *%08x\n" % (head, body, crc)).encode()
+
+
+def _check_length(head, body):
+    # '@', head, body, ' *', eight hex digits, '\n'; a body is ASCII (dumps).
+    if 1 + len(head) + len(body) + 11 > MAX_FRAME:
         raise ProtocolError("frame too long")
-    return f
+
+
+try:
+    binascii.crc32("")      # MicroPython reads a str's bytes in place
+
+    def _bytes(s):
+        return s
+except TypeError:           # CPython needs a copy
+
+    def _bytes(s):
+        return s.encode()
 
 
 # ---- decoding ----------------------------------------------------------------------
@@ -565,7 +583,7 @@ class Sender:
         if not isinstance(payload, dict):
             raise ProtocolError("payload not a dict")
         body = dumps(payload)
-        _frame(SEQ_MOD - 1, kind, body)  # check the length now, at the longest seq
+        _check_length("%d %s " % (SEQ_MOD - 1, kind), body)  # now, at the longest seq
         if len(self._queue) >= self.depth:
             return False
         self._queue.append((kind, body))

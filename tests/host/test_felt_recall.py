@@ -1,7 +1,7 @@
 """felt-recall (host_tools/recall.py) after 1000 rounds with faults and power cuts: the
 board's journal and archives hold the last ten rounds, and felt-recall prints exactly
 those, from the journal files and over the link from the firmware in MicroPython's
-unix port (at 150 KB of heap); each is written as the hand history the table wrote
+unix port (at the board's heap); each is written as the hand history the table wrote
 for it (--phh), and felt-phh check passes on them (issue 10, item 6)."""
 
 import os
@@ -100,9 +100,9 @@ def test_a_damaged_journal_is_recalled_as_far_as_it_reads(played, tmp_path):
 
 @pytest.fixture()
 def board_port(played):
-    """The firmware in MicroPython's unix port at 150 KB, booted on the journal as a
-    board is, its link reachable at a pty's path (a null-modem bridge to the pty the
-    firmware opened)."""
+    """The firmware in MicroPython's unix port at the board's heap, booted on the
+    journal as a board is, its link reachable at a pty's path (a null-modem bridge to
+    the pty the firmware opened)."""
     try:
         micropython.binary()
     except micropython.MicroPythonMissing as e:
@@ -110,8 +110,7 @@ def board_port(played):
     subprocess.run([sys.executable, "-m", "host_tools.micropython", "compile"], cwd=ROOT,
                    check=True, capture_output=True)
     folder, _ = played
-    fw = FirmwareProcess(DEFAULT_BOARD, folder / "journal.jsonl", runtime="micropython",
-                         heap=150 * 1024)
+    fw = FirmwareProcess(DEFAULT_BOARD, folder / "journal.jsonl", runtime="micropython")
     master, slave = pty.openpty()
     tty.setraw(slave)
     stop = threading.Event()
@@ -146,3 +145,17 @@ def test_the_last_ten_rounds_are_recalled_over_the_link_from_micropython(played,
     assert [s for s in r.stdout.splitlines() if not s.startswith("  written: ")] == \
         from_files.stdout.splitlines()
     check_histories(folder, tmp_path, last)
+
+
+def test_a_port_where_no_board_answers_is_one_line():
+    # A pty with nothing at its other end: the hello goes unanswered (bad input: one
+    # line, status 1, no traceback).
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    try:
+        r = tool("felt-recall", "--port", os.ttyname(slave))
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert r.returncode == 1
+    assert r.stderr == "felt-recall: no hello answer to hello\n", r.stderr
