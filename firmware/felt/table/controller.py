@@ -639,17 +639,19 @@ class Controller:
 
     def lasting(self):
         """What the table keeps across a power cut: all but the round under way and the
-        shuffle or cut it waited for (a new shuffle and cut follow a restart)."""
+        shuffle or cut it waited for (a new shuffle and cut follow a restart).  A copy:
+        the table's own lists and dicts stay its own, so a change made in place is still
+        a change from what was journaled (_save)."""
         d = {"config": self.config.as_dict() if self.config else None,
              "stacks": list(self.stacks), "button": self.button, "hand": self.hand,
              "decks": self.decks.as_dict(), "rake_total": self.rake_total,
              "minutes": self.minutes, "charged": self._charged,
              "shuffler_present": self.shuffler_present,
              "shoe_must_go": self.shoe_must_go, "called_off": self.called_off,
-             "coming": self.coming}
+             "coming": copied(self.coming)}
         if self.banked is not None:
             d["house"] = self.house
-            d["wagers"] = [list(w) for w in self.wagers]
+            d["wagers"] = copied(self.wagers)
         return d
 
     def _save(self):
@@ -741,6 +743,16 @@ class Controller:
              "config": self.config.as_dict() if self.config else None,
              "locked": self.locked}
         return d if self.banked is None else self.banked.snapshot(self, d)
+
+
+def copied(v):
+    """`v` with every list and dict in it copied: a live table and the copy of it that
+    was journaled share nothing (Controller.lasting, felt.table.recovery)."""
+    if isinstance(v, list):
+        return [copied(x) for x in v]
+    if isinstance(v, dict):
+        return dict([(k, copied(v[k])) for k in v])
+    return v
 
 
 def _low_kind(hands, variant):
