@@ -407,8 +407,25 @@ class Controller:
             if self.round.why_not(event) is None:
                 self._apply(event)
                 return None
-        last = BUTTON_ACTIONS[b][-2 if b != "fold" else 0]
-        return self.round.why_not((last, seat) if to is None else (last, seat, to))
+        meant = self._meant(b, seat)
+        return self.round.why_not((meant, seat) if to is None or meant not in ("bet", "raise")
+                                  else (meant, seat, to))
+
+    def _meant(self, b, seat):
+        """The action a refused press of `b` meant: the first of its button's the round
+        allows now, whatever the amount (a bet of too much is refused as a bet, not as a
+        raise with no bet to raise); else the one the betting calls for (a raise once a
+        bet is made, a call once one is owed)."""
+        r = self.round
+        legal = r.legal_actions(seat)
+        for action in BUTTON_ACTIONS[b]:
+            if action in legal:
+                return action
+        if b == "fold":
+            return "fold"
+        if b == "call":
+            return "call" if r.to_call(seat) > 0 else "check"
+        return "raise" if r.level > 0 else "bet"
 
     def _on_chip(self, p):
         """A single chip put in by the player on turn (a chip-sensing table)."""

@@ -152,8 +152,16 @@ def test_a_maximum_below_ten_times_a_minimum_of_100_or_less_is_refused():
     assert from_dict(with_(CFG, min_wager=100, max_wager=1000)).max_wager == 1000
     # Above 100 the ratio is the licensee's to set.
     assert from_dict(with_(CFG, min_wager=101, max_wager=200)).max_wager == 200
-    # Unsaid, the maximum is ten times the minimum.
-    assert from_dict(with_(CFG, min_wager=25)).max_wager == 250
+    # (a) sets a floor under a posted maximum; it does not make one up.
+    assert from_dict(with_(CFG, min_wager=25)).max_wager is None
+
+
+def test_no_maximum_posted_is_table_stakes_no_wager_bounded_but_by_the_chips():
+    # 19:47-8.2: no posted maximum, none made up; the sign says so (8.2(c)).
+    cfg = from_dict(with_(CFG, structure="no", small_bet=2, cap=0))
+    assert cfg.max_wager is None and cfg.structure.max_wager == 0
+    assert "Minimum wager 2, no maximum wager: table stakes" in sign(cfg)
+    assert cfg.as_dict()["max_wager"] is None and from_dict(cfg.as_dict()).max_wager is None
 
 
 def test_wagers_must_be_whole_numbers_of_chips():

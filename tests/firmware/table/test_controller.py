@@ -190,3 +190,76 @@ def test_a_lost_host_link_stops_new_rounds_and_actions_but_not_the_tables_device
     assert ctl.handle("btn", {"seat": seat, "b": "call"}) is None
     assert [r["code"] for r in ctl.eventlog.memory] == \
         ["link_lost", "link_restored", "link_lost", "link_restored"]
+
+
+# ----- no limit: table stakes unless a maximum is posted (19:47-8.2) ---------------------
+
+NO_LIMIT = {"seats": 3, "stacks": [50, 50, 50], "structure": "no", "small_bet": 2,
+            "blinds": [1, 2], "cap": 0}
+CARDS = "2c 3c 4c 5c 2d 3d 9s Ah Kh Qd 8s 7h 6s Jc".split()
+
+
+def no_limit(**changes):
+    """A no-limit hold 'em table of three, its hole cards dealt (seat 2 first to act)."""
+    ctl, hal = table(dict(NO_LIMIT, **changes))
+    assert ctl.handle("dealer", {"b": "deal"}) is None
+    assert ctl.handle("shuf", {"state": "done"}) is None
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None
+    cards(ctl)
+    return ctl, hal
+
+
+def cards(ctl):
+    while ctl.round.expecting() is not None:
+        assert ctl.handle("card", {"code": CARDS[len(ctl.journal.events)]}) is None
+
+
+def flop(ctl):
+    """Every seat calls before the flop; the flop is dealt."""
+    for seat in (2, 0):
+        assert ctl.handle("btn", {"seat": seat, "b": "call"}) is None
+    assert ctl.handle("btn", {"seat": 1, "b": "call"}) is None     # the big blind checks
+    cards(ctl)
+    assert ctl.round.to_act == 0
+
+
+def test_no_limit_without_a_posted_maximum_takes_an_all_in_of_50_from_a_50_stack():
+    # 19:47-8.2(a) sets a floor under a posted maximum and invents none: table stakes.
+    ctl, hal = no_limit()
+    assert ctl.config.max_wager is None
+    assert ctl.handle("btn", {"seat": 2, "b": "raise", "to": 20}) is None
+    assert ctl.handle("btn", {"seat": 0, "b": "raise", "to": 50}) is None
+    assert events(hal, "action")[-1] == {"e": "action", "seat": 0, "a": "raise",
+                                         "amount": 49, "all_in": True}
+
+
+def test_no_limit_without_a_posted_maximum_takes_a_flop_bet_of_30_from_1000_stacks():
+    ctl, hal = no_limit(stacks=[1000, 1000, 1000])
+    flop(ctl)
+    assert events(hal, "to_act")[-1]["max"] == 998        # all in: the stack is the limit
+    assert ctl.handle("btn", {"seat": 0, "b": "raise", "to": 30}) is None
+    assert events(hal, "action")[-1] == {"e": "action", "seat": 0, "a": "bet",
+                                         "amount": 30, "all_in": False}
+
+
+def test_a_bet_over_the_posted_maximum_is_refused_as_a_bet_that_says_so():
+    # The raise button bets when nothing is bet: its refusal is the bet's, not "no bet
+    # to raise" (the last action it tried).
+    ctl, hal = no_limit(stacks=[1000, 1000, 1000], max_wager=20)
+    flop(ctl)
+    before = ctl.snapshot()
+    assert ctl.handle("btn", {"seat": 0, "b": "raise", "to": 30}) == (
+        "bet to 30 refused: above the posted maximum wager of 20 (19:47-8.2); the no "
+        "limit may go to 2..20")
+    assert ctl.snapshot() == before
+    assert ctl.handle("btn", {"seat": 0, "b": "raise", "to": 1}) == (
+        "bet to 1 refused: the no limit may go to 2..20")
+    assert ctl.handle("btn", {"seat": 0, "b": "raise", "to": 20}) is None
+
+
+def test_a_refused_raise_press_names_the_raise_it_meant():
+    ctl, hal = no_limit(stacks=[1000, 1000, 1000])
+    assert ctl.handle("btn", {"seat": 2, "b": "raise", "to": 3}) == (
+        "raise to 3 refused: the no limit may go to 4..1000")
+    assert ctl.handle("btn", {"seat": 2, "b": "raise", "to": 1001}) == (
+        "raise to 1001 refused: the no limit may go to 4..1000")
