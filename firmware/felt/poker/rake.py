@@ -112,6 +112,7 @@ def from_dict(d, max_wager=None, min_wager=None):
         return Rake()
     if not isinstance(d, dict):
         raise ConfigError("rake must be an object")
+    d = check.given(d)     # null: the setting's default, as if left out
     for k in sorted(d):   # the first unknown one by name, on every runtime
         if k not in ("method", "percent", "levels", "maximum", "hourly", "every", "per"):
             raise ConfigError("unknown rake setting %s" % check.shown(k))

@@ -32,6 +32,7 @@ def from_dict(d, board_seats=MAX_SEATS):
     """A TableConfig from a dict; ConfigError naming the bad setting otherwise."""
     if not isinstance(d, dict):
         raise ConfigError("configuration must be an object")
+    d = check.given(d)     # null: the setting's default, as if left out
     if d.get("game") in BANKED:
         return _banked(d, board_seats)
     # A poker table's modules: never loaded at a house-banked one.
@@ -60,7 +61,10 @@ def from_dict(d, board_seats=MAX_SEATS):
         raise ConfigError("%s seats at most %d players (%s); %d have chips"
                           % (variant.title, most, _max_section(variant, regime), players))
     small = d.get("small_bet", 2)
-    min_wager, max_wager = _wagers(d, small if check.is_whole(small) else 1, regime)
+    # The minimum wager defaults to the small bet; a bad small bet is the structure's
+    # to refuse, by its name.
+    min_wager, max_wager = _wagers(d, small if check.is_whole(small) and
+                                   1 <= small <= check.MAX_CHIPS else 1, regime)
     given = dict([(k, d[k]) for k in STRUCTURE_KEYS if k in d])
     given["max_wager"] = max_wager or 0     # the structure's "none"
     structure = structure_mod.from_dict(given)
@@ -85,7 +89,9 @@ def from_dict(d, board_seats=MAX_SEATS):
 
 def _stacks(d, board_seats, least):
     """(stacks, seats) of a configuration: one whole stack a seat, `least` with chips."""
-    stacks = d.get("stacks")
+    if "stacks" not in d:
+        raise ConfigError("the configuration lacks stacks: one amount per seat")
+    stacks = d["stacks"]
     seats = d.get("seats", len(stacks) if isinstance(stacks, list) else 0)
     if not check.is_whole(seats) or not 2 <= seats <= board_seats:
         raise ConfigError("seats must be 2..%d: this board has %d" % (board_seats, board_seats))
@@ -127,7 +133,10 @@ def _banked(d, board_seats):
         if k not in BANKED_KEYS:
             raise ConfigError("unknown setting %s (known: %s)" % (check.shown(k),
                                                                    ", ".join(BANKED_KEYS)))
-    if d.get("regime", "casino") != "casino":
+    regime = d.get("regime", "casino")
+    if regime not in REGIMES:
+        raise ConfigError("regime must be one of %s" % ", ".join(REGIMES))
+    if regime != "casino":
         raise ConfigError("a casino night offers only hold 'em and seven-card stud "
                           "(13:47-20.4)")
     game = d["game"]

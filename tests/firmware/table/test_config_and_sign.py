@@ -164,6 +164,42 @@ def test_no_maximum_posted_is_table_stakes_no_wager_bounded_but_by_the_chips():
     assert cfg.as_dict()["max_wager"] is None and from_dict(cfg.as_dict()).max_wager is None
 
 
+def test_null_is_a_setting_left_out_in_every_setting_of_the_configuration():
+    # One rule for every setting: null is the setting's default, as if left out.
+    four = {"game": "four-card-poker", "seats": 3, "stacks": [100, 100, 0], "min_wager": 5,
+            "max_wager": 50, "ante": 10, "aces_up": "II"}
+    for base, keys in ((with_(CFG, max_wager=20, rake={"method": "percent", "percent": 5}),
+                        config_mod.KEYS), (four, config_mod.BANKED_KEYS)):
+        for k in keys:
+            if k in ("stacks", "game"):
+                continue
+            left_out = dict([(key, v) for key, v in base.items() if key != k])
+            assert from_dict(with_(base, **{k: None})).as_dict() == \
+                from_dict(left_out).as_dict(), k
+    # The cases that were refused as "a field has the wrong type", or taken, before.
+    assert from_dict(with_(CFG, blinds=None)).structure.blinds == ()
+    assert from_dict(with_(CFG, min_wager=None)).min_wager == 2      # the small bet
+    assert from_dict(with_(CFG, max_wager=None)).max_wager is None   # table stakes
+    assert from_dict(with_(CFG, rake=None)).rake.method == "none"
+    assert from_dict(with_(CFG, rake={"method": "percent", "percent": 5,
+                                      "maximum": None})).rake.maximum == 0
+    # The one setting without a default is refused by its name.
+    assert refusal(with_(CFG, stacks=None)) == \
+        "the configuration lacks stacks: one amount per seat"
+
+
+def test_a_setting_of_any_wrong_type_is_refused_naming_it():
+    four = {"game": "four-card-poker", "seats": 3, "stacks": [100, 100, 0], "min_wager": 5}
+    for base, keys in ((CFG, config_mod.KEYS), (four, config_mod.BANKED_KEYS)):
+        for k in keys:
+            for bad in (True, "x", -1, 2 ** 40, [], {}, [None], ["x", 1]):
+                try:
+                    from_dict(with_(base, **{k: bad}))
+                except ConfigError as e:
+                    name = "blind" if k == "blinds" else k.replace("_", " ")
+                    assert name in str(e).replace("_", " "), (k, bad, str(e))
+
+
 def test_wagers_must_be_whole_numbers_of_chips():
     for bad in (0, -5, "10", 2.5, True):
         assert "min_wager" in refusal(with_(CFG, min_wager=bad, max_wager=1000))

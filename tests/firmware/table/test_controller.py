@@ -263,3 +263,69 @@ def test_a_refused_raise_press_names_the_raise_it_meant():
         "raise to 3 refused: the no limit may go to 4..1000")
     assert ctl.handle("btn", {"seat": 2, "b": "raise", "to": 1001}) == (
         "raise to 1001 refused: the no limit may go to 4..1000")
+
+
+# ----- faults: a bug is never answered as bad input --------------------------------------
+
+def test_a_bug_in_a_handler_mid_change_locks_the_table_with_internal_fault_chips_unchanged():
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+    before = ctl.snapshot()
+    journaled = list(ctl.journal.events)
+    r = ctl.round
+    rules_apply = r.apply
+
+    def apply_then_fail(event, settle=True):
+        rules_apply(event, settle)     # the chips moved into the pot ...
+        raise TypeError("a bug")       # ... and then the bug
+    r.apply = apply_then_fail
+    seat = r.to_act
+    why = ctl.handle("btn", {"seat": seat, "b": "raise"})
+    del r.apply
+    assert ctl.locked.startswith("internal fault: TypeError in apply_then_fail (")
+    assert ctl.locked.endswith(", handling btn")
+    assert why == "the table is locked: " + ctl.locked
+    # The host sees the fault, not a refusal; the event log keeps where it was.
+    assert events(hal, "locked") == [{"e": "locked", "code": "internal_fault",
+                                      "why": ctl.locked}]
+    assert events(hal, "refused") == []
+    assert ctl.eventlog.memory[-1]["code"] == "internal_fault"
+    assert "TypeError in apply_then_fail" in ctl.eventlog.memory[-1]["detail"]
+    # The round is put back: every chip where it was, nothing journaled.
+    assert ctl.snapshot() == dict(before, locked=ctl.locked)
+    assert ctl.journal.events == journaled and ctl.round.to_act == seat
+    assert ctl.centre_status() == scenes.LOCKED
+    assert ctl.handle("btn", {"seat": seat, "b": "call"}) == why
+
+
+def test_a_fault_between_rounds_puts_back_the_chips_it_moved():
+    # A time charge (13:47-20.37(a)4iii) takes chips from the stacks, then fails.
+    ctl, hal = table(dict(CFG, rake={"method": "time", "hourly": 6, "every": 30}))
+    before = ctl.lasting()
+    send = hal.link.send
+
+    def send_fails(kind, payload):
+        if payload.get("e") == "time_charge":
+            raise KeyError("charges")
+        send(kind, payload)
+    hal.link.send = send_fails
+    why = ctl.handle("clock", {"minutes": 30})
+    assert why.startswith("the table is locked: internal fault: KeyError in send_fails (")
+    assert ctl.lasting() == before and sum(ctl.stacks) == 400
+
+
+def test_running_out_of_memory_in_a_handler_still_reboots_the_board():
+    # felt.guard reboots on a MemoryError: the table resumes from its journal.
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+
+    def out_of_memory(event, settle=True):
+        raise MemoryError()
+    ctl.round.apply = out_of_memory
+    try:
+        ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"})
+    except MemoryError:
+        pass
+    else:
+        raise AssertionError("a MemoryError was answered")
+    assert ctl.locked is None

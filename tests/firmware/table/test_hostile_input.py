@@ -173,3 +173,23 @@ def test_the_largest_table_answers_state_and_sign_within_a_frame():
     text = [p for k, p in hal.link.sent if k == "sign"][-1]["text"]
     assert "Rule change at table minute 30" in text
     assert len(P.encode(65535, "sign", {"text": text})) <= P.MAX_FRAME
+
+
+def test_null_in_a_message_is_a_field_left_out():
+    # One rule for every field: an optional one null takes its default, a required one
+    # null is missing, refused by its name.
+    ctl, hal = playing()
+    assert refused_unchanged(ctl, "btn", {"seat": None, "b": "call"}) == "btn lacks seat"
+    assert refused_unchanged(ctl, "card", {"code": None}) == "card lacks code"
+    assert ctl.handle("card", {"code": "2c", "deck": None, "face_up": None}) is None
+    assert events(hal, "dealt")[-1]["card"] == "2c"
+    for code in ("3c", "4c", "5c"):
+        assert ctl.handle("card", {"code": code}) is None
+    seat = ctl.round.to_act
+    assert ctl.handle("btn", {"seat": seat, "b": "raise", "to": None}) is None
+    assert events(hal, "action")[-1]["a"] == "raise"
+    assert ctl.handle("eventlog", {"from": None}) is None
+    cfg = Controller(FakeHal(), BOARD, Journal())
+    assert cfg.handle("cfg", with_(TWO, stacks=None)) == (
+        "the configuration lacks stacks: one amount per seat")
+    assert cfg.handle("cfg", with_(TWO, blinds=None, max_wager=None, rake=None)) is None

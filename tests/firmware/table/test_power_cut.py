@@ -128,7 +128,8 @@ def test_a_journal_that_cannot_be_read_locks_the_table_and_is_left_as_found():
     write(path, text[:1] + ["garbage"] + text[1:])
     ctl2, hal2 = boot(path)
     why = "journal %s line 2: not a journal record" % path
-    assert ctl2.locked == why and events(hal2, "locked") == [{"e": "locked", "why": why}]
+    assert ctl2.locked == why and events(hal2, "locked") == [
+        {"e": "locked", "code": "critical_memory", "why": why}]
     assert ctl2.config is None and events(hal2, "resumed") == []
     # Play is stopped, and nothing more is written: a technician sees what was found.
     assert ctl2.handle("cfg", CFG) == "the table is locked: " + why
