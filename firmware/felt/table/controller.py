@@ -178,8 +178,9 @@ class Controller:
         from felt import guard
         if mark is not None:
             d, saved = mark
-            d["decks"], decks = Decks(), d["decks"]
-            d["decks"].restore(decks)
+            decks = Decks()
+            decks.restore(d["decks"])
+            d["decks"] = decks
             for k in d:
                 setattr(self, k, d[k])
             if saved is not None:
