@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from felt import FIRMWARE
 from host_tools.emulator.faults import Faults
 from host_tools.micropython import MicroPythonMissing, binary
 
@@ -144,5 +145,5 @@ def test_felt_recall_rebuilds_the_records_the_table_wrote(tmp_path):
     for f in files:
         mine = json.loads(f.read_text())
         written = json.loads((table / f.name).read_text())
-        assert mine.pop("firmware") is None and written.pop("firmware") == "felt 0.1"
+        assert mine.pop("firmware") is None and written.pop("firmware") == FIRMWARE
         assert mine == written
