@@ -159,3 +159,15 @@ def test_a_port_where_no_board_answers_is_one_line():
         os.close(slave)
     assert r.returncode == 1
     assert r.stderr == "felt-recall: no hello answer to hello\n", r.stderr
+
+
+def test_a_hi_lo_showdown_is_recalled_with_both_hands(tmp_path):
+    # Omaha hi-lo: a hand shown names its high and its low (the low's kind by the
+    # variant, felt.poker.hands.kinds), never "the rules core cannot rebuild it".
+    r = tool("felt-emulator", "--game", "omaha-hilo8", "--hands", 30, "--players", 6,
+             "--seed", 3, "--journal", tmp_path / "journal.jsonl")
+    assert r.returncode == 0, r.stderr
+    r = tool("felt-recall", "--journal", tmp_path / "journal.jsonl")
+    assert r.returncode == 0, r.stderr
+    assert "cannot rebuild" not in r.stdout
+    assert re.search(r"  seat \d+ shows .*: .*; low [2-8A-]+ low\n", r.stdout), r.stdout
