@@ -31,18 +31,19 @@
 Everything random is drawn before timing: decks, the action each player takes, and
 every event each engine is fed (PokerKit gets its cards already parsed).  A timed loop
 holds only the engine's own work.  Each figure is the best of a few repetitions
-(time.perf_counter).  The last line printed is one JSON object with the figures.
+(timeit).  The last line printed is one JSON object with the figures.
 """
 
 import collections
 import dataclasses
+import gc
 import json
 import os
 import random
 import shutil
 import subprocess
 import sys
-import time
+import timeit
 
 from felt.poker import cards as C
 from felt.poker import evaluate as E
@@ -56,7 +57,6 @@ from host_tools.banked_edge import four_card_edge
 PLAYERS = 6
 STACK = 1000              # deep: nobody is all-in, so both engines play identical rules
 STRUCTURE = FixedLimit(2, 4, (1, 2), 0, 4)
-MIN_TIMED = 0.2           # seconds: repeat a batch until one timing lasts at least this
 
 
 # ----- the hands -----------------------------------------------------------------------------
@@ -144,26 +144,13 @@ def pokerkit_script(events):
 # ----- timing --------------------------------------------------------------------------------
 
 def best_rate(run, items, reps):
-    """Items per second, best of `reps` timings.  A timing repeats the batch as often as
-    needed to last MIN_TIMED, so fast engines are not timed on a few milliseconds; the
-    timing that found that count is the first of the `reps` (a slower warm-up only
-    loses the max)."""
-    loops = 1
-    while True:
-        t = time.perf_counter()
-        for _ in range(loops):
-            run(items)
-        elapsed = time.perf_counter() - t
-        if elapsed >= MIN_TIMED:
-            break
-        loops *= 2
-    best = loops * len(items) / elapsed
-    for _ in range(reps - 1):
-        t = time.perf_counter()
-        for _ in range(loops):
-            run(items)
-        best = max(best, loops * len(items) / (time.perf_counter() - t))
-    return best
+    """Items per second, best of `reps` timings.  timeit's autorange finds how often to
+    repeat the batch for a timing to last 0.2 s, so fast engines are not timed on a few
+    milliseconds; that timing is the first of the `reps`.  The collector stays on, as in
+    play: PokerKit's allocations cost it what they cost a program."""
+    timer = timeit.Timer(lambda: run(items), setup=gc.enable)
+    loops, first = timer.autorange()
+    return loops * len(items) / min([first] + timer.repeat(reps - 1, loops))
 
 
 def run_core(hands):

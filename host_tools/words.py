@@ -141,7 +141,8 @@ def _line(e):
         return ("the host link is lost: play waits for it" if e["lost"]
                 else "the host link is back")
     if k == "locked":
-        return "the table is locked: %s" % e["why"]
+        return "the table is locked%s: %s" % (" (%s)" % e["code"] if e.get("code") else "",
+                                              e["why"])
     if k == "cleared":
         return "a technician cleared the tilt; the journal as found kept as %s" % e["kept"]
     if k == "resumed":

@@ -38,6 +38,16 @@ def flag(v, what):
     return v
 
 
+def given(d):
+    """The object `d` without its null fields: null stands for a field left out (its
+    default) in every optional field of a message and of the configuration; a required
+    field null is refused as missing, naming it.  `d` itself when it holds no null."""
+    for k in d:
+        if d[k] is None:
+            return dict([(k, v) for k, v in d.items() if v is not None])
+    return d
+
+
 def field(p, key, what):
     """p[key], or Refused: `what` lacks it."""
     if key not in p:

@@ -71,17 +71,41 @@ class Guard:
             await sleep_ms(period_ms)
 
 
-def print_traceback(e):
+def print_traceback(e, out=None):
     """Where a task died, on stderr (the unix port's and CPython's; a board's USB
-    console), for a developer to find the line; the reboot goes on whatever happens."""
+    console) or `out`, for a developer to find the line; the reboot goes on whatever
+    happens."""
     try:
+        out = out or sys.stderr
         if hasattr(sys, "print_exception"):
-            sys.print_exception(e, sys.stderr)      # MicroPython
+            sys.print_exception(e, out)      # MicroPython
         else:
             import traceback
-            traceback.print_exception(type(e), e, e.__traceback__, file=sys.stderr)
+            traceback.print_exception(type(e), e, e.__traceback__, file=out)
     except Exception:  # noqa: BLE001 - out of memory: the reason still goes in the note
         pass
+
+
+def place(e):
+    """`e`'s type and where it was raised, the innermost frame of its traceback:
+    "TypeError in _on_btn (felt/table/controller.py)".  The function and the file
+    only: the same on every runtime (a board's .mpy files keep no line numbers)."""
+    import io
+    text = io.StringIO()
+    print_traceback(e, text)
+    where = ""
+    for line in text.getvalue().split("\n"):
+        line = line.strip()
+        if line.startswith('File "'):
+            where = line
+    name = type(e).__name__
+    if not where:
+        return name
+    path = where[6:where.find('"', 6)]
+    at = path.rfind("felt/")
+    path = path[at:] if at >= 0 else path[path.rfind("/") + 1:]
+    func = where[where.rfind(" in ") + 4:] if " in " in where else "?"
+    return "%s in %s (%s)" % (name, func, path)
 
 
 def leave_note(path, why):

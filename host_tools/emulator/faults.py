@@ -261,7 +261,7 @@ class Faults:
         kind = self._pick("need", self._need_kinds())
         if kind is None:
             return False
-        ok, new = self._inject(kind, "need")
+        ok, new = self._inject(kind)
         if kind in ("face_up", "foreign_card", "duplicate_card") and ok:
             return True
         return _superseded(new)
@@ -276,7 +276,7 @@ class Faults:
         kind = self._pick("shuffle", kinds)
         if kind is None:
             return False
-        self._inject(kind, "shuffle")
+        self._inject(kind)
         return True
 
     def on_turn(self, seat, legal):
@@ -287,7 +287,7 @@ class Faults:
         kind = self._pick("turn", self._turn_kinds(seat, legal))
         if kind is None:
             return False
-        ok, new = self._inject(kind, "turn", seat=seat)
+        ok, new = self._inject(kind, seat=seat)
         if kind == "forced_bet" and self.stud or not ok:
             return False      # the bring-in refused its fold: the same turn goes on
         return any(k == "need" or (k == "evt" and q["e"] in ("to_act", "end")) for k, q in new)
@@ -301,7 +301,7 @@ class Faults:
         kind = self._pick("turn", self._decide_kinds())
         if kind is None:
             return False
-        ok, new = self._inject(kind, "turn", seat=seat)
+        ok, new = self._inject(kind, seat=seat)
         if any(k == "evt" and q["e"] in ("decide", "end") for k, q in new):
             self.s.deciding = []
         return ok
@@ -432,238 +432,50 @@ class Faults:
             self.s.notes.append("armed: %s at the next %s" % (
                 kind, "shuffle" if ARMED_AT[kind] == "shuffle" else "card"))
             return
-        self._inject(kind, "now", seat=seat)
+        self._inject(kind, seat=seat)
 
-    def _inject(self, kind, where, seat=None):
-        """Make the fault happen; returns (accepted, frames it produced).
+    def _inject(self, kind, seat=None):
+        """Make the fault happen; returns (accepted, frames it produced)."""
+        inject = INJECT.get(kind)
+        if inject is None:
+            raise ValueError("unknown fault %r (faults: %s)" % (kind, ", ".join(KINDS)))
+        t = self.track
+        attempt = Attempt(kind, t.hand if t.playing else t.hand + 1, seat)
+        inject(self, attempt)
+        return self._judge(attempt)
+
+    def _judge(self, attempt):
+        """Note the fault if the firmware answered as the rules say, else a problem.
 
         The note says what the firmware reported: its irregularity events (rule, detail,
-        section) and the refunds, itemised; `rule` is the text used when it reports no
-        irregularity for the fault."""
-        t = self.track
-        hand = t.hand if t.playing else t.hand + 1
-        rng = self.rng
-        refusal_ok = None        # a refusal that is the expected outcome
-        forbid = None            # (test no event may pass, what it stands for)
-        checks = []              # (test an event must pass, what it stands for)
-        lead = prefix = suffix = ""  # lead: always; prefix: with `rule` only
-        if kind == "shuffler_jam":
-            how = rng.choice(("jammed", "stopped shuffling", "did not complete its cycle"))
-            self._send("shuf", {"state": "shuffling"})
-            why, new = self._send("shuf", {"state": "jammed"})
-            checks.append(_irregular("shuffler_jam"))
-            lead = "the shuffler %s: " % how
-            rule = "shuffle by hand (13:47-20.38(o))"
-        elif kind == "missing_card":
-            card = rng.choice(sorted(self.s.shoe.deck))
-            self.s.shoe.deck.remove(card)        # taken out of the deck
-            self._send("shuf", {"state": "shuffling"})
-            why, new = self._send("shuf", {"state": "done", "count": 51, "missing": [card]})
-            checks.append(_irregular("deck_retired"))
-            prefix = "%s missing at the deck check: " % card
-            rule = "deck retired (13:47-20.38(h))"
-        elif kind == "shoe_jam":
-            how = rng.choice(("jam", "stop", "incomplete"))
-            why, new = self._send("shoe", {"state": how})
-            checks.append(_irregular("void"))
-            if why is None:
-                # 19:47-27.12(g): the dealer takes the failed shoe off the table.
-                _, more = self._send("shoe", {"present": False})
-                new = new + more
-                checks.append((lambda e: e["e"] == "shoe" and not e["present"],
-                               "the shoe removed"))
-            prefix = "the dealing shoe reports %s: " % how
-            rule = "round void (19:47-27.12(f))"
-            suffix = "; the shoe removed (19:47-27.12(g))"
-        elif kind == "face_up":
-            card = self.s.shoe.deal()
-            why, new = self._send("card", dict(self.card(card), face_up=True))
-            if why is None:
-                t.face_ups += 1
-            checks.append((lambda e: e["e"] == "discarded" and e["seat"] < 0
-                           and e["cards"] == card, "%s to the discards" % card))
-            if t.face_ups >= 2:
-                checks[-1] = _irregular("void" if self.banked else "misdeal")
-                lead = "%s, a second card face up in the deck: " % card
-                rule = "all hands void (19:47-27.12(a))" if self.banked else \
-                    "misdeal (13:47-20.38(f)3)"
-            else:
-                prefix = "%s face up in the deck: " % card
-                rule = "not used, to the discards (%s)" % (
-                    "19:47-27.12(a)" if self.banked else SECTIONS["face_up"])
-        elif kind in ("foreign_card", "duplicate_card"):
-            if kind == "foreign_card":
-                card, deck = rng.choice(CODES), self.decks.other()
-                prefix = "%s of deck %s in the shoe: " % (card, deck)
-            else:
-                card, deck = rng.choice(sorted(t.seen)), self.decks.in_play
-                prefix = "a second %s in the shoe: " % card
-            why, new = self._send("card", {"code": card, "deck": deck})
-            checks += [_irregular("dead"), _irregular("deck_retired")]
-            rule = "round dead, deck retired (13:47-20.38(h))"
-        elif kind == "drawn_in_error":
-            card = self.s.shoe.deal()
-            why, new = self._send("card", self.card(card))
-            checks.append((lambda e: e["e"] == "held" and e["card"] == card, "%s held" % card))
-            prefix = "%s drawn in error, unexposed: " % card
-            rule = "kept, the next card used (19:47-27.12(b))"
-        elif kind == "miscount":
-            held = t.holding()
-            who = rng.choice(held + [-1]) if seat is None or seat not in held else seat
-            why, new = self._send("dealer", {"b": "miscount"} if who < 0 else
-                                  {"b": "miscount", "seat": who})
-            checks.append(_irregular("void"))
-            prefix = "%s the wrong number of cards: " % (
-                "the dealer has" if who < 0 else "seat %d has" % who)
-            rule = "all hands void (19:47-27.12(c))"
-        elif kind == "dealer_exposed":
-            if not t.dealer:
-                return self._none(kind, hand, "the dealer has no card yet")
-            card = rng.choice(t.dealer)
-            why, new = self._send("dealer", {"b": "dealer_exposed", "card": card})
-            checks.append(_irregular("void"))
-            prefix = "the dealer's %s exposed: " % card
-            rule = "all hands void (19:47-27.12(d))"
-        elif kind == "misdeal":
-            how = ("wrong_start", "skipped_seat")[self.misdeals % 2] if not self.random \
-                else rng.choice(("wrong_start", "skipped_seat"))
-            self.misdeals += 1
-            why, new = self._send("dealer", {"b": "misdeal", "why": how})
-            checks.append(_irregular("misdeal"))
-            prefix = "the dealer reports %s: " % how.replace("_", " ")
-            rule = "misdeal (13:47-20.38(f))"
-        elif kind in ("ineligible", "off_table") or (kind == "exposed" and not self.stud):
-            cands = t.replaceable(seat) or t.replaceable()
-            if not cands:
-                return self._none(kind, hand, "no card of the deal under way to report")
-            card, holder = rng.choice(cands) if self.random else cands[-1]
-            t.replacing = card
-            why, new = self._send("dealer", {"b": kind, "card": card})
-            if why is not None:
-                t.replacing = None
-            checks.append((lambda e: e["e"] == "discarded" and e["seat"] == holder
-                           and e["cards"] == card, "%s taken back" % card))
-            prefix = "seat %d's %s %s: " % (holder, card, {
-                "ineligible": "dealt to an ineligible seat", "off_table": "dealt off the table",
-                "exposed": "turned face up while dealing"}[kind])
-            rule = "discarded, replaced by the next card (%s)" % SECTIONS[
-                "exposed_down" if kind == "exposed" else kind]
-        elif kind == "exposed":
-            cands = t.exposable(seat) or t.exposable()
-            if not cands:
-                return self._none(kind, hand, "no hole card being dealt to expose (13:47-20.38(l))")
-            if self.random:
-                fresh = [c for c in cands if c[2]] or cands
-                holder, down, _ = rng.choice(fresh)
-                both = len(down) == 2 and rng.random() < BOTH_EXPOSED
-            else:
-                holder, down, _ = cands[0]
-                both = False
-            cards = down if both else [rng.choice(down) if self.random else down[0]]
-            # The card that comes down instead of up: the seat's up card of the first deal.
-            third = len(t.cards[holder]) < self.first_deal
-            why, new = None, []
-            for c in cards:
-                why, more = self._send("dealer", {"b": "exposed", "card": c})
-                new += more
-                if why is not None:
-                    break
-            for c in cards:
-                checks.append((lambda e, c=c: e["e"] == "exposed" and e["card"] == c,
-                               "%s exposed" % c))
-            if both:
-                checks.append((lambda e: e["e"] == "dead_hand" and e["seat"] == holder,
-                               "seat %d's hand dead" % holder))
-                prefix = "seat %d's hole cards %s both turned up: " % (holder, " ".join(cards))
-                rule = "hand dead, ante back (%s)" % SECTIONS["exposed"]
-            else:
-                if third and why is None:
-                    self.down_due.add(holder)
-                prefix = "seat %d's hole card %s turned up: " % (holder, cards[0])
-                rule = "third card dealt down (%s)" % SECTIONS["exposed"]
-                if not third:
-                    suffix = " (its third card was already dealt)"
-        elif kind in ("foul", "player_away"):
-            if seat is None:
-                held = t.holding()
-                if not held:
-                    return self._none(kind, hand, "no player holds cards")
-                seat = rng.choice(held)
-            why, new = self._send("dealer", {"b": kind, "seat": seat})
-            checks.append((lambda e: e["e"] == "dead_hand" and e["seat"] == seat,
-                           "seat %d's hand dead" % seat))
-            if kind == "foul":
-                prefix = "seat %d's protected hand fouled: " % seat
-                rule = "out of the round, its money refunded (%s)" % SECTIONS["foul"]
-            else:
-                prefix = "seat %d left the table: " % seat
-                rule = "unprotected hand collected, folded (%s)" % SECTIONS["away"]
-        elif kind == "power_cut":
-            before = self.s.state()
-            new = self.s.power_cut()
-            after = self.s.state()
-            why = None
-            changed = [k for k in RESUMED + (RESUMED_BANKED if self.banked else ())
-                       if before[k] != after[k]]
-            if changed:
-                return self._failed(kind, hand, "the table came back with another %s: %s, "
-                                    "not %s" % (", ".join(changed),
-                                                [after[k] for k in changed],
-                                                [before[k] for k in changed]), new)
-            for k, q in new:
-                if k == "evt":
-                    self.explained.add(id(q))
-            resumed = [q for k, q in new if k == "evt" and q["e"] == "resumed"]
-            checks.append((lambda e: e["e"] == "resumed", "the table resumed"))
-            prefix = "the power failed and came back: "
-            rule = "the table resumed %s from its journal (%d events replayed; no rule " \
-                "covers a power cut: the round goes on)" % (
-                    "hand %d" % after["hand"] if after["state"] == "playing" else
-                    "between rounds", resumed[0]["events"] if resumed else 0)
-        elif kind == "forced_bet" and (seat is None or not self.stud and seat not in t.blinds):
-            return self._none(kind, hand, "no player who owes or posted a forced bet is to act")
-        elif kind == "forced_bet" and self.stud:
-            # The bring-in is owed: throwing the cards away does not cancel it.
-            why, new = self._send("btn", {"seat": seat, "b": "fold"})
-            refusal_ok = "bring-in"
-            prefix = "seat %d (bring-in due) tries to fold: " % seat
-            rule = "refused: %s (13:47-20.38(k)2)" % why
-        elif kind == "forced_bet":
-            # Hold 'em's forced bets are posted before the deal: a blind who throws the
-            # cards away has paid it, and it stays in the pot (nothing refunded).
-            why, new = self._send("btn", {"seat": seat, "b": "fold"})
-            checks.append((lambda e: e["e"] == "action" and e["seat"] == seat
-                           and e["a"] == "fold", "seat %d folded" % seat))
-            forbid = (lambda e: e["e"] == "refund" and e["seat"] == seat,
-                      "a refund of the blind")
-            prefix = "seat %d throws its cards away after posting a blind of %d: " % (
-                seat, t.blinds[seat])
-            rule = "folded, the blind stays in the pot (13:47-20.38(k)2)"
-        else:
-            raise ValueError("unknown fault %r (faults: %s)" % (kind, ", ".join(KINDS)))
-
+        section) and the refunds, itemised; `attempt.rule` when it reports no irregularity."""
+        kind, hand, why, new = attempt.kind, attempt.hand, attempt.why, attempt.frames
+        if attempt.skipped is not None:
+            return self._none(kind, hand, attempt.skipped)
+        if attempt.failed is not None:
+            return self._failed(kind, hand, attempt.failed, new)
         evts = [q for k, q in new if k == "evt"]
-        if refusal_ok is not None:
-            if why is None or refusal_ok not in why:
+        if attempt.refusal is not None:
+            if why is None or attempt.refusal not in why:
                 return self._failed(kind, hand, "fold %s" % (
                     "accepted" if why is None else "refused for another reason: %s" % why), new)
-            line = prefix + rule
+            line = attempt.rule
         elif why is not None:
             return self._failed(kind, hand, "refused: %s" % why, new)
         else:
-            missing = [w for test, w in checks if not any(test(e) for e in evts)]
-            if forbid is not None and any(forbid[0](e) for e in evts):
-                return self._failed(kind, hand, "the firmware made %s" % forbid[1], new)
+            missing = [w for test, w in attempt.checks if not any(test(e) for e in evts)]
+            if attempt.forbid is not None and any(attempt.forbid[0](e) for e in evts):
+                return self._failed(kind, hand, "the firmware made %s" % attempt.forbid[1], new)
             if missing:
                 return self._failed(kind, hand, "the firmware did not report %s (events: %s)"
                                     % (", ".join(missing), evts), new)
-            line = lead + _reported(evts, prefix + rule) + suffix
+            line = attempt.lead + _reported(evts, attempt.rule) + attempt.suffix
         self.counts[kind] += 1
         self.s.injected.append((kind, hand, line))
         self.s.notes.append("fault: %s at hand %d: %s" % (kind, hand, line))
         return True, new
 
-    def _send(self, what, payload):
+    def send(self, what, payload):
         """Send for a fault; the events it causes are the fault's.  (why, frames)"""
         inbox = self.s.link.inbox
         n0 = len(inbox)
@@ -692,7 +504,7 @@ class Faults:
     # ----- the technician ----------------------------------------------------------------
 
     def _technician(self, what, payload, note, expect):
-        why, new = self._send(*self.s.as_technician(what, payload))
+        why, new = self.send(*self.s.as_technician(what, payload))
         if why is not None or not any(expect(q) for k, q in new if k == "evt"):
             self._problem("technician: %s %s: %s" % (what, payload, why or "no event"))
             return False
@@ -731,6 +543,277 @@ RESUMED = ("state", "hand", "button", "stacks", "to_act", "board", "pot", "rake"
 RESUMED_BANKED = ("house", "wagers", "deciding", "dealer")
 
 
+class Attempt:
+    """One fault as its function injected it: the firmware's answer, and what that
+    answer must show for the rule to have been applied."""
+
+    def __init__(self, kind, hand, seat):
+        self.kind = kind
+        self.hand = hand
+        self.seat = seat         # the seat it concerns, if the caller chose one
+        self.why = None          # the firmware's refusal
+        self.frames = []         # what the firmware sent in answer
+        self.checks = []         # (test an event must pass, what it stands for)
+        self.forbid = None       # (test no event may pass, what it stands for)
+        self.refusal = None      # words of a refusal that is the rule's answer
+        self.lead = ""           # the note's start, whatever the firmware reported
+        self.rule = ""           # the note when the firmware reports no irregularity
+        self.suffix = ""
+        self.skipped = None      # why it could not be injected now
+        self.failed = None       # why it went wrong before any event was checked
+
+
+# ----- the faults, one function per kind: each draws from the faults' RNG in a fixed
+# order, so the same seed injects the same faults ----------------------------------------
+
+def jam_the_shuffler(fx, attempt):
+    how = fx.rng.choice(("jammed", "stopped shuffling", "did not complete its cycle"))
+    fx.send("shuf", {"state": "shuffling"})
+    attempt.why, attempt.frames = fx.send("shuf", {"state": "jammed"})
+    attempt.checks.append(_irregular("shuffler_jam"))
+    attempt.lead = "the shuffler %s: " % how
+    attempt.rule = "shuffle by hand (13:47-20.38(o))"
+
+
+def take_a_card_out(fx, attempt):
+    """The deck check finds a card missing (13:47-20.38(h))."""
+    card = fx.rng.choice(sorted(fx.s.shoe.deck))
+    fx.s.shoe.deck.remove(card)
+    fx.send("shuf", {"state": "shuffling"})
+    attempt.why, attempt.frames = fx.send("shuf", {"state": "done", "count": 51,
+                                                   "missing": [card]})
+    attempt.checks.append(_irregular("deck_retired"))
+    attempt.rule = "%s missing at the deck check: deck retired (13:47-20.38(h))" % card
+
+
+def jam_the_shoe(fx, attempt):
+    how = fx.rng.choice(("jam", "stop", "incomplete"))
+    attempt.why, attempt.frames = fx.send("shoe", {"state": how})
+    attempt.checks.append(_irregular("void"))
+    if attempt.why is None:
+        # 19:47-27.12(g): the dealer takes the failed shoe off the table.
+        _, more = fx.send("shoe", {"present": False})
+        attempt.frames += more
+        attempt.checks.append((lambda e: e["e"] == "shoe" and not e["present"],
+                               "the shoe removed"))
+    attempt.rule = "the dealing shoe reports %s: round void (19:47-27.12(f))" % how
+    attempt.suffix = "; the shoe removed (19:47-27.12(g))"
+
+
+def turn_a_card_face_up(fx, attempt):
+    """The shoe's next card is face up: discarded, or a misdeal (a void) if it is the
+    second."""
+    card = fx.s.shoe.deal()
+    attempt.why, attempt.frames = fx.send("card", dict(fx.card(card), face_up=True))
+    if attempt.why is None:
+        fx.track.face_ups += 1
+    if fx.track.face_ups >= 2:
+        attempt.checks.append(_irregular("void" if fx.banked else "misdeal"))
+        attempt.lead = "%s, a second card face up in the deck: " % card
+        attempt.rule = "all hands void (19:47-27.12(a))" if fx.banked else \
+            "misdeal (13:47-20.38(f)3)"
+    else:
+        attempt.checks.append((lambda e: e["e"] == "discarded" and e["seat"] < 0
+                               and e["cards"] == card, "%s to the discards" % card))
+        attempt.rule = "%s face up in the deck: not used, to the discards (%s)" % (
+            card, "19:47-27.12(a)" if fx.banked else SECTIONS["face_up"])
+
+
+def deal_a_foreign_card(fx, attempt):
+    card, deck = fx.rng.choice(CODES), fx.decks.other()
+    _deal_an_extra_card(fx, attempt, card, deck, "%s of deck %s in the shoe: " % (card, deck))
+
+
+def deal_a_duplicate_card(fx, attempt):
+    card = fx.rng.choice(sorted(fx.track.seen))
+    _deal_an_extra_card(fx, attempt, card, fx.decks.in_play, "a second %s in the shoe: " % card)
+
+
+def _deal_an_extra_card(fx, attempt, card, deck, what):
+    attempt.why, attempt.frames = fx.send("card", {"code": card, "deck": deck})
+    attempt.checks += [_irregular("dead"), _irregular("deck_retired")]
+    attempt.rule = what + "round dead, deck retired (13:47-20.38(h))"
+
+
+def draw_a_card_in_error(fx, attempt):
+    card = fx.s.shoe.deal()
+    attempt.why, attempt.frames = fx.send("card", fx.card(card))
+    attempt.checks.append((lambda e: e["e"] == "held" and e["card"] == card, "%s held" % card))
+    attempt.rule = "%s drawn in error, unexposed: kept, the next card used (19:47-27.12(b))" % card
+
+
+def miscount_the_cards(fx, attempt):
+    """A seat (the one given, if it holds cards) or the dealer has too many or too few."""
+    held = fx.track.holding()
+    who = fx.rng.choice(held + [-1]) if attempt.seat not in held else attempt.seat
+    attempt.why, attempt.frames = fx.send("dealer", {"b": "miscount"} if who < 0 else
+                                          {"b": "miscount", "seat": who})
+    attempt.checks.append(_irregular("void"))
+    attempt.rule = "%s the wrong number of cards: all hands void (19:47-27.12(c))" % (
+        "the dealer has" if who < 0 else "seat %d has" % who)
+
+
+def expose_the_dealers_card(fx, attempt):
+    if not fx.track.dealer:
+        attempt.skipped = "the dealer has no card yet"
+        return
+    card = fx.rng.choice(fx.track.dealer)
+    attempt.why, attempt.frames = fx.send("dealer", {"b": "dealer_exposed", "card": card})
+    attempt.checks.append(_irregular("void"))
+    attempt.rule = "the dealer's %s exposed: all hands void (19:47-27.12(d))" % card
+
+
+def report_a_misdeal(fx, attempt):
+    """Asked for by hand, the two reasons take turns; at random, the RNG picks."""
+    how = fx.rng.choice(("wrong_start", "skipped_seat")) if fx.random \
+        else ("wrong_start", "skipped_seat")[fx.misdeals % 2]
+    fx.misdeals += 1
+    attempt.why, attempt.frames = fx.send("dealer", {"b": "misdeal", "why": how})
+    attempt.checks.append(_irregular("misdeal"))
+    attempt.rule = "the dealer reports %s: misdeal (13:47-20.38(f))" % how.replace("_", " ")
+
+
+MISDEALT = {"ineligible": "dealt to an ineligible seat", "off_table": "dealt off the table",
+            "exposed": "turned face up while dealing"}
+
+
+def take_back_a_card(fx, attempt):
+    """A card of the deal under way the dealer reports misdealt: replaced by the next.
+    Asked for by hand, the last one dealt (the seat's, if it has one)."""
+    t = fx.track
+    cands = t.replaceable(attempt.seat) or t.replaceable()
+    if not cands:
+        attempt.skipped = "no card of the deal under way to report"
+        return
+    card, holder = fx.rng.choice(cands) if fx.random else cands[-1]
+    t.replacing = card
+    attempt.why, attempt.frames = fx.send("dealer", {"b": attempt.kind, "card": card})
+    if attempt.why is not None:
+        t.replacing = None
+    attempt.checks.append((lambda e: e["e"] == "discarded" and e["seat"] == holder
+                           and e["cards"] == card, "%s taken back" % card))
+    attempt.rule = "seat %d's %s %s: discarded, replaced by the next card (%s)" % (
+        holder, card, MISDEALT[attempt.kind],
+        SECTIONS["exposed_down" if attempt.kind == "exposed" else attempt.kind])
+
+
+def report_an_exposed_card(fx, attempt):
+    """Stud's hole cards have a rule of their own (13:47-20.38(l))."""
+    (expose_hole_cards if fx.stud else take_back_a_card)(fx, attempt)
+
+
+def expose_hole_cards(fx, attempt):
+    """Stud: one hole card turned up while the first cards are dealt (its third card
+    comes down), or both (the hand is dead)."""
+    t = fx.track
+    cands = t.exposable(attempt.seat) or t.exposable()
+    if not cands:
+        attempt.skipped = "no hole card being dealt to expose (13:47-20.38(l))"
+        return
+    if fx.random:
+        fresh = [c for c in cands if c[2]] or cands
+        holder, down, _ = fx.rng.choice(fresh)
+        both = len(down) == 2 and fx.rng.random() < BOTH_EXPOSED
+    else:
+        holder, down, _ = cands[0]
+        both = False
+    cards = down if both else [fx.rng.choice(down) if fx.random else down[0]]
+    # The card that comes down instead of up: the seat's up card of the first deal.
+    third = len(t.cards[holder]) < fx.first_deal
+    for c in cards:
+        attempt.why, more = fx.send("dealer", {"b": "exposed", "card": c})
+        attempt.frames += more
+        if attempt.why is not None:
+            break
+    for c in cards:
+        attempt.checks.append((lambda e, c=c: e["e"] == "exposed" and e["card"] == c,
+                               "%s exposed" % c))
+    if both:
+        attempt.checks.append(_dead_hand(holder))
+        attempt.rule = "seat %d's hole cards %s both turned up: hand dead, ante back (%s)" % (
+            holder, " ".join(cards), SECTIONS["exposed"])
+        return
+    if third and attempt.why is None:
+        fx.down_due.add(holder)
+    attempt.rule = "seat %d's hole card %s turned up: third card dealt down (%s)" % (
+        holder, cards[0], SECTIONS["exposed"])
+    if not third:
+        attempt.suffix = " (its third card was already dealt)"
+
+
+def kill_a_hand(fx, attempt):
+    """A hand fouled, or its player away: the seat given, else one holding cards."""
+    seat = attempt.seat
+    if seat is None:
+        held = fx.track.holding()
+        if not held:
+            attempt.skipped = "no player holds cards"
+            return
+        seat = fx.rng.choice(held)
+    attempt.why, attempt.frames = fx.send("dealer", {"b": attempt.kind, "seat": seat})
+    attempt.checks.append(_dead_hand(seat))
+    if attempt.kind == "foul":
+        attempt.rule = "seat %d's protected hand fouled: out of the round, its money " \
+            "refunded (%s)" % (seat, SECTIONS["foul"])
+    else:
+        attempt.rule = "seat %d left the table: unprotected hand collected, folded (%s)" % (
+            seat, SECTIONS["away"])
+
+
+def fold_a_forced_bet(fx, attempt):
+    """The player who owes or posted a forced bet throws the cards away (13:47-20.38(k)2)."""
+    seat = attempt.seat
+    if seat is None or not fx.stud and seat not in fx.track.blinds:
+        attempt.skipped = "no player who owes or posted a forced bet is to act"
+        return
+    attempt.why, attempt.frames = fx.send("btn", {"seat": seat, "b": "fold"})
+    if fx.stud:
+        # The bring-in is owed: throwing the cards away does not cancel it.
+        attempt.refusal = "bring-in"
+        attempt.rule = "seat %d (bring-in due) tries to fold: refused: %s (13:47-20.38(k)2)" % (
+            seat, attempt.why)
+        return
+    # Hold 'em's forced bets are posted before the deal: a blind who throws the cards
+    # away has paid it, and it stays in the pot (nothing refunded).
+    attempt.checks.append((lambda e: e["e"] == "action" and e["seat"] == seat
+                           and e["a"] == "fold", "seat %d folded" % seat))
+    attempt.forbid = (lambda e: e["e"] == "refund" and e["seat"] == seat, "a refund of the blind")
+    attempt.rule = "seat %d throws its cards away after posting a blind of %d: folded, the " \
+        "blind stays in the pot (13:47-20.38(k)2)" % (seat, fx.track.blinds[seat])
+
+
+def cut_the_power(fx, attempt):
+    """The table must come back as it was; no rule covers a power cut."""
+    before = fx.s.state()
+    attempt.frames = fx.s.power_cut()
+    after = fx.s.state()
+    changed = [k for k in RESUMED + (RESUMED_BANKED if fx.banked else ())
+               if before[k] != after[k]]
+    if changed:
+        attempt.failed = "the table came back with another %s: %s, not %s" % (
+            ", ".join(changed), [after[k] for k in changed], [before[k] for k in changed])
+        return
+    for k, q in attempt.frames:
+        if k == "evt":
+            fx.explained.add(id(q))
+    resumed = [q for k, q in attempt.frames if k == "evt" and q["e"] == "resumed"]
+    attempt.checks.append((lambda e: e["e"] == "resumed", "the table resumed"))
+    attempt.rule = "the power failed and came back: the table resumed %s from its journal " \
+        "(%d events replayed; no rule covers a power cut: the round goes on)" % (
+            "hand %d" % after["hand"] if after["state"] == "playing" else "between rounds",
+            resumed[0]["events"] if resumed else 0)
+
+
+INJECT = {"shuffler_jam": jam_the_shuffler, "missing_card": take_a_card_out,
+          "shoe_jam": jam_the_shoe, "face_up": turn_a_card_face_up,
+          "foreign_card": deal_a_foreign_card, "duplicate_card": deal_a_duplicate_card,
+          "drawn_in_error": draw_a_card_in_error, "miscount": miscount_the_cards,
+          "dealer_exposed": expose_the_dealers_card, "misdeal": report_a_misdeal,
+          "ineligible": take_back_a_card, "off_table": take_back_a_card,
+          "exposed": report_an_exposed_card, "foul": kill_a_hand, "player_away": kill_a_hand,
+          "forced_bet": fold_a_forced_bet, "power_cut": cut_the_power}
+
+
 def _superseded(frames):
     """The card asked for is no longer wanted: asked again (a new need), the deal is over
     (a player is to act) or the round is."""
@@ -739,6 +822,10 @@ def _superseded(frames):
 
 def _irregular(kind):
     return (lambda e: e["e"] == "irregularity" and e["kind"] == kind, "irregularity %s" % kind)
+
+
+def _dead_hand(seat):
+    return (lambda e: e["e"] == "dead_hand" and e["seat"] == seat, "seat %d's hand dead" % seat)
 
 
 CALLED_OFF = {"void": "round void", "dead": "round dead", "misdeal": "misdeal"}

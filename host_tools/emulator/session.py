@@ -277,6 +277,10 @@ class Session:
             if e == "refused":
                 if not explained:
                     self.faults.append("refused %s: %s" % (p["what"], p["why"]))
+            elif e == "locked":
+                # Play stops (docs/tilts.md): a journal it cannot trust, or a fault of
+                # the firmware's own (internal_fault), never taken for a refusal.
+                self.faults.append("the table locked (%s): %s" % (p.get("code"), p["why"]))
             elif e == "to_act":
                 self.turn = (p["seat"], p["legal"])
                 self.bounds = (p["min"], p["max"]) if "min" in p else None

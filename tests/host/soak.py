@@ -2,9 +2,9 @@
 
     python tests/host/soak.py [--frames N] [--seed S]
 
-- frames_fuzzed, refused, refused_changed_state (must be 0), generic_reasons (refusals
-  that reached the last-resort catch instead of a check; must be 0): random frames of
-  every kind at random points of play of several tables (hostile.py);
+- frames_fuzzed, refused, refused_changed_state (must be 0), internal_faults (frames the
+  firmware failed on, locking the table with internal_fault; must be 0): random frames
+  of every kind at random points of play of several tables (hostile.py);
 - power_cuts, resumed_exactly, stopped_locked, chips_lost (must be 0), rounds_missing
   (boots that found fewer than the last ten rounds on the flash; must be 0): a power
   cut at every byte offset of journal writes of every record kind (journal_cuts.py);
@@ -42,7 +42,7 @@ def main(argv=None):
         figures.update(over_the_link(args.link_frames, args.seed))
     figures["seconds"] = round(time.monotonic() - t0, 1)
     print(json.dumps(figures, sort_keys=True))
-    bad = figures["refused_changed_state"] or figures["generic_reasons"] or \
+    bad = figures["refused_changed_state"] or figures["internal_faults"] or \
         figures["chips_lost"] or figures["rounds_missing"] or figures.get("link_reboots")
     return 1 if bad else 0
 

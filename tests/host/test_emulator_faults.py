@@ -153,6 +153,29 @@ def test_a_power_cut_brings_the_table_back_from_its_journal_and_play_goes_on():
         assert s.faults == []
 
 
+def test_every_fault_kind_has_its_injection():
+    assert set(faults.INJECT) == set(faults.KINDS + faults.BANKED_KINDS)
+
+
+def test_a_fault_with_nothing_to_act_on_says_why_and_draws_nothing():
+    """Between rounds nobody holds cards: the faults that need a hand, a card being dealt
+    or a forced bet are not injected, and the faults' seeded stream is left as it was, so
+    the run goes on as if they had never been picked."""
+    with Session(players=4, seed=3, stack=200, inject="random",
+                 config=table_config("stud7", players=4, stack=200)) as s:
+        stream = s.fx.rng.getstate()
+        for inject, kind, why in [
+                (faults.kill_a_hand, "foul", "no player holds cards"),
+                (faults.kill_a_hand, "player_away", "no player holds cards"),
+                (faults.take_back_a_card, "off_table", "no card of the deal under way"),
+                (faults.expose_hole_cards, "exposed", "no hole card being dealt"),
+                (faults.fold_a_forced_bet, "forced_bet", "no player who owes")]:
+            attempt = faults.Attempt(kind, 1, None)
+            inject(s.fx, attempt)
+            assert attempt.skipped.startswith(why) and attempt.frames == [], kind
+        assert s.fx.rng.getstate() == stream
+
+
 from test_view import dealt, log_text, seat_rows, wait_for  # noqa: E402 - the view tests' helpers
 
 

@@ -40,7 +40,7 @@ EVENTS = {
     "cleared": {"kept": "journal.jsonl.cleared"},
     "rules": {"state": "posted", "changes": {"rake": {"method": "percent", "percent": 5},
                                              "blinds": [2, 4]}, "at": 40},
-    "locked": {"why": "journal line 4: bad checksum"},
+    "locked": {"code": "critical_memory", "why": "journal line 4: bad checksum"},
     "resumed": {"hand": 4, "state": "playing", "events": 12},
     # A house-banked table's (docs/protocol.md, 6.4).
     "wagers": {"seat": 1, "ante": 5, "side": 5},
@@ -123,6 +123,8 @@ def test_events_in_words_that_had_none():
         {"e": "rules", "state": "dropped", "changes": {"small_bet": 40},
          "why": "a bet above the maximum wager"},
         {"e": "locked", "why": "journal line 4: bad checksum"},
+        {"e": "locked", "code": "internal_fault",
+         "why": "internal fault: TypeError in _on_btn (felt/table/controller.py), handling btn"},
         {"e": "resumed", "hand": 7, "state": "playing", "events": 12})]
     assert said == [
         "time charges: seat 1 pays 3, seat 2 pays 3",
@@ -132,4 +134,6 @@ def test_events_in_words_that_had_none():
         "rule change in effect: min wager 3",
         "posted rule change dropped (a bet above the maximum wager): small bet 40",
         "the table is locked: journal line 4: bad checksum",
+        "the table is locked (internal_fault): internal fault: TypeError in _on_btn "
+        "(felt/table/controller.py), handling btn",
         "the table resumed hand 7 from its journal (12 events replayed)"]

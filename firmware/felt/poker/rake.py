@@ -102,15 +102,17 @@ def _levels(levels):
     return [tuple(lv) if isinstance(lv, (list, tuple)) else () for lv in levels]
 
 
-def from_dict(d, max_wager=0):
+def from_dict(d, max_wager=None, min_wager=None):
     """A Rake as posted, from as_dict()'s keys.  Rulings on the posted limits: the
     incremental rake never comes to more than 10 % of the pot, like a percentage rake;
-    with the table's `max_wager`, the hourly time charge is at most ten maximum wagers
-    (13:47-20.37(a)4iii(2) bases the fee on the wagering limits)."""
+    the hourly time charge is at most ten of the table's maximum wagers, or with no
+    maximum posted a hundred minimum wagers, ten of the least maximum 19:47-8.2(a)
+    would allow (13:47-20.37(a)4iii(2) bases the fee on the wagering limits)."""
     if d is None:
         return Rake()
     if not isinstance(d, dict):
         raise ConfigError("rake must be an object")
+    d = check.given(d)     # null: the setting's default, as if left out
     for k in sorted(d):   # the first unknown one by name, on every runtime
         if k not in ("method", "percent", "levels", "maximum", "hourly", "every", "per"):
             raise ConfigError("unknown rake setting %s" % check.shown(k))
@@ -127,4 +129,8 @@ def from_dict(d, max_wager=0):
     if max_wager and r.hourly > HOURLY_WAGERS * max_wager:
         raise ConfigError("a time charge of %d an hour is above ten maximum wagers (%d)"
                           % (r.hourly, HOURLY_WAGERS * max_wager))
+    if not max_wager and min_wager and r.hourly > HOURLY_WAGERS * 10 * min_wager:
+        raise ConfigError("a time charge of %d an hour is above a hundred minimum wagers "
+                          "(%d): no maximum wager is posted" % (r.hourly,
+                                                                HOURLY_WAGERS * 10 * min_wager))
     return r

@@ -334,6 +334,10 @@ class Round:
         lo, hi = self.raise_bounds(seat)   # both capped at the seat's all-in
         if lo <= to <= hi:
             return None
+        most = self.structure.max_wager
+        if most and to > self.level + most:
+            return "%s to %d refused: above the posted maximum wager of %d (19:47-8.2); " \
+                "the %s may go to %d..%d" % (event[0], to, most, self.structure.name(), lo, hi)
         return "%s to %d refused: the %s may go to %d..%d" % (
             event[0], to, self.structure.name(), lo, hi)
 

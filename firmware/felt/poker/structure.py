@@ -42,7 +42,7 @@ class Structure:
         self.kind = kind
         self.small_bet = small_bet
         self.big_bet = big_bet
-        self.blinds = tuple(blinds)
+        self.blinds = tuple(blinds) if isinstance(blinds, (list, tuple)) else None
         self.ante = ante
         self.cap = cap
         self.bring_in = bring_in
@@ -57,6 +57,8 @@ class Structure:
                               % (", ".join(KINDS), check.shown(self.kind)))
         for name in ("small_bet", "big_bet", "ante", "cap", "bring_in", "max_wager"):
             _whole(name, getattr(self, name))
+        if self.blinds is None:
+            raise ConfigError("blinds must be a list of whole numbers of chips")
         if self.small_bet < 1:
             raise ConfigError("small_bet must be at least 1")
         if self.kind in ("fixed", "spread") and self.big_bet < self.small_bet:

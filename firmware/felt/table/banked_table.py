@@ -74,9 +74,8 @@ def wager(ctl, p):
 def _set(ctl, seat, ante, side):
     cfg = ctl.config
     for name, v in (("ante", ante), (_side(cfg), side)):
-        if v and not cfg.min_wager <= v <= cfg.max_wager:
-            return "the %s must be 0 or from %d to %d (19:47-8.2)" % (
-                name, cfg.min_wager, cfg.max_wager)
+        if v and not cfg.within(v):
+            return "the %s must be 0 or %s (19:47-8.2)" % (name, cfg.limits())
     if side and not ante and cfg.game == "holdem-bonus":
         return "the bonus wager goes with an ante (19:47-28.1)"
     if ante + side > ctl.stacks[seat]:

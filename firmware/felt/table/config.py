@@ -32,6 +32,7 @@ def from_dict(d, board_seats=MAX_SEATS):
     """A TableConfig from a dict; ConfigError naming the bad setting otherwise."""
     if not isinstance(d, dict):
         raise ConfigError("configuration must be an object")
+    d = check.given(d)     # null: the setting's default, as if left out
     if d.get("game") in BANKED:
         return _banked(d, board_seats)
     # A poker table's modules: never loaded at a house-banked one.
@@ -60,9 +61,12 @@ def from_dict(d, board_seats=MAX_SEATS):
         raise ConfigError("%s seats at most %d players (%s); %d have chips"
                           % (variant.title, most, _max_section(variant, regime), players))
     small = d.get("small_bet", 2)
-    min_wager, max_wager = _wagers(d, small if check.is_whole(small) else 1, regime)
+    # The minimum wager defaults to the small bet; a bad small bet is the structure's
+    # to refuse, by its name.
+    min_wager, max_wager = _wagers(d, small if check.is_whole(small) and
+                                   1 <= small <= check.MAX_CHIPS else 1, regime)
     given = dict([(k, d[k]) for k in STRUCTURE_KEYS if k in d])
-    given["max_wager"] = max_wager
+    given["max_wager"] = max_wager or 0     # the structure's "none"
     structure = structure_mod.from_dict(given)
     if variant.stud() and structure.blinds:
         raise ConfigError("%s has no blinds: it opens with antes and the bring-in "
@@ -74,7 +78,7 @@ def from_dict(d, board_seats=MAX_SEATS):
         raise ConfigError("a bring-in belongs to stud games, not %s" % variant.title)
     if structure.straddle and variant.hand not in ("holdem", "omaha"):
         raise ConfigError("the straddle is a hold 'em wager (13:69F-14.10(f))")
-    rake = rake_mod.from_dict(d.get("rake"), max_wager)
+    rake = rake_mod.from_dict(d.get("rake"), max_wager, min_wager)
     button = d.get("button", "dealer_right")
     if button not in BUTTON_STARTS:
         raise ConfigError("button must be one of %s" % ", ".join(BUTTON_STARTS))
@@ -85,7 +89,9 @@ def from_dict(d, board_seats=MAX_SEATS):
 
 def _stacks(d, board_seats, least):
     """(stacks, seats) of a configuration: one whole stack a seat, `least` with chips."""
-    stacks = d.get("stacks")
+    if "stacks" not in d:
+        raise ConfigError("the configuration lacks stacks: one amount per seat")
+    stacks = d["stacks"]
     seats = d.get("seats", len(stacks) if isinstance(stacks, list) else 0)
     if not check.is_whole(seats) or not 2 <= seats <= board_seats:
         raise ConfigError("seats must be 2..%d: this board has %d" % (board_seats, board_seats))
@@ -102,15 +108,18 @@ def _stacks(d, board_seats, least):
 
 
 def _wagers(d, least, regime):
-    """(min_wager, max_wager): the posted limits, the maximum at least ten times the
-    minimum (19:47-8.2(a))."""
+    """(min_wager, max_wager): the posted limits (19:47-8.2).  No maximum posted
+    (None) is table stakes: no wager is bounded but by the player's chips.  A maximum
+    posted is at least ten times a minimum of 100 or less ((a)): a floor under a posted
+    maximum, which never makes one up."""
     wagers = d.get("min_wager", least), d.get("max_wager")
     for name, v in (("min_wager", wagers[0]), ("max_wager", wagers[1])):
         if v is not None and (not check.is_whole(v) or not 1 <= v <= check.MAX_CHIPS):
-            raise ConfigError("%s must be a whole number of chips 1 to %d" % (name, check.MAX_CHIPS))
-    min_wager = wagers[0]
-    max_wager = 10 * min_wager if wagers[1] is None else wagers[1]
-    if regime == "casino" and min_wager <= 100 and max_wager < 10 * min_wager:
+            raise ConfigError("%s must be a whole number of chips 1 to %d, not %s"
+                              % (name, check.MAX_CHIPS, check.shown(v)))
+    min_wager, max_wager = wagers
+    if max_wager is not None and regime == "casino" and min_wager <= 100 and \
+            max_wager < 10 * min_wager:
         raise ConfigError("a minimum wager of %d needs a maximum of at least %d "
                           "(19:47-8.2(a))" % (min_wager, 10 * min_wager))
     return min_wager, max_wager
@@ -124,7 +133,10 @@ def _banked(d, board_seats):
         if k not in BANKED_KEYS:
             raise ConfigError("unknown setting %s (known: %s)" % (check.shown(k),
                                                                    ", ".join(BANKED_KEYS)))
-    if d.get("regime", "casino") != "casino":
+    regime = d.get("regime", "casino")
+    if regime not in REGIMES:
+        raise ConfigError("regime must be one of %s" % ", ".join(REGIMES))
+    if regime != "casino":
         raise ConfigError("a casino night offers only hold 'em and seven-card stud "
                           "(13:47-20.4)")
     game = d["game"]
@@ -135,9 +147,6 @@ def _banked(d, board_seats):
                           % (game, BANKED_MAX_PLAYERS, players))
     min_wager, max_wager = _wagers(d, 5, "casino")
     ante = d.get("ante", min_wager)
-    if not check.is_whole(ante) or not min_wager <= ante <= max_wager:
-        raise ConfigError("the ante must be a whole number of chips from the minimum "
-                          "wager %d to the maximum %d (19:47-8.2)" % (min_wager, max_wager))
     settings = dict([(k, d[k]) for k in BANKED_SETTINGS if k in d])
     from felt.banked.settings import Settings   # the game's own: loaded for its table
     try:
@@ -147,8 +156,12 @@ def _banked(d, board_seats):
     for k in BANKED_SETTINGS:
         settings[k] = getattr(made, k)
     from felt.table.banked_config import BankedConfig   # lives as long as the table
-    return BankedConfig(game, BANKED_CORE[BANKED.index(game)], "casino", seats, stacks,
-                        min_wager, max_wager, ante, settings)
+    cfg = BankedConfig(game, BANKED_CORE[BANKED.index(game)], "casino", seats, stacks,
+                       min_wager, max_wager, ante, settings)
+    if not check.is_whole(ante) or not cfg.within(ante):
+        raise ConfigError("the ante must be a whole number of chips %s (19:47-8.2)"
+                          % cfg.limits())
+    return cfg
 
 
 def _max_section(variant, regime):
@@ -195,7 +208,7 @@ def _rules(cfg):
         lines.append("Each wager: %d to %d" % (s.small_bet, s.big_bet))
     else:
         lines.append("Smallest bet: %d" % s.small_bet)
-    lines.append("Minimum wager %d, maximum wager %d" % (cfg.min_wager, cfg.max_wager))
+    lines.append(_posted(cfg))
     if s.blinds:
         lines.append("Blinds: %s" % " and ".join([str(b) for b in s.blinds]))
     if s.straddle:
@@ -238,7 +251,14 @@ def _banked_rules(cfg):
         lines = lazy.load("felt.banked.sign").lines(settings)
     finally:
         lazy.forget("felt.banked.sign")
-    lines.insert(1, "Minimum wager %d, maximum wager %d; the ante %d unless the player "
-                 "wagers otherwise" % (cfg.min_wager, cfg.max_wager, cfg.ante))
+    lines.insert(1, "%s; the ante %d unless the player wagers otherwise"
+                 % (_posted(cfg), cfg.ante))
     lines.append("Players: at most %d" % BANKED_MAX_PLAYERS)
     return lines
+
+
+def _posted(cfg):
+    """The sign's line of the posted minimum and maximum wagers (19:47-8.2(c))."""
+    if cfg.max_wager is None:
+        return "Minimum wager %d, no maximum wager: table stakes" % cfg.min_wager
+    return "Minimum wager %d, maximum wager %d" % (cfg.min_wager, cfg.max_wager)

@@ -107,6 +107,7 @@ class Controller:
         self.notice = None       # the last irregularity in the round, lit until the next input
         self._cycle = False      # the shuffler has reported shuffling since it was started
         self._saved = None       # the lasting state last written to the journal
+        self._marked = None      # while an input is handled: what it may change (_mark)
         self.locked = None       # why play is stopped (lock()), or None
         self.link_down = False   # the host is silent and play waits for it (link_lost)
         self.coming = None       # a posted rule change: {"rules": {...}, "at": minute}
@@ -117,6 +118,9 @@ class Controller:
     # ----- the one entry point ---------------------------------------------------------
 
     def handle(self, kind, payload):
+        """None when the input was taken, else why not: a refusal changes nothing.
+        Only a check refuses (check.Refused, messages.why_not): anything else a handler
+        raises is a fault of the firmware, never the input's (_fault)."""
         self.journal.source = self.hal.link.frame   # None unless a link frame brought it
         # A kind the link names is checked before it is looked up: getattr keeps every
         # name it is given for good (MicroPython interns it), so a host inventing kinds
@@ -132,16 +136,18 @@ class Controller:
             reason = "%s is a technician's command: send it signed (tech)" % kind
         else:
             reason = messages.why_not(kind, payload)   # checked whole before any change
-        try:
-            if reason is None:
-                reason = h(payload)
-        except check.Refused as e:
-            reason = str(e)
-        except KeyError as e:
-            # Never an exception's own text: its wording differs between runtimes.
-            reason = "bad %s message: %s missing" % (kind, check.shown(e.args[0] if e.args else None))
-        except (TypeError, ValueError, IndexError, AttributeError):
-            reason = "bad %s message: a field has the wrong type" % kind
+        if reason is None:
+            mark = self._mark() if kind not in QUERIES else None
+            try:
+                reason = h(messages.taken(kind, payload))
+            except check.Refused as e:
+                reason = str(e)
+            except MemoryError:
+                raise     # the heap, not the input: the board reboots (felt.guard)
+            except Exception as e:  # noqa: BLE001 - a bug, whatever it raised
+                return self._fault(kind, e, mark)
+            finally:
+                self._marked = None
         if reason is None:
             if kind not in QUERIES:   # a question changes nothing: no new frame
                 if self.state != PLAYING:
@@ -151,6 +157,42 @@ class Controller:
         else:
             self._evt({"e": "refused", "what": kind, "why": reason})
         return reason
+
+    def _mark(self):
+        """What an input may change, kept to put back should its handler fail: the
+        table's fields, its lists and decks copied, and the round under way's state
+        (Round.save, which _apply's undo uses too)."""
+        d = dict(self.__dict__)
+        d["stacks"], d["wagers"] = list(self.stacks), copied(self.wagers)
+        d["_placing"], d["decks"] = list(self._placing), self.decks.as_dict()
+        r = self.round if self.state == PLAYING else None
+        self._marked = (d, r.save() if r is not None else None)
+        return self._marked
+
+    def _fault(self, kind, e, mark):
+        """A handler raised what no check does: a bug of the firmware, not the input
+        (docs/tilts.md, internal_fault).  What the input changed is put back, the table
+        locks, the event log keeps the exception's type and where it was raised (the
+        traceback goes to stderr), and the host sees the lock, not a refusal.  An input
+        already journaled is in the journal: the next boot resumes with it."""
+        from felt import guard
+        if mark is not None:
+            d, saved = mark
+            decks = Decks()
+            decks.restore(d["decks"])
+            d["decks"] = decks
+            for k in d:
+                setattr(self, k, d[k])
+            if saved is not None:
+                self.round.undo(saved)
+        guard.print_traceback(e)
+        why = journal_mod.brief("internal fault: %s, handling %s" % (guard.place(e), kind))
+        if self.locked is None:
+            self.lock(why, "internal_fault")
+        else:
+            self.record("internal_fault", why)
+        self.render()
+        return "the table is locked: %s" % self.locked
 
     def _on_hello(self, p):
         self.hal.link.send("hello", {"fw": FIRMWARE, "board": self.board["name"],
@@ -407,8 +449,25 @@ class Controller:
             if self.round.why_not(event) is None:
                 self._apply(event)
                 return None
-        last = BUTTON_ACTIONS[b][-2 if b != "fold" else 0]
-        return self.round.why_not((last, seat) if to is None else (last, seat, to))
+        meant = self._meant(b, seat)
+        return self.round.why_not((meant, seat) if to is None or meant not in ("bet", "raise")
+                                  else (meant, seat, to))
+
+    def _meant(self, b, seat):
+        """The action a refused press of `b` meant: the first of its button's the round
+        allows now, whatever the amount (a bet of too much is refused as a bet, not as a
+        raise with no bet to raise); else the one the betting calls for (a raise once a
+        bet is made, a call once one is owed)."""
+        r = self.round
+        legal = r.legal_actions(seat)
+        for action in BUTTON_ACTIONS[b]:
+            if action in legal:
+                return action
+        if b == "fold":
+            return "fold"
+        if b == "call":
+            return "call" if r.to_call(seat) > 0 else "check"
+        return "raise" if r.level > 0 else "bet"
 
     def _on_chip(self, p):
         """A single chip put in by the player on turn (a chip-sensing table)."""
@@ -455,7 +514,7 @@ class Controller:
 
     def lock(self, why, code="critical_memory"):
         """Stop play: the table cannot vouch for its state (a journal it cannot read
-        exactly, a write that failed).  Every input but the queries is refused from now
+        exactly, a write that failed, a fault of its own program).  Every input but the queries is refused from now
         on, the centre LEDs show it, and the link says why; nothing is changed or
         forgotten, so a technician can see what was found."""
         if self.locked is None:
@@ -510,12 +569,13 @@ class Controller:
         work).  Not journaled, not applied: a write that fails undoes the event and
         locks the table."""
         r = self.round
-        saved = r.save() if self.journal.path is not None else None   # no file, no fail
+        saved = self._marked[1] if self._marked is not None else None   # handle's
+        if saved is None:
+            saved = r.save()
         effects = r.apply(event, settle=False)
         self.render()
         if not self._journal(self.journal.append, event):
-            if saved is not None:
-                r.undo(saved)
+            r.undo(saved)
             self.render()
             raise check.Refused("the table is locked: %s" % self.locked)
         self._effects(effects)
@@ -639,17 +699,19 @@ class Controller:
 
     def lasting(self):
         """What the table keeps across a power cut: all but the round under way and the
-        shuffle or cut it waited for (a new shuffle and cut follow a restart)."""
+        shuffle or cut it waited for (a new shuffle and cut follow a restart).  A copy:
+        the table's own lists and dicts stay its own, so a change made in place is still
+        a change from what was journaled (_save)."""
         d = {"config": self.config.as_dict() if self.config else None,
              "stacks": list(self.stacks), "button": self.button, "hand": self.hand,
              "decks": self.decks.as_dict(), "rake_total": self.rake_total,
              "minutes": self.minutes, "charged": self._charged,
              "shuffler_present": self.shuffler_present,
              "shoe_must_go": self.shoe_must_go, "called_off": self.called_off,
-             "coming": self.coming}
+             "coming": copied(self.coming)}
         if self.banked is not None:
             d["house"] = self.house
-            d["wagers"] = [list(w) for w in self.wagers]
+            d["wagers"] = copied(self.wagers)
         return d
 
     def _save(self):
@@ -741,6 +803,16 @@ class Controller:
              "config": self.config.as_dict() if self.config else None,
              "locked": self.locked}
         return d if self.banked is None else self.banked.snapshot(self, d)
+
+
+def copied(v):
+    """`v` with every list and dict in it copied: a live table and the copy of it that
+    was journaled share nothing (Controller.lasting, felt.table.recovery)."""
+    if isinstance(v, list):
+        return [copied(x) for x in v]
+    if isinstance(v, dict):
+        return dict([(k, copied(v[k])) for k in v])
+    return v
 
 
 def _low_kind(hands, variant):

@@ -5,6 +5,10 @@ by the rules (out of turn, no card due); one that fails changes nothing.
 
 `cfg` is checked by felt.table.config, which builds a new configuration and leaves the
 table's as it was until it is whole.
+
+Null is the same in every field of every message: the field left out, so an optional
+field takes its default and a required one is missing (check.given).  In `rules`, a
+setting null goes back to its default (leaving it out keeps it as it is).
 """
 
 from felt import check
@@ -122,7 +126,8 @@ SPECS = {
 
 def why_not(kind, payload):
     """None if the message is well formed, else why not (a sentence); `cfg` and kinds
-    without a spec are left to their handlers."""
+    without a spec are left to their handlers.  A null field is one left out
+    (check.given): a required one is missing, an optional one takes its default."""
     spec = SPECS.get(kind)
     if spec is None:
         return None
@@ -130,10 +135,18 @@ def why_not(kind, payload):
         for key in sorted(payload):    # the first bad key by name, on every runtime
             if key not in spec:
                 raise check.Refused("%s takes no %s" % (kind, check.shown(key)))
-            spec[key][1](payload[key], "%s %s" % (kind, key))
+            if payload[key] is not None:     # null: left out (check.given)
+                spec[key][1](payload[key], "%s %s" % (kind, key))
         for key in sorted(spec):
-            if spec[key][0] and key not in payload:
+            if spec[key][0] and payload.get(key) is None:
                 raise check.Refused("%s lacks %s" % (kind, key))
     except check.Refused as e:
         return str(e)
     return None
+
+
+def taken(kind, payload):
+    """The payload as its handler takes it, once why_not() passed it: without its null
+    fields (check.given).  `cfg` and `rules` as sent: felt.table.config reads their nulls
+    (in `rules`, a setting back to its default)."""
+    return check.given(payload) if kind in SPECS else payload

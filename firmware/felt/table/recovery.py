@@ -25,7 +25,7 @@ def resume(ctl):
     taken for a new table, and nothing more is written to it.  True when the round
     under way had ended: the controller ends it once this module is forgotten, its
     heap then free for the journal's writes."""
-    from felt.table.controller import PLAYING   # loaded by now: the controller calls this
+    from felt.table.controller import PLAYING, copied   # loaded by now: the controller calls this
     j = ctl.journal
     try:
         saved = recover(j)
@@ -52,8 +52,10 @@ def resume(ctl):
     ctl._charged = table["charged"]
     ctl.shuffler_present = table["shuffler_present"]
     ctl.shoe_must_go, ctl.called_off = table["shoe_must_go"], table["called_off"]
-    ctl.coming = table["coming"]
-    ctl.house, ctl.wagers = table.get("house", 0), table.get("wagers")
+    # The table record stays the copy of what was journaled: the live table gets copies
+    # of its lists and dicts, so a change made in place (a seat's wagers) is a change.
+    ctl.coming = copied(table["coming"])
+    ctl.house, ctl.wagers = table.get("house", 0), copied(table.get("wagers"))
     lazy.load("felt.table.configure").load_rules(ctl)   # the controller forgets it
     ctl._saved = table
     if j.repaired is not None:

@@ -65,11 +65,12 @@ def link_lost(ctl, lost):
 
 
 def lock(ctl, why_code):
-    """Play stops (Controller.lock): why, with the event log's code."""
+    """Play stops (Controller.lock): why, with the event log's code (docs/tilts.md),
+    which the link's `locked` event names too."""
     why, code = why_code
     ctl.locked = why
     ctl.record(code, why)
-    ctl._evt({"e": "locked", "why": why})
+    ctl._evt({"e": "locked", "code": code, "why": why})
     ctl.render()
 
 

@@ -3,6 +3,8 @@ writes its sign): small, since it lives as long as the table does.
 """
 
 class TableConfig:
+    """A poker table's configuration; `max_wager` None when no maximum is posted (table
+    stakes, 19:47-8.2)."""
     banked = False
 
     def __init__(self, game, regime, seats, stacks, structure, rake, button_start,

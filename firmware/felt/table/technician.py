@@ -48,7 +48,7 @@ def command(ctl, p):
     if reason is None:
         ctl._authorised = True
         try:
-            reason = getattr(ctl, "_on_" + kind)(body)
+            reason = getattr(ctl, "_on_" + kind)(messages.taken(kind, body))
         finally:
             ctl._authorised = False
     if reason is None:

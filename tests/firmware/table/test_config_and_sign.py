@@ -152,8 +152,52 @@ def test_a_maximum_below_ten_times_a_minimum_of_100_or_less_is_refused():
     assert from_dict(with_(CFG, min_wager=100, max_wager=1000)).max_wager == 1000
     # Above 100 the ratio is the licensee's to set.
     assert from_dict(with_(CFG, min_wager=101, max_wager=200)).max_wager == 200
-    # Unsaid, the maximum is ten times the minimum.
-    assert from_dict(with_(CFG, min_wager=25)).max_wager == 250
+    # (a) sets a floor under a posted maximum; it does not make one up.
+    assert from_dict(with_(CFG, min_wager=25)).max_wager is None
+
+
+def test_no_maximum_posted_is_table_stakes_no_wager_bounded_but_by_the_chips():
+    # 19:47-8.2: no posted maximum, none made up; the sign says so (8.2(c)).
+    cfg = from_dict(with_(CFG, structure="no", small_bet=2, cap=0))
+    assert cfg.max_wager is None and cfg.structure.max_wager == 0
+    assert "Minimum wager 2, no maximum wager: table stakes" in sign(cfg)
+    assert cfg.as_dict()["max_wager"] is None and from_dict(cfg.as_dict()).max_wager is None
+
+
+def test_null_is_a_setting_left_out_in_every_setting_of_the_configuration():
+    # One rule for every setting: null is the setting's default, as if left out.
+    four = {"game": "four-card-poker", "seats": 3, "stacks": [100, 100, 0], "min_wager": 5,
+            "max_wager": 50, "ante": 10, "aces_up": "II"}
+    for base, keys in ((with_(CFG, max_wager=20, rake={"method": "percent", "percent": 5}),
+                        config_mod.KEYS), (four, config_mod.BANKED_KEYS)):
+        for k in keys:
+            if k in ("stacks", "game"):
+                continue
+            left_out = dict([(key, v) for key, v in base.items() if key != k])
+            assert from_dict(with_(base, **{k: None})).as_dict() == \
+                from_dict(left_out).as_dict(), k
+    # The cases that were refused as "a field has the wrong type", or taken, before.
+    assert from_dict(with_(CFG, blinds=None)).structure.blinds == ()
+    assert from_dict(with_(CFG, min_wager=None)).min_wager == 2      # the small bet
+    assert from_dict(with_(CFG, max_wager=None)).max_wager is None   # table stakes
+    assert from_dict(with_(CFG, rake=None)).rake.method == "none"
+    assert from_dict(with_(CFG, rake={"method": "percent", "percent": 5,
+                                      "maximum": None})).rake.maximum == 0
+    # The one setting without a default is refused by its name.
+    assert refusal(with_(CFG, stacks=None)) == \
+        "the configuration lacks stacks: one amount per seat"
+
+
+def test_a_setting_of_any_wrong_type_is_refused_naming_it():
+    four = {"game": "four-card-poker", "seats": 3, "stacks": [100, 100, 0], "min_wager": 5}
+    for base, keys in ((CFG, config_mod.KEYS), (four, config_mod.BANKED_KEYS)):
+        for k in keys:
+            for bad in (True, "x", -1, 2 ** 40, [], {}, [None], ["x", 1]):
+                try:
+                    from_dict(with_(base, **{k: bad}))
+                except ConfigError as e:
+                    name = "blind" if k == "blinds" else k.replace("_", " ")
+                    assert name in str(e).replace("_", " "), (k, bad, str(e))
 
 
 def test_wagers_must_be_whole_numbers_of_chips():

@@ -190,3 +190,142 @@ def test_a_lost_host_link_stops_new_rounds_and_actions_but_not_the_tables_device
     assert ctl.handle("btn", {"seat": seat, "b": "call"}) is None
     assert [r["code"] for r in ctl.eventlog.memory] == \
         ["link_lost", "link_restored", "link_lost", "link_restored"]
+
+
+# ----- no limit: table stakes unless a maximum is posted (19:47-8.2) ---------------------
+
+NO_LIMIT = {"seats": 3, "stacks": [50, 50, 50], "structure": "no", "small_bet": 2,
+            "blinds": [1, 2], "cap": 0}
+CARDS = "2c 3c 4c 5c 2d 3d 9s Ah Kh Qd 8s 7h 6s Jc".split()
+
+
+def no_limit(**changes):
+    """A no-limit hold 'em table of three, its hole cards dealt (seat 2 first to act)."""
+    ctl, hal = table(dict(NO_LIMIT, **changes))
+    assert ctl.handle("dealer", {"b": "deal"}) is None
+    assert ctl.handle("shuf", {"state": "done"}) is None
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None
+    cards(ctl)
+    return ctl, hal
+
+
+def cards(ctl):
+    while ctl.round.expecting() is not None:
+        assert ctl.handle("card", {"code": CARDS[len(ctl.journal.events)]}) is None
+
+
+def flop(ctl):
+    """Every seat calls before the flop; the flop is dealt."""
+    for seat in (2, 0):
+        assert ctl.handle("btn", {"seat": seat, "b": "call"}) is None
+    assert ctl.handle("btn", {"seat": 1, "b": "call"}) is None     # the big blind checks
+    cards(ctl)
+    assert ctl.round.to_act == 0
+
+
+def test_no_limit_without_a_posted_maximum_takes_an_all_in_of_50_from_a_50_stack():
+    # 19:47-8.2(a) sets a floor under a posted maximum and invents none: table stakes.
+    ctl, hal = no_limit()
+    assert ctl.config.max_wager is None
+    assert ctl.handle("btn", {"seat": 2, "b": "raise", "to": 20}) is None
+    assert ctl.handle("btn", {"seat": 0, "b": "raise", "to": 50}) is None
+    assert events(hal, "action")[-1] == {"e": "action", "seat": 0, "a": "raise",
+                                         "amount": 49, "all_in": True}
+
+
+def test_no_limit_without_a_posted_maximum_takes_a_flop_bet_of_30_from_1000_stacks():
+    ctl, hal = no_limit(stacks=[1000, 1000, 1000])
+    flop(ctl)
+    assert events(hal, "to_act")[-1]["max"] == 998        # all in: the stack is the limit
+    assert ctl.handle("btn", {"seat": 0, "b": "raise", "to": 30}) is None
+    assert events(hal, "action")[-1] == {"e": "action", "seat": 0, "a": "bet",
+                                         "amount": 30, "all_in": False}
+
+
+def test_a_bet_over_the_posted_maximum_is_refused_as_a_bet_that_says_so():
+    # The raise button bets when nothing is bet: its refusal is the bet's, not "no bet
+    # to raise" (the last action it tried).
+    ctl, hal = no_limit(stacks=[1000, 1000, 1000], max_wager=20)
+    flop(ctl)
+    before = ctl.snapshot()
+    assert ctl.handle("btn", {"seat": 0, "b": "raise", "to": 30}) == (
+        "bet to 30 refused: above the posted maximum wager of 20 (19:47-8.2); the no "
+        "limit may go to 2..20")
+    assert ctl.snapshot() == before
+    assert ctl.handle("btn", {"seat": 0, "b": "raise", "to": 1}) == (
+        "bet to 1 refused: the no limit may go to 2..20")
+    assert ctl.handle("btn", {"seat": 0, "b": "raise", "to": 20}) is None
+
+
+def test_a_refused_raise_press_names_the_raise_it_meant():
+    ctl, hal = no_limit(stacks=[1000, 1000, 1000])
+    assert ctl.handle("btn", {"seat": 2, "b": "raise", "to": 3}) == (
+        "raise to 3 refused: the no limit may go to 4..1000")
+    assert ctl.handle("btn", {"seat": 2, "b": "raise", "to": 1001}) == (
+        "raise to 1001 refused: the no limit may go to 4..1000")
+
+
+# ----- faults: a bug is never answered as bad input --------------------------------------
+
+def test_a_bug_in_a_handler_mid_change_locks_the_table_with_internal_fault_chips_unchanged():
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+    before = ctl.snapshot()
+    journaled = list(ctl.journal.events)
+    r = ctl.round
+    rules_apply = r.apply
+
+    def apply_then_fail(event, settle=True):
+        rules_apply(event, settle)     # the chips moved into the pot ...
+        raise TypeError("a bug")       # ... and then the bug
+    r.apply = apply_then_fail
+    seat = r.to_act
+    why = ctl.handle("btn", {"seat": seat, "b": "raise"})
+    del r.apply
+    assert ctl.locked.startswith("internal fault: TypeError in apply_then_fail (")
+    assert ctl.locked.endswith(", handling btn")
+    assert why == "the table is locked: " + ctl.locked
+    # The host sees the fault, not a refusal; the event log keeps where it was.
+    assert events(hal, "locked") == [{"e": "locked", "code": "internal_fault",
+                                      "why": ctl.locked}]
+    assert events(hal, "refused") == []
+    assert ctl.eventlog.memory[-1]["code"] == "internal_fault"
+    assert "TypeError in apply_then_fail" in ctl.eventlog.memory[-1]["detail"]
+    # The round is put back: every chip where it was, nothing journaled.
+    assert ctl.snapshot() == dict(before, locked=ctl.locked)
+    assert ctl.journal.events == journaled and ctl.round.to_act == seat
+    assert ctl.centre_status() == scenes.LOCKED
+    assert ctl.handle("btn", {"seat": seat, "b": "call"}) == why
+
+
+def test_a_fault_between_rounds_puts_back_the_chips_it_moved():
+    # A time charge (13:47-20.37(a)4iii) takes chips from the stacks, then fails.
+    ctl, hal = table(dict(CFG, rake={"method": "time", "hourly": 6, "every": 30}))
+    before = ctl.lasting()
+    send = hal.link.send
+
+    def send_fails(kind, payload):
+        if payload.get("e") == "time_charge":
+            raise KeyError("charges")
+        send(kind, payload)
+    hal.link.send = send_fails
+    why = ctl.handle("clock", {"minutes": 30})
+    assert why.startswith("the table is locked: internal fault: KeyError in send_fails (")
+    assert ctl.lasting() == before and sum(ctl.stacks) == 400
+
+
+def test_running_out_of_memory_in_a_handler_still_reboots_the_board():
+    # felt.guard reboots on a MemoryError: the table resumes from its journal.
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+
+    def out_of_memory(event, settle=True):
+        raise MemoryError()
+    ctl.round.apply = out_of_memory
+    try:
+        ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"})
+    except MemoryError:
+        pass
+    else:
+        raise AssertionError("a MemoryError was answered")
+    assert ctl.locked is None

@@ -90,7 +90,8 @@ def test_a_no_limit_raise_above_the_posted_maximum_wager_is_refused():
     assert turn["max"] == 2 + 20                 # the level (the big blind) plus 20
     seat = turn["seat"]
     why = refused_unchanged(ctl, "btn", {"seat": seat, "b": "raise", "to": 500})
-    assert why == "raise to 500 refused: the no limit may go to 4..22"
+    assert why == "raise to 500 refused: above the posted maximum wager of 20 " \
+        "(19:47-8.2); the no limit may go to 4..22"
     assert ctl.handle("btn", {"seat": seat, "b": "raise", "to": 22}) is None
 
 
@@ -113,8 +114,12 @@ def test_posted_rake_limits_are_refused_when_beyond_the_rules():
                                               "levels": [[1, 1000000]]})) == (
         "a rake of 1000000 at a pot of 1 is above 10 % of it (13:47-20.37(a)4)")
     assert ctl.handle("cfg", with_(TWO, rake={"method": "time", "hourly": 1000000,
-                                              "every": 30})) == (
+                                              "every": 30}, max_wager=20)) == (
         "a time charge of 1000000 an hour is above ten maximum wagers (200)")
+    assert ctl.handle("cfg", with_(TWO, rake={"method": "time", "hourly": 1000000,
+                                              "every": 30})) == (
+        "a time charge of 1000000 an hour is above a hundred minimum wagers (200): no "
+        "maximum wager is posted")
     assert ctl.config is None
 
 
@@ -124,7 +129,7 @@ def test_settings_of_the_wrong_type_or_size_are_refused():
     assert ctl.handle("cfg", with_(TWO, straddle=7)) == "straddle must be true or false"
     assert ctl.handle("cfg", with_(TWO, stacks=[10 ** 200, 100])).startswith(
         "each stack must be a whole number of chips 0 to 10000000")
-    assert ctl.handle("cfg", with_(TWO, big_bet=400)) == (
+    assert ctl.handle("cfg", with_(TWO, big_bet=400, max_wager=20)) == (
         "a bet of 400 is above the posted maximum wager of 20 (19:47-8.2)")
     assert ctl.config is None
 
@@ -168,3 +173,23 @@ def test_the_largest_table_answers_state_and_sign_within_a_frame():
     text = [p for k, p in hal.link.sent if k == "sign"][-1]["text"]
     assert "Rule change at table minute 30" in text
     assert len(P.encode(65535, "sign", {"text": text})) <= P.MAX_FRAME
+
+
+def test_null_in_a_message_is_a_field_left_out():
+    # One rule for every field: an optional one null takes its default, a required one
+    # null is missing, refused by its name.
+    ctl, hal = playing()
+    assert refused_unchanged(ctl, "btn", {"seat": None, "b": "call"}) == "btn lacks seat"
+    assert refused_unchanged(ctl, "card", {"code": None}) == "card lacks code"
+    assert ctl.handle("card", {"code": "2c", "deck": None, "face_up": None}) is None
+    assert events(hal, "dealt")[-1]["card"] == "2c"
+    for code in ("3c", "4c", "5c"):
+        assert ctl.handle("card", {"code": code}) is None
+    seat = ctl.round.to_act
+    assert ctl.handle("btn", {"seat": seat, "b": "raise", "to": None}) is None
+    assert events(hal, "action")[-1]["a"] == "raise"
+    assert ctl.handle("eventlog", {"from": None}) is None
+    cfg = Controller(FakeHal(), BOARD, Journal())
+    assert cfg.handle("cfg", with_(TWO, stacks=None)) == (
+        "the configuration lacks stacks: one amount per seat")
+    assert cfg.handle("cfg", with_(TWO, blinds=None, max_wager=None, rake=None)) is None

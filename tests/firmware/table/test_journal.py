@@ -68,7 +68,7 @@ def assert_locked(ctl, hal, *words):
     for w in words:
         assert w in why, (w, why)
     assert len(why) <= J.MAX_WHY
-    assert events(hal, "locked") == [{"e": "locked", "why": why}]
+    assert events(hal, "locked") == [{"e": "locked", "code": "critical_memory", "why": why}]
     assert events(hal, "resumed") == []
     for kind, payload in hal.link.sent:
         assert len(P.encode(999, kind, payload)) <= P.MAX_FRAME
@@ -377,7 +377,8 @@ def test_a_journal_that_cannot_be_written_locks_the_table_before_a_round():
     assert ctl.locked is None                     # nothing to resume: a new table
     assert ctl.handle("cfg", CFG) is None         # taken, but it could not be kept
     assert ctl.locked == "journal write failed: %s: no such file (errno 2)" % path
-    assert events(hal, "locked") == [{"e": "locked", "why": ctl.locked}]
+    assert events(hal, "locked") == [{"e": "locked", "code": "journal_write_failed",
+                                      "why": ctl.locked}]
     assert ctl.handle("dealer", {"b": "deal"}).startswith("the table is locked")
 
 
@@ -402,7 +403,8 @@ def event_write_fails(name, spoil):
     why = ctl.handle("card", {"code": "3c"})
     assert why == "the table is locked: " + ctl.locked, why
     assert ctl.locked.startswith("journal write failed: ") and len(ctl.locked) <= J.MAX_WHY
-    assert events(hal, "locked") == [{"e": "locked", "why": ctl.locked}]
+    assert events(hal, "locked") == [{"e": "locked", "code": "journal_write_failed",
+                                      "why": ctl.locked}]
     # The card was not applied: it was not journaled.
     assert ctl.round.just_dealt == dealt_before
     locked = dict(before)

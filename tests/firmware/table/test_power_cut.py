@@ -128,7 +128,8 @@ def test_a_journal_that_cannot_be_read_locks_the_table_and_is_left_as_found():
     write(path, text[:1] + ["garbage"] + text[1:])
     ctl2, hal2 = boot(path)
     why = "journal %s line 2: not a journal record" % path
-    assert ctl2.locked == why and events(hal2, "locked") == [{"e": "locked", "why": why}]
+    assert ctl2.locked == why and events(hal2, "locked") == [
+        {"e": "locked", "code": "critical_memory", "why": why}]
     assert ctl2.config is None and events(hal2, "resumed") == []
     # Play is stopped, and nothing more is written: a technician sees what was found.
     assert ctl2.handle("cfg", CFG) == "the table is locked: " + why
@@ -175,3 +176,111 @@ def test_a_frame_applied_before_the_cut_is_acked_again_not_applied_twice():
     assert [p for k, p in said if k in ("ack", "nak")] == [{"seq": 4}, {"seq": 5}]
     assert ctl2.state == PLAYING and ctl2.round.called_off is None
     assert [p["card"] for k, p in said if k == "evt" and p["e"] == "dealt"] == ["3c"]
+
+
+# ----- every lasting change a button or a message makes, kept across power cuts ----------
+
+FOUR = {"game": "four-card-poker", "seats": 3, "stacks": [100, 100, 0], "min_wager": 5,
+        "max_wager": 50}
+
+
+def kept_across_cuts(name, cfg, changes):
+    """The table configured with `cfg`, then each of `changes` ((what, change(ctl))) made
+    by buttons and messages on a table just back from a power cut: each is kept by the
+    next cut and the one after it (it is journaled, and nothing it changed is shared
+    with the copy the table keeps of what it journaled)."""
+    path = journal_path(name)
+    ctl, _ = boot(path)
+    assert ctl.handle("cfg", cfg) is None
+    for what, change in changes:
+        ctl, _ = boot(path)                    # the power was cut and came back
+        before = ctl.lasting()
+        change(ctl)
+        after = ctl.lasting()
+        assert after != before, "%s changed nothing" % what
+        for _ in range(2):                     # cut, resume; cut again, resume
+            ctl, _ = boot(path)
+            assert ctl.locked is None, ctl.locked
+            assert ctl.lasting() == after, "%s lost at a power cut" % what
+
+
+def sent(*messages):
+    """A change made by these messages, each accepted."""
+    def change(ctl):
+        for kind, payload in messages:
+            assert ctl.handle(kind, payload) is None, (kind, payload)
+    return change
+
+
+def test_a_side_wager_set_by_a_seat_button_after_a_power_cut_survives_the_next_cuts():
+    # The lost side wager: the table resumed with its saved copy's own list of wagers,
+    # so a button's change was never seen as a change and never journaled.
+    kept_across_cuts("cut-side-wager", FOUR, [
+        ("seat 0's aces up wager by its raise button", sent(("btn", {"seat": 0, "b": "raise"}))),
+        ("seat 1 sitting out by its fold button", sent(("btn", {"seat": 1, "b": "fold"}))),
+        ("seat 1 back to the ante alone by its call button",
+         sent(("btn", {"seat": 1, "b": "call"})))])
+
+
+def test_standing_wagers_set_by_the_wager_message_after_a_power_cut_survive_the_next_cuts():
+    kept_across_cuts("cut-wager-message", FOUR, [
+        ("seat 1's aces up wager alone", sent(("wager", {"seat": 1, "ante": 0, "side": 10}))),
+        ("seat 0's ante and side", sent(("wager", {"seat": 0, "ante": 20, "side": 5})))])
+
+
+def banked_round(ctl):
+    """A Four Card Poker round dealt and decided: the house's result, the stacks, the
+    hand and the decks change."""
+    for kind, payload in (("dealer", {"b": "deal"}), ("shuf", {"state": "done"}),
+                          ("dealer", {"b": "cut_done"})):
+        assert ctl.handle(kind, payload) is None
+    for code in "As Ks 2c Ad Kd 3c Ac Kc 5d Qh 9s 7h 2s 8d 9c Jd".split():
+        assert ctl.handle("card", {"code": code}) is None
+    assert ctl.handle("btn", {"seat": 0, "b": "raise"}) is None
+    assert ctl.handle("btn", {"seat": 1, "b": "fold"}) is None
+
+
+def test_a_banked_round_played_after_a_power_cut_survives_the_next_cuts():
+    kept_across_cuts("cut-banked-round", FOUR, [("a round settled with the house", banked_round),
+                                                ("another round", banked_round)])
+
+
+def shoe_failure(ctl):
+    """A round under way voided by a jammed shoe (19:47-27.12(f)): the shoe must go."""
+    start_round(ctl)
+    assert ctl.handle("card", {"code": "2c"}) is None
+    assert ctl.handle("shoe", {"state": "jam"}) is None
+
+
+def misdeal(ctl):
+    """A round under way called off as a misdeal (13:47-20.38(f))."""
+    start_round(ctl)
+    assert ctl.handle("card", {"code": "2c"}) is None
+    assert ctl.handle("dealer", {"b": "misdeal", "why": "wrong_start"}) is None
+
+
+def test_every_lasting_change_at_a_poker_table_after_a_power_cut_survives_the_next_cuts():
+    kept_across_cuts("cut-poker-changes", CFG, [
+        ("a round played: stacks, button, hand, decks", fold_round),
+        ("a misdeal called off", misdeal),
+        ("a failed shoe to remove (19:47-27.12(g))", shoe_failure),
+        ("the failed shoe removed", sent(("shoe", {"present": False}))),
+        ("a deck retired by the shuffler's check (13:47-20.38(h))",
+         sent(("dealer", {"b": "deal"}), ("shuf", {"state": "done", "count": 51}))),
+        ("the retired deck registered again", sent(("deck", {"register": "B"}))),
+        ("the shuffler removed", sent(("dealer", {"b": "shuffler_removed"}))),
+        ("the shuffler fitted again", sent(("shuf", {"present": True}))),
+        ("the table's clock", sent(("clock", {"minutes": 12}))),
+        ("a rule change posted (19:47-8.3(b))", sent(("rules", {"cap": 3}))),
+        ("the rule change in effect", sent(("clock", {"minutes": 42}))),
+        ("the maximum wager changed at once (19:47-8.3(c))",
+         sent(("rules", {"max_wager": 40}))),
+        ("a new table", sent(("cfg", dict(CFG, stacks=[50, 60, 70, 80]))))])
+
+
+def test_time_charges_after_a_power_cut_survive_the_next_cuts():
+    # 13:47-20.37(a)4iii: the stacks, the rake and the assessments made.
+    cfg = dict(CFG, rake={"method": "time", "hourly": 6, "every": 30})
+    kept_across_cuts("cut-time-charges", cfg, [
+        ("a time charge", sent(("clock", {"minutes": 30}))),
+        ("two more", sent(("clock", {"minutes": 95})))])

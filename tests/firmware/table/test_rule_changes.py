@@ -93,3 +93,19 @@ def test_a_posted_change_survives_a_power_cut():
     assert ctl2.locked is None and ctl2.coming == {"rules": {"big_bet": 6}, "at": 30}
     assert ctl2.handle("clock", {"minutes": 30}) is None
     assert ctl2.config.structure.big_bet == 6
+
+
+def test_a_rule_set_to_null_goes_back_to_its_default():
+    # Null is the setting's default, in rules as in cfg (a setting left out of a rule
+    # change keeps its value).
+    ctl, hal = table("rules-null")
+    assert ctl.handle("rules", {"min_wager": 1, "max_wager": 40}) is None
+    assert ctl.handle("rules", {"min_wager": None}) is None           # at once (8.3(c))
+    assert ctl.config.min_wager == 2 and ctl.config.max_wager == 40   # the small bet
+    assert ctl.handle("rules", {"max_wager": None}) is None
+    assert ctl.config.max_wager is None                               # table stakes
+    assert "no maximum wager: table stakes" in sign(ctl, hal)
+    assert ctl.handle("rules", {"blinds": None}) is None              # posted (8.3(b))
+    assert ctl.coming == {"rules": {"blinds": None}, "at": RULE_NOTICE}
+    assert ctl.handle("clock", {"minutes": RULE_NOTICE}) is None
+    assert ctl.config.structure.blinds == ()
