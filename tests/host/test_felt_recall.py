@@ -107,8 +107,9 @@ def board_port(played):
         micropython.binary()
     except micropython.MicroPythonMissing as e:
         pytest.skip(str(e))
-    subprocess.run([sys.executable, "-m", "host_tools.micropython", "compile"], cwd=ROOT,
-                   check=True, capture_output=True)
+    # Only what changed, each file moved into place whole: another pytest worker may be
+    # running the port from build/mpy (a fresh compile would delete it under that run).
+    micropython.board_tree()
     folder, _ = played
     fw = FirmwareProcess(DEFAULT_BOARD, folder / "journal.jsonl", runtime="micropython")
     master, slave = pty.openpty()
