@@ -36,6 +36,7 @@ def fault_run(request):
                                   "6", "--seed", "5", "--faults", "random")
 
 
+@pytest.mark.slow
 def test_a_thousand_hands_with_faults_conserve_chips_and_show_the_house(fault_run):
     game, r = fault_run
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr

@@ -60,6 +60,7 @@ def check_histories(folder, written, last):
     assert r.returncode == 0 and r.stdout.count("ok ") == 10, r.stdout
 
 
+@pytest.mark.slow   # 1000 rounds played first
 def test_the_last_ten_rounds_are_recalled_from_the_journal_files(played, tmp_path):
     folder, last = played
     r = tool("felt-recall", "--journal", folder / "journal.jsonl", "--phh", tmp_path)
@@ -74,6 +75,7 @@ def test_the_last_ten_rounds_are_recalled_from_the_journal_files(played, tmp_pat
     assert "journal.jsonl.1" in names and "journal.jsonl.4" not in names
 
 
+@pytest.mark.slow   # 1000 rounds played first
 def test_a_damaged_journal_is_recalled_as_far_as_it_reads(played, tmp_path):
     # An event of the newest round and the header of the one before do not read: the
     # rounds still come, saying so (a locked table recalls what it can).
@@ -136,6 +138,7 @@ def board_port(played):
     os.close(slave)
 
 
+@pytest.mark.slow   # 1000 rounds played first
 def test_the_last_ten_rounds_are_recalled_over_the_link_from_micropython(played, board_port,
                                                                           tmp_path):
     folder, last = played
