@@ -31,6 +31,7 @@ PANEL = ("misdeal", "exposed", "off_table", "ineligible", "dead_round", "player_
 # declines the straddle.
 BUTTON_ACTIONS = {"fold": ("fold", "decline"), "call": ("check", "call", "bring_in"),
                   "raise": ("bet", "raise", "straddle")}
+LASTING = ()   # a poker table keeps nothing of its own across a power cut (Controller.lasting)
 
 
 def configured(ctl):
@@ -325,9 +326,4 @@ def snapshot(ctl, d):
     if r is not None and ctl.state == PLAYING:
         d["stacks"], d["to_act"], d["pot"] = list(r.stacks), r.to_act, r.pot()
         d["rake"] += r.raked
-    return d
-
-
-def lasting(ctl, d):
-    """A poker table keeps nothing of its own across a power cut (Controller.lasting)."""
     return d
