@@ -63,10 +63,10 @@ PK_PLAYS = (
     Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
 )
 # Replaying a file: the cards and the showdown come from the file (PHH has no burns).
+# The runout count too: from the file's `_runouts` (PHH has no notation for it).
 PK_REPLAYS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.RUNOUT_COUNT_SELECTION, Automation.HAND_KILLING, Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
+    Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
 )
 SHARED = ("FT", "NT", "PO", "FO/8", "F7S", "F7S/8", "F2L3D")
 MAX_PLAYERS = {"FT": 9, "NT": 9, "PO": 9, "FO/8": 9, "F7S": 8, "F7S/8": 8, "F2L3D": 5}
@@ -106,14 +106,19 @@ def pokerkit_game(variant, ante, forced, small, big):
 
 def pokerkit_replay(hh):
     """Replay a loaded HandHistory in PokerKit, action by action (burns are unknown
-    cards, as in HandHistory's own iteration), with no raise cap.  (stacks, None), or
-    (None, (index, action, reason)) at the first action PokerKit refuses."""
+    cards, as in HandHistory's own iteration), with no raise cap.  The runout count
+    each player selects, when PokerKit asks, is the file's `_runouts` (Felt's runouts,
+    13:69F-14.10(l); none: no preference, the board once).  (stacks, None), or (None,
+    (index, action, reason)) at the first action PokerKit refuses."""
+    runouts = hh.user_defined_fields.get("_runouts")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         hh.automations = PK_REPLAYS
         game = fix_pokerkit_game(hh.create_game(), hh.variant, caps=None)
         state = game(hh.starting_stacks, len(hh.starting_stacks))
         for i, action in enumerate(hh.actions):
+            while state.can_select_runout_count():
+                state.select_runout_count(runouts)
             while state.can_burn_card("??"):
                 state.burn_card("??")
             try:

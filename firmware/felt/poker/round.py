@@ -12,6 +12,8 @@ Events:   ("card", "As")                  a card read from the dealing shoe
           ("discard", seat, "As Kd")      Pineapple's discard
           ("draw", seat, "As Kd")         the cards a player draws to replace ("" stands pat)
           ("straddle", seat) / ("decline", seat)   the optional straddle (13:69F-14.10(f))
+          ("run_it", seat) / ("run_once", seat)    agreeing to the runouts, or not
+                                          (13:69F-14.10(l), below)
           and the irregularities of felt.poker.irregular
 Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all_in)
           ("need", what, seat)            what: "hole", "up", "burn", "board"
@@ -26,10 +28,21 @@ Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all
           ("show", seat, high, low)       low -1 when none or not played
           ("rake", amount)                taken after a betting round (13:47-20.37)
           ("award", pot, seat, amount, share)   share: "high", "low" or "all"
+          ("runout", k, count, [cards])   what follows is runout k of count: as its
+                                          dealing begins (the board the runouts share)
+                                          and at the showdown (its whole board)
           ("end",)
           ("settle",)                     only from apply(event, settle=False): the
                                           round's end (showdown, awards) waits for
                                           settle(), so the table can light the LEDs first
+
+Runouts (13:69F-14.10(l), the ruling in docs/rules.md): at a table whose structure
+offers them (`run_it` 2 or 3), once nobody can bet any more, two players or more are
+still in and board cards are still to come, each player still in is asked in turn,
+clockwise from the button: ("run_it", seat) agrees, ("run_once", seat) declines and
+the board is dealt once.  Agreed, the rest of the board is dealt `run_it` times, each
+runout burning before each of its streets as the shoe deals; each runout decides an
+equal share of each pot, the odd chips of that division with the first runout's share.
 """
 
 from felt import check, lazy
@@ -43,7 +56,8 @@ IRREGULAR = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul",
 IRREGULAR_RULES = "felt.poker.irregular"
 
 ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
-CHOICES = ("discard", "draw", "straddle", "decline")
+CHOICES = ("discard", "draw", "straddle", "decline", "run_it", "run_once")
+RUN_IT = "run_it"   # the choice of the runouts: agreeing or declining (13:69F-14.10(l))
 
 DEALING = 0
 BETTING = 1
@@ -126,6 +140,11 @@ class Round:
         self.exposed = [[] for _ in range(n)]  # stud hole cards exposed while dealing (20.38(l))
         self.brought_down = [False] * n  # an up card turned into a down card for one
         self._defer = False         # apply(settle=False): the end waits for settle()
+        self.runouts = 1            # times the rest of the board is dealt (13:69F-14.10(l))
+        self.boards = []            # the boards of the runouts before the one being dealt
+        self.run_from = -1          # the step the runouts deal from; -1 until asked
+        self.offered = 0            # the runouts the players are asked to agree to
+        self.shared = 0             # board cards every runout shares
 
     # ----- starting -------------------------------------------------------------------
 
@@ -342,13 +361,13 @@ class Round:
             event[0], to, self.structure.name(), lo, hi)
 
     def _why_not_choice(self, kind, seat, codes):
-        choice = "straddle" if kind == "decline" else kind
+        choice = "straddle" if kind == "decline" else RUN_IT if kind == "run_once" else kind
         if self.phase != CHOOSING or self._choice != choice:
             return "no %s now" % kind
         if seat != self.to_act:
             return "out of turn: seat %d is to %s" % (self.to_act, self._choice)
-        if kind in ("straddle", "decline"):
-            return None if codes is None else "a straddle takes no amount"
+        if kind in ("straddle", "decline", "run_it", "run_once"):
+            return None if codes is None else "a %s takes no amount" % kind
         if codes is None:
             return "say which cards to %s" % kind
         try:
@@ -444,11 +463,17 @@ class Round:
     def _advance(self, out):
         """Carry out the variant's steps until one waits for cards or a player."""
         steps = self.variant.steps
-        while self.step < len(steps):
+        while self.step < len(steps) or self._next_runout(out):
             if self._alive < 2:
                 break
             st = steps[self.step]
             k = st[0]
+            if k == "burn" and self._runouts_due():
+                self._ask_run_it(out)
+                return
+            if k == "bet" and self.boards:
+                self.step += 1      # a later runout: everyone is all-in, nobody bets
+                continue
             if k == "bet":
                 self.betround += 1
                 if self.betround > 0:
@@ -474,6 +499,71 @@ class Round:
                     return
             self.step += 1
         self._finish(out)
+
+    # ----- runouts (13:69F-14.10(l)) --------------------------------------------------------
+
+    def _runouts_due(self):
+        """True the first time nobody can bet any more with two players or more still
+        in and board cards to come, at a table offering runouts and with the stub
+        holding every runout's cards (the count offered, fewer if it cannot: ruling)."""
+        if self.structure.run_it < 2 or self.run_from >= 0 or self._alive < 2:
+            return False
+        if len([s for s in range(self.n) if self.can_act(s)]) > 1:
+            return False
+        need = board = 0
+        for st in self.variant.steps[self.step:]:
+            if st[0] in ("draw", "discard"):
+                return False        # a player's decision is still to come
+            if st[0] == "board":
+                board += st[1]
+            need += 1 if st[0] == "burn" else st[1] if st[0] == "board" else 0
+        if not board:
+            return False
+        self.offered = min(self.structure.run_it, self.cards_left() // need)
+        return self.offered > 1
+
+    def _ask_run_it(self, out):
+        """Each player still in is asked in turn, clockwise from the button."""
+        self.run_from = self.step
+        self.phase = CHOOSING
+        self._choice = RUN_IT
+        self._order = [s for s in self.clockwise() if self.live(s)]
+        self._next_asked(out)
+
+    def _next_asked(self, out):
+        """The next player to agree; once none is left, the cards: the first runout's
+        burn (felt.poker.irregular calls this too, when a hand goes dead meanwhile)."""
+        if self._order:
+            self.to_act = self._order[0]
+            out.append(("to_act", self.to_act))
+            return
+        self.runouts = self.offered
+        self._choice = None
+        self.to_act = -1
+        self.phase = DEALING
+        self.shared = len(self.board)
+        if self.runouts > 1:
+            out.append(("runout", 1, self.runouts, list(self.board)))
+        self._advance(out)
+
+    def _agree(self, kind, seat, out):
+        out.append(("action", seat, kind, 0, False))
+        self._order.pop(0)
+        if kind == "run_once":
+            self.offered = 1        # a single decline: the board is dealt once
+            self._order = []
+        self._next_asked(out)
+
+    def _next_runout(self, out):
+        """The variant's steps are done: True when another runout follows, dealt from
+        where the runouts began, on the board they share."""
+        if len(self.boards) + 1 >= self.runouts or self._alive < 2:
+            return False
+        self.boards.append(self.board)
+        self.board = self.board[:self.shared]
+        self.step = self.run_from
+        out.append(("runout", len(self.boards) + 1, self.runouts, list(self.board)))
+        return True
 
     def _cards_for(self, st):
         k = st[0]
@@ -740,6 +830,9 @@ class Round:
 
     def _choose(self, kind, seat, codes, out):
         self.just_dealt = []
+        if kind in ("run_it", "run_once"):
+            self._agree(kind, seat, out)
+            return
         if kind in ("straddle", "decline"):
             if kind == "straddle":
                 # 13:69F-14.10(f): a straddle of twice the big blind, who then acts last.
@@ -798,15 +891,27 @@ class Round:
         if self.betround >= 0 and not self._round_raked:
             self._take_rake(out)
         live = [s for s in range(self.n) if self.live(s)]
-        if len(live) > 1:
-            self._showdown(live, out)
+        boards = self.boards + [self.board] if len(live) > 1 else [self.board]
+        pots = []
         rake = self.raked
-        for i, (amount, eligible) in enumerate(self.pots()):
+        for amount, eligible in self.pots():
             # The rake came out of the main pot first, then the side pots in turn.
             taken = min(rake, amount)
             rake -= taken
-            if amount > taken:
-                self._award(i, amount - taken, eligible, out)
+            pots.append((amount - taken, eligible))
+        runs = len(boards)
+        for k in range(runs):
+            if runs > 1:
+                out.append(("runout", k + 1, runs, list(boards[k])))
+            if len(live) > 1:
+                self._showdown(live, boards[k], out)
+            for i in range(len(pots)):
+                # 13:69F-14.10(l), ruling (docs/rules.md): each runout decides an equal
+                # share of each pot, the odd chips of that division the first runout's.
+                amount = pots[i][0]
+                share = amount // runs + (amount % runs if k == 0 else 0)
+                if share:
+                    self._award(i, share, pots[i][1], out)
         out.append(("end",))
 
     def _take_rake(self, out):
@@ -858,7 +963,7 @@ class Round:
             pots[-1] = (amount + extra, eligible)
         return pots
 
-    def _showdown(self, live, out):
+    def _showdown(self, live, board, out):
         # 13:47-20.38(d): the player who made the final wager shows first, then
         # clockwise; with no wager in the last betting round, the first live player
         # left of the button (or, in stud, of the dealer) (rules README).
@@ -869,7 +974,7 @@ class Round:
         self.show_order = order
         v = self.variant
         for s in order:
-            self.high[s], self.low[s] = showdown.values(v, self.hole[s], self.board)
+            self.high[s], self.low[s] = showdown.values(v, self.hole[s], board)
             out.append(("show", s, self.high[s], self.low[s]))
 
     def _award(self, index, amount, eligible, out):

@@ -11,11 +11,16 @@
 The raise cap counts the opening bet (the big blind or the completed bring-in) and the
 raises: "a bet and three raises" is 4; 0 is no cap.  A posted sign says all of this
 (13:47-20.39).
+
+`run_it` is the house's multiple alternative hands resolution (13:69F-14.10(l)): how
+many times the rest of the board is dealt when every player left is all-in and all
+agree (felt.poker.round); 1, the default, deals it once.
 """
 
 from felt import check
 
 DEFAULT_CAP = 4  # rules README: a bet and three raises unless posted otherwise
+MAX_RUN_IT = 3   # docs/rules.md: the board twice or three times at most
 KINDS = ("fixed", "spread", "pot", "no")
 NAMES = ("fixed limit", "spread limit", "pot limit", "no limit")
 
@@ -35,10 +40,11 @@ class Structure:
     """kind: one of KINDS.  small_bet/big_bet: the fixed-limit units, or for spread
     limit the posted minimum and maximum wager; for pot and no limit, small_bet is the
     smallest bet (usually the big blind) and big_bet is unused.  max_wager: the posted
-    maximum wager (19:47-8.2), what one bet or raise may add at most; 0 for none."""
+    maximum wager (19:47-8.2), what one bet or raise may add at most; 0 for none.
+    run_it: the runouts the players may agree to (13:69F-14.10(l)), 1 for none."""
 
     def __init__(self, kind, small_bet, big_bet, blinds=(), ante=0, cap=DEFAULT_CAP,
-                 bring_in=0, check_raise=True, straddle=False, max_wager=0):
+                 bring_in=0, check_raise=True, straddle=False, max_wager=0, run_it=1):
         self.kind = kind
         self.small_bet = small_bet
         self.big_bet = big_bet
@@ -49,6 +55,7 @@ class Structure:
         self.check_raise = check_raise
         self.straddle = straddle
         self.max_wager = max_wager
+        self.run_it = run_it
         self._validate()
 
     def _validate(self):
@@ -64,6 +71,9 @@ class Structure:
         if self.kind in ("fixed", "spread") and self.big_bet < self.small_bet:
             raise ConfigError("big_bet must be at least small_bet (for spread limit: the "
                               "maximum wager at least the minimum)")
+        if not check.is_whole(self.run_it) or not 1 <= self.run_it <= MAX_RUN_IT:
+            raise ConfigError("run_it must be 1 (the board dealt once), 2 or 3, not %s "
+                              "(13:69F-14.10(l))" % check.shown(self.run_it))
         if self.cap == 1:
             raise ConfigError("cap 1 would forbid every raise; use 2 or more, or 0 for no cap")
         for name in ("check_raise", "straddle"):
@@ -102,6 +112,8 @@ class Structure:
              "straddle": self.straddle}
         if self.max_wager:
             d["max_wager"] = self.max_wager
+        if self.run_it > 1:
+            d["run_it"] = self.run_it
         return d
 
 
@@ -115,4 +127,4 @@ def from_dict(d):
                      d.get("blinds", ()), d.get("ante", 0),
                      d.get("cap", DEFAULT_CAP if d.get("structure", "fixed") in ("fixed", "spread") else 0),
                      d.get("bring_in", 0), d.get("check_raise", True), d.get("straddle", False),
-                     d.get("max_wager", 0))
+                     d.get("max_wager", 0), d.get("run_it", 1))

@@ -53,9 +53,11 @@ PANEL_BANKED = ("miscount", "dealer_exposed")
 
 # Seat buttons: fold; check or call; bet or raise.  The forced and optional bets use
 # them too: call posts the bring-in, raise completes it or makes the straddle, fold
-# declines the straddle.
-BUTTON_ACTIONS = {"fold": ("fold", "decline"), "call": ("check", "call", "bring_in"),
-                  "raise": ("bet", "raise", "straddle")}
+# declines the straddle.  Asked to run the board more than once (13:69F-14.10(l)), raise
+# agrees and fold or call declines (docs/rules.md).
+BUTTON_ACTIONS = {"fold": ("fold", "decline", "run_once"),
+                  "call": ("check", "call", "bring_in", "run_once"),
+                  "raise": ("bet", "raise", "straddle", "run_it")}
 
 
 class Controller:
@@ -610,6 +612,8 @@ class Controller:
                 self._evt({"e": "rake", "amount": e[1]})   # counted when the round ends
             elif k == "street":
                 self._evt({"e": "street", "name": e[1]})
+            elif k == "runout":
+                self._evt({"e": "runout", "n": e[1], "of": e[2], "board": C.codes(e[3])})
             elif k == "to_act":
                 self._to_act(e[1])
             elif k == "action":
