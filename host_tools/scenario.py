@@ -27,7 +27,7 @@ from host_tools.emulator.session import Session, table_config
 
 # Keys of "table" that go to the emulator's table_config(); any other key is a cfg
 # setting of docs/protocol.md that overrides what table_config() made.
-TABLE_ARGS = ("game", "players", "stack", "structure", "rake", "button", "straddle")
+TABLE_ARGS = ("game", "players", "stack", "structure", "rake", "button", "straddle", "run_it")
 STEP_KINDS = ("send", "cards", "play", "act", "power", "expect")
 PLAY_GOALS = ("until_turn", "until_need", "until_end")
 POLICIES = ("random", "passive")
@@ -435,7 +435,7 @@ class Runner:
         self._settle()
         problems = self._after_reply(i, why, steps, "seat %d %s" % (seat, action))
         if why is None and action in ("fold", "check", "call", "bring_in", "bet", "raise",
-                                      "decline"):
+                                      "decline", "run_it", "run_once"):
             done = [p["a"] for p in self._events("step")
                     if p.get("e") == "action" and p.get("seat") == seat]
             if done and done[0] != action:
@@ -447,7 +447,7 @@ class Runner:
 
     def _choose(self, seat, legal, policy):
         if policy == "passive":
-            for a in ("check", "call", "bring_in", "decline", "draw", "discard"):
+            for a in ("check", "call", "bring_in", "decline", "run_once", "draw", "discard"):
                 if a in legal:
                     return a
         return self.s.bots[seat].choose(legal)
