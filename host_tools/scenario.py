@@ -193,10 +193,11 @@ class Result:
 
 
 class Runner:
-    def __init__(self, sc, verbose=None, runtime="cpython", heap=None):
+    def __init__(self, sc, verbose=None, runtime="cpython", heap=None, phh=None):
         self.sc = sc
         self.runtime = runtime   # what the firmware runs on, and its heap (FirmwareProcess)
         self.heap = heap
+        self.phh = phh           # a folder for the rounds' hand histories, or None
         self.verbose = verbose   # verbose(line): each step and the frames it brought
         self.players, self.cfg = table_of(sc)
         self.s = None
@@ -306,7 +307,7 @@ class Runner:
     def run(self):
         result = Result(self.sc["name"])
         self.s = Session(players=self.players, seed=self.sc.get("seed", 0), config=self.cfg,
-                         runtime=self.runtime, heap=self.heap)
+                         runtime=self.runtime, heap=self.heap, phh=self.phh)
         try:
             self.s.open()
             if self.s.faults:
@@ -651,11 +652,12 @@ def _mismatch(want, got, where):
 
 # ----- entry points -----------------------------------------------------------------------
 
-def run_file(path, verbose=None, runtime="cpython", heap=None):
-    """Run one scenario file; a Result (a malformed file is one failure)."""
+def run_file(path, verbose=None, runtime="cpython", heap=None, phh=None):
+    """Run one scenario file; a Result (a malformed file is one failure).  `phh`: a
+    folder the table writes each round's hand history to (felt-emulator --phh)."""
     try:
         sc = load(path)
-        runner = Runner(sc, verbose, runtime, heap)
+        runner = Runner(sc, verbose, runtime, heap, phh)
     except ScenarioError as e:
         r = Result(Path(path).stem)
         r.failures.append((None, "invalid scenario: %s" % e))

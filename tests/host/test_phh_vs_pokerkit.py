@@ -744,6 +744,26 @@ def test_felt_phh_needs_the_answers_to_rebuild_a_run_it_round():
         tool.replay(doc)
 
 
+RUN_IT_SCENARIOS = sorted((REPO / "tests" / "scenarios").glob("14.10l_*.json"))
+
+
+@pytest.mark.parametrize("path", RUN_IT_SCENARIOS, ids=[p.stem for p in RUN_IT_SCENARIOS])
+def test_the_run_it_scenarios_histories_replay_in_pokerkit(path, tmp_path):
+    """Each 13:69F-14.10(l) scenario (tests/scenarios), played through the firmware with
+    its hand histories kept: PokerKit and felt-phh reach the table's stacks."""
+    from host_tools.scenario import run_file
+    result = run_file(path, phh=str(tmp_path))
+    assert result.passed, result.lines(path.name)
+    files = sorted(tmp_path.glob("hand-*.phh"))
+    runouts = [fields(f.read_text()).get("_runouts", 1) for f in files]
+    assert runouts == [1] if "declined" in path.stem else runouts[:1] in ([2], [3])
+    for f in files:
+        text = f.read_text()
+        doc = fields(text)
+        assert pokerkit_replay(HandHistory.loads(text)) == (doc["finishing_stacks"], None)
+        assert felt_replay(text)[1] == doc["finishing_stacks"]
+
+
 def test_random_all_in_hands_run_twice_and_three_times_agree_with_pokerkit():
     """No limit hold 'em and pot limit Omaha, 2 to 6 players of random stacks, everyone
     raising all in: the same stacks in PokerKit, or only the runouts' odd chips differ
