@@ -203,11 +203,10 @@ def _out_of_hand(r, seat, out):
     if r._choice is not None and seat == r.to_act:
         if r._choice == "straddle":
             r._choose("decline", seat, None, out)   # the straddle is not made
-        elif r._choice == "run_it":
-            r._order.remove(seat)                 # the others' answer decides the runouts
-            r._next_asked(out)
         else:
-            r._order.remove(seat)                 # no draw or discard for a dead hand
+            # No draw or discard for a dead hand; nor an answer to the runouts: the
+            # others' answers decide them.
+            r._order.remove(seat)
             r._next_chooser(out)
         return
     if seat == r.to_act:

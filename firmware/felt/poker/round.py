@@ -532,7 +532,7 @@ class Round:
 
     def _next_asked(self, out):
         """The next player to agree; once none is left, the cards: the first runout's
-        burn (felt.poker.irregular calls this too, when a hand goes dead meanwhile)."""
+        burn."""
         if self._order:
             self.to_act = self._order[0]
             out.append(("to_act", self.to_act))
@@ -868,6 +868,9 @@ class Round:
         self._next_chooser(out)
 
     def _next_chooser(self, out):
+        if self._choice == RUN_IT:
+            self._next_asked(out)   # a hand gone dead meanwhile: the question goes on
+            return
         self._drawn = []
         if self._order:
             self.to_act = self._order[0]
