@@ -88,7 +88,7 @@ def print_traceback(e, out=None):
 
 def place(e):
     """`e`'s type and where it was raised, the innermost frame of its traceback:
-    "TypeError in _on_btn (felt/table/controller.py)".  The function and the file
+    "TypeError in button (felt/table/poker_table.py)".  The function and the file
     only: the same on every runtime (a board's .mpy files keep no line numbers)."""
     import io
     text = io.StringIO()

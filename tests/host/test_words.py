@@ -125,7 +125,7 @@ def test_events_in_words_that_had_none():
          "why": "a bet above the maximum wager"},
         {"e": "locked", "why": "journal line 4: bad checksum"},
         {"e": "locked", "code": "internal_fault",
-         "why": "internal fault: TypeError in _on_btn (felt/table/controller.py), handling btn"},
+         "why": "internal fault: TypeError in button (felt/table/poker_table.py), handling btn"},
         {"e": "resumed", "hand": 7, "state": "playing", "events": 12})]
     assert said == [
         "time charges: seat 1 pays 3, seat 2 pays 3",
@@ -135,6 +135,6 @@ def test_events_in_words_that_had_none():
         "rule change in effect: min wager 3",
         "posted rule change dropped (a bet above the maximum wager): small bet 40",
         "the table is locked: journal line 4: bad checksum",
-        "the table is locked (internal_fault): internal fault: TypeError in _on_btn "
-        "(felt/table/controller.py), handling btn",
+        "the table is locked (internal_fault): internal fault: TypeError in button "
+        "(felt/table/poker_table.py), handling btn",
         "the table resumed hand 7 from its journal (12 events replayed)"]

@@ -223,6 +223,13 @@ class Round:
     def finished(self):
         return self.phase == COMPLETE
 
+    def dealing(self):
+        return self.phase == DEALING
+
+    def drawing(self):
+        """True from a draw's first discard to its last replacement card."""
+        return self._choice == "draw"
+
     def cards_left(self):
         return self._left
 
@@ -495,7 +502,7 @@ class Round:
                 if self._plan:
                     self._next_card = 0
                     self.phase = DEALING
-                    self._ask(out)
+                    self.ask_card(out)
                     return
             self.step += 1
         self._finish(out)
@@ -589,7 +596,7 @@ class Round:
         self._reshuffle_first = self.cards_left() <= 1
         return [("burn", -1), ("board", -1)]
 
-    def _ask(self, out):
+    def ask_card(self, out):
         nxt = self.expecting()
         if nxt is None:
             return
@@ -639,7 +646,7 @@ class Round:
             self.just_dealt.append(card)
         out.append(("dealt", what, seat, card))
         if self._next_card < len(self._plan):
-            self._ask(out)
+            self.ask_card(out)
             return
         self._deal_done(out)
 
@@ -863,7 +870,7 @@ class Round:
             self._next_card = 0
             self.phase = DEALING
             self.to_act = -1
-            self._ask(out)
+            self.ask_card(out)
             return
         self._next_chooser(out)
 
@@ -880,6 +887,93 @@ class Round:
         self.to_act = -1
         self.step += 1
         self._advance(out)
+
+    # ----- what the irregularity rules (felt.poker.irregular) do to the round ---------
+
+    def set_aside(self, card):
+        """A card found that is not used (face up in the deck): seen, never dealt."""
+        self.seen[card] = 1
+        self._left -= 1
+        self.muck.append(card)
+
+    def deal_extra(self, what, seat, out):
+        """Deal `seat` one more card now, then carry on where the round was."""
+        if self.phase == DEALING:
+            # The next card goes to this seat; the request already made is asked again.
+            self._plan.insert(self._next_card, (what, seat))
+        else:
+            self._resume = (self.phase, self.to_act)
+            self._plan = [(what, seat)]
+            self._next_card = 0
+            self.phase = DEALING
+            self.to_act = -1
+        self.ask_card(out)
+
+    def bring_down(self, seat):
+        """The next up card due to `seat` is dealt down instead (13:47-20.38(l)); True
+        if one was still due."""
+        for k in range(self._next_card, len(self._plan)):
+            if self._plan[k] == ("up", seat):
+                self._plan[k] = ("hole", seat)
+                return True
+        return False
+
+    def bring_up(self, seat):
+        """The card brought down for `seat` comes up again, if still due; True if it
+        was dealt already.  It is the seat's last hole card of the plan: a replacement
+        is always asked for before it."""
+        k = len(self._plan) - 1
+        while k >= 0 and self._plan[k] != ("hole", seat):
+            k -= 1
+        if k >= self._next_card:
+            self._plan[k] = ("up", seat)
+            return False
+        return True
+
+    def fold_posting(self, seat, out):
+        """`seat` leaves owing the bring-in (13:47-20.38(k)2): folded as it is posted."""
+        self.folded[seat] = True
+        self._alive -= 1
+        self._act("bring_in", seat, None, out)
+
+    def take_out(self, seat, out, dead=False):
+        """`seat` out of the hand at any time; the action moves on if it was theirs.  A
+        `dead` hand (both stud hole cards exposed) is dealt no more cards: the deal moves
+        on if the card due was its."""
+        if dead:
+            self._plan = self._plan[:self._next_card] + \
+                [x for x in self._plan[self._next_card:] if x[1] != seat]
+        self.folded[seat] = True
+        self._alive -= 1
+        out.append(("dead_hand", seat))
+        if self._alive == 1:
+            self._finish(out)
+        elif self._choice is not None and seat == self.to_act:
+            if self._choice == "straddle":
+                self._choose("decline", seat, None, out)   # the straddle is not made
+            else:
+                # No draw or discard for a dead hand; nor an answer to the runouts:
+                # the others' answers decide them.
+                self._order.remove(seat)
+                self._next_chooser(out)
+        elif seat == self.to_act:
+            self._set_to_act(seat, out)
+            if self.to_act < 0:
+                self._end_betting_round(out)
+        elif self._choice is not None and seat in self._order:
+            self._order.remove(seat)
+        if dead and self.phase == DEALING:
+            if self._next_card >= len(self._plan):
+                self._deal_done(out)      # the seat was owed the deal's last card
+            else:
+                self.ask_card(out)        # the card asked for may have been the seat's
+
+    def call_off(self, kind, why):
+        """The round ends with every player's money back (the rules refunded it)."""
+        self.phase = COMPLETE
+        self.to_act = -1
+        self.called_off = kind
+        self.called_why = why
 
     # ----- the end of the round --------------------------------------------------------
 

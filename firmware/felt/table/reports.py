@@ -1,10 +1,10 @@
 """What a table seldom does: the dealer's reports about the round under way
 (13:47-20.38), the decks retired and registered again (13:47-20.38(h)), the host's link
 lost and found, play locked, the time charges due.  Loaded for one and forgotten after (felt.lazy), as the
-controller's `_cold`.  Each function takes the controller and its argument.
+controller's `cold`.  Each function takes the controller and its argument.
 """
 
-from felt.table.controller import PLAYING
+from felt.table.states import PLAYING
 
 
 def panel(ctl, bp):
@@ -31,7 +31,7 @@ def panel(ctl, bp):
             event = ("replace", code, b)
     reason = ctl.round.why_not(event)
     if reason is None:
-        ctl._apply(event)
+        ctl.apply(event)
     return reason
 
 
@@ -40,7 +40,7 @@ def retire_deck(ctl, why):
     sealed = ctl.decks.name()
     other = ctl.decks.retire()
     ctl.record("deck_retired", "deck %s: %s" % (sealed, why))
-    ctl._irregularity("deck_retired", "13:47-20.38(h)",
+    ctl.irregularity("deck_retired", "13:47-20.38(h)",
                       "deck %s sealed and reported (%s); %s" % (
                           sealed, why, "deck %s to the table" % other if other
                           else "no deck left: a technician registers one"))
@@ -50,7 +50,7 @@ def register_deck(ctl, p):
     """A technician registers a checked deck anew (13:47-20.38(h))."""
     reason = ctl.decks.register(p["register"])
     if reason is None:
-        ctl._evt({"e": "deck", "registered": p["register"], "in_play": ctl.decks.name()})
+        ctl.evt({"e": "deck", "registered": p["register"], "in_play": ctl.decks.name()})
         ctl.record("deck_registered", "deck %s" % p["register"])
     return reason
 
@@ -60,7 +60,7 @@ def link_lost(ctl, lost):
     ctl.link_down = lost
     ctl.record("link_lost" if lost else "link_restored",
                "the host fell silent" if lost else "the host is heard again")
-    ctl._evt({"e": "link", "lost": lost})
+    ctl.evt({"e": "link", "lost": lost})
     ctl.render()
 
 
@@ -70,15 +70,15 @@ def lock(ctl, why_code):
     why, code = why_code
     ctl.locked = why
     ctl.record(code, why)
-    ctl._evt({"e": "locked", "code": code, "why": why})
+    ctl.evt({"e": "locked", "code": code, "why": why})
     ctl.render()
 
 
 def time_charges(ctl, rake):
     """13:47-20.37(a)4iii: the hourly fee due, from every seated player (inactive ones
     too) or shared by the table."""
-    while ctl._charged < ctl.minutes // rake.every:
-        ctl._charged += 1
+    while ctl.charged < ctl.minutes // rake.every:
+        ctl.charged += 1
         per_player, per_table = rake.time_charge(None)
         seated = [s for s in range(len(ctl.stacks)) if ctl.stacks[s] > 0]
         if not seated:
@@ -96,4 +96,4 @@ def time_charges(ctl, rake):
             ctl.stacks[s] -= c
             charges[s] = c
             ctl.rake_total += c
-        ctl._evt({"e": "time_charge", "charges": charges})
+        ctl.evt({"e": "time_charge", "charges": charges})
