@@ -26,7 +26,7 @@ from felt import lazy
 from felt.poker import cards as C
 from felt.banked.settings import GAMES, Settings
 from felt.table import scenes
-from felt.table.states import BEFORE_DEAL, IDLE, PLAYING, copied
+from felt.table.states import BEFORE_DEAL, IDLE, PLAYING
 
 CORES = ("felt.banked.four_card", "felt.banked.holdem_bonus")   # one a GAMES
 CLASSES = ("FourCardPoker", "HoldemBonus")
@@ -37,6 +37,8 @@ HAND_SHUFFLE_RULE = "19:47-27.12(g)"   # the shuffler removed before a hand shuf
 SHUFFLER_JAM_RULE = "19:47-27.12(e)"   # a jammed shuffler: shuffle by hand
 TIMES = 3          # the most a Four Card Poker play wager is, in antes (27.10(c))
 TWO_DECKS = "19:47-28.2(b)"
+# What a banked table keeps across a power cut besides a poker table's (Controller.lasting).
+LASTING = ("house", "wagers")
 
 
 def new_round(core, stacks, wagers, settings):
@@ -319,14 +321,6 @@ def seat_statuses(ctl, out):
 
 def shown_button(ctl):
     return ctl.button      # none: the house deals every round
-
-
-def lasting(ctl, d):
-    """What a banked table keeps across a power cut besides a poker table's: the
-    house's result and the standing wagers (Controller.lasting)."""
-    d["house"] = ctl.house
-    d["wagers"] = copied(ctl.wagers)
-    return d
 
 
 def snapshot(ctl, d):

@@ -158,27 +158,8 @@ class Controller:
 
     def _fault(self, kind, e, mark):
         """A handler raised what no check does: a bug of the firmware, not the input
-        (docs/tilts.md, internal_fault).  What the input changed is put back, the table
-        locks, the event log keeps the exception's type and where it was raised (the
-        traceback goes to stderr), and the host sees the lock, not a refusal.  An input
-        already journaled is in the journal: the next boot resumes with it."""
-        from felt import guard
-        if mark is not None:
-            d, saved = mark
-            decks = Decks()
-            decks.restore(d["decks"])
-            d["decks"] = decks
-            for k in d:
-                setattr(self, k, d[k])
-            if saved is not None:
-                self.round.undo(saved)
-        guard.print_traceback(e)
-        why = journal_mod.brief("internal fault: %s, handling %s" % (guard.place(e), kind))
-        if self.locked is None:
-            self.lock(why, "internal_fault")
-        else:
-            self.record("internal_fault", why)
-        self.render()
+        (docs/tilts.md, internal_fault): put back, locked, logged (felt.table.reports)."""
+        self.cold(REPORTS, "fault", (kind, e, mark))
         return "the table is locked: %s" % self.locked
 
     def _on_hello(self, p):
@@ -516,7 +497,9 @@ class Controller:
              "shuffler_present": self.shuffler_present,
              "shoe_must_go": self.shoe_must_go, "called_off": self.called_off,
              "coming": copied(self.coming)}
-        return d if self.game is None else self.game.lasting(self, d)
+        for k in self.game.LASTING if self.game is not None else ():
+            d[k] = copied(getattr(self, k))
+        return d
 
     def resumed(self, table):
         """The table record the journal holds, as the table resumes from it

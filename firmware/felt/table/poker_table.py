@@ -33,6 +33,7 @@ PANEL = ("misdeal", "exposed", "off_table", "ineligible", "dead_round", "player_
 BUTTON_ACTIONS = {"fold": ("fold", "decline", "run_once"),
                   "call": ("check", "call", "bring_in", "run_once"),
                   "raise": ("bet", "raise", "straddle", "run_it")}
+LASTING = ()   # a poker table keeps nothing of its own across a power cut (Controller.lasting)
 
 
 def configured(ctl):
@@ -329,9 +330,4 @@ def snapshot(ctl, d):
     if r is not None and ctl.state == PLAYING:
         d["stacks"], d["to_act"], d["pot"] = list(r.stacks), r.to_act, r.pot()
         d["rake"] += r.raked
-    return d
-
-
-def lasting(ctl, d):
-    """A poker table keeps nothing of its own across a power cut (Controller.lasting)."""
     return d

@@ -97,3 +97,55 @@ def time_charges(ctl, rake):
             charges[s] = c
             ctl.rake_total += c
         ctl.evt({"e": "time_charge", "charges": charges})
+
+
+def fault(ctl, kind_e_mark):
+    """A handler raised what no check does: a bug of the firmware, not the input
+    (docs/tilts.md, internal_fault).  What the input changed is put back (the mark
+    Controller.handle took), the table locks, the event log keeps the exception's type
+    and where it was raised (the traceback goes to stderr), and the host sees the lock,
+    not a refusal.  An input already journaled is in the journal: the next boot
+    resumes with it."""
+    from felt import guard
+    from felt.table.decks import Decks
+    from felt.table.journal import brief
+    kind, e, mark = kind_e_mark
+    if mark is not None:
+        d, saved = mark
+        decks = Decks()
+        decks.restore(d["decks"])
+        d["decks"] = decks
+        for k in d:
+            setattr(ctl, k, d[k])
+        if saved is not None:
+            ctl.round.undo(saved)
+    guard.print_traceback(e)
+    why = brief("internal fault: %s, handling %s" % (place(e), kind))
+    if ctl.locked is None:
+        lock(ctl, (why, "internal_fault"))
+    else:
+        ctl.record("internal_fault", why)
+    ctl.render()
+
+
+def place(e):
+    """`e`'s type and where it was raised, the innermost frame of its traceback:
+    "TypeError in button (felt/table/poker_table.py)".  The function and the file
+    only: the same on every runtime (a board's .mpy files keep no line numbers)."""
+    import io
+    from felt import guard
+    text = io.StringIO()
+    guard.print_traceback(e, text)
+    where = ""
+    for line in text.getvalue().split("\n"):
+        line = line.strip()
+        if line.startswith('File "'):
+            where = line
+    name = type(e).__name__
+    if not where:
+        return name
+    path = where[6:where.find('"', 6)]
+    at = path.rfind("felt/")
+    path = path[at:] if at >= 0 else path[path.rfind("/") + 1:]
+    func = where[where.rfind(" in ") + 4:] if " in " in where else "?"
+    return "%s in %s (%s)" % (name, func, path)
