@@ -13,7 +13,7 @@ Events:   ("card", "As")                  a card read from the dealing shoe
           ("draw", seat, "As Kd")         the cards a player draws to replace ("" stands pat)
           ("straddle", seat) / ("decline", seat)   the optional straddle (13:69F-14.10(f))
           ("run_it", seat) / ("run_once", seat)    agreeing to the runouts, or not
-                                          (13:69F-14.10(l), below)
+                                          (13:69F-14.10(l), felt.poker.runouts)
           and the irregularities of felt.poker.irregular
 Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all_in)
           ("need", what, seat)            what: "hole", "up", "burn", "board"
@@ -36,13 +36,10 @@ Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all
                                           round's end (showdown, awards) waits for
                                           settle(), so the table can light the LEDs first
 
-Runouts (13:69F-14.10(l), the ruling in docs/rules.md): at a table whose structure
-offers them (`run_it` 2 or 3), once nobody can bet any more, two players or more are
-still in and board cards are still to come, each player still in is asked in turn,
-clockwise from the button: ("run_it", seat) agrees, ("run_once", seat) declines and
-the board is dealt once.  Agreed, the rest of the board is dealt `run_it` times, each
-runout burning before each of its streets as the shoe deals; each runout decides an
-equal share of each pot, the odd chips of that division with the first runout's share.
+Runouts (13:69F-14.10(l)): at a table whose structure offers them (`run_it` 2 or 3),
+felt.poker.runouts asks the players and deals the board again; the round keeps their
+state (`runouts`, the times the board is dealt, and the module's own) and calls it at a
+burn, at the end of the variant's steps, for an answer and at the showdown.
 """
 
 from felt import check, lazy
@@ -58,6 +55,8 @@ IRREGULAR_RULES = "felt.poker.irregular"
 ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
 CHOICES = ("discard", "draw", "straddle", "decline", "run_it", "run_once")
 RUN_IT = "run_it"   # the choice of the runouts: agreeing or declining (13:69F-14.10(l))
+# Their rules, loaded (felt.lazy) only at a table whose structure offers them.
+RUNOUTS = "felt.poker.runouts"
 
 DEALING = 0
 BETTING = 1
@@ -70,6 +69,11 @@ class Refused(Exception):
 
 
 class Round:
+    # The board dealt once; a round that offers runouts has its own (felt.poker.runouts):
+    # an attribute each at every table would cost the heap (the instance's dict).
+    runouts = 1
+    boards = ()
+
     def __init__(self, stacks, button, structure, variant=None, rake=None):
         from felt.poker.variants import get
         self.variant = variant or get("holdem")
@@ -140,11 +144,8 @@ class Round:
         self.exposed = [[] for _ in range(n)]  # stud hole cards exposed while dealing (20.38(l))
         self.brought_down = [False] * n  # an up card turned into a down card for one
         self._defer = False         # apply(settle=False): the end waits for settle()
-        self.runouts = 1            # times the rest of the board is dealt (13:69F-14.10(l))
-        self.boards = []            # the boards of the runouts before the one being dealt
-        self.run_from = -1          # the step the runouts deal from; -1 until asked
-        self.offered = 0            # the runouts the players are asked to agree to
-        self.shared = 0             # board cards every runout shares
+        if structure.run_it > 1:
+            lazy.load(RUNOUTS).start(self)   # the runouts' state, in the round for save()
 
     # ----- starting -------------------------------------------------------------------
 
@@ -373,7 +374,7 @@ class Round:
             return "no %s now" % kind
         if seat != self.to_act:
             return "out of turn: seat %d is to %s" % (self.to_act, self._choice)
-        if kind in ("straddle", "decline", "run_it", "run_once"):
+        if kind not in ("discard", "draw"):
             return None if codes is None else "a %s takes no amount" % kind
         if codes is None:
             return "say which cards to %s" % kind
@@ -470,14 +471,14 @@ class Round:
     def _advance(self, out):
         """Carry out the variant's steps until one waits for cards or a player."""
         steps = self.variant.steps
-        while self.step < len(steps) or self._next_runout(out):
+        while self.step < len(steps) or \
+                self.runouts > 1 and lazy.load(RUNOUTS).next_runout(self, out):
             if self._alive < 2:
                 break
             st = steps[self.step]
             k = st[0]
-            if k == "burn" and self._runouts_due():
-                self._ask_run_it(out)
-                return
+            if k == "burn" and self.structure.run_it > 1 and lazy.load(RUNOUTS).ask(self, out):
+                return              # the players are asked to agree to the runouts
             if k == "bet" and self.boards:
                 self.step += 1      # a later runout: everyone is all-in, nobody bets
                 continue
@@ -488,12 +489,7 @@ class Round:
                 if self._start_betting(st[1], out):
                     return
             elif k in ("discard", "draw"):
-                self._order = [s for s in clockwise_from(self.origin, self.dealt_in)
-                               if self.live(s)]
-                self._choice = k
-                self.phase = CHOOSING
-                self.to_act = self._order[0]
-                out.append(("to_act", self.to_act))
+                self.ask_in_turn(k, [s for s in self.clockwise() if self.live(s)], out)
                 return
             else:
                 if k == "deal":
@@ -506,71 +502,6 @@ class Round:
                     return
             self.step += 1
         self._finish(out)
-
-    # ----- runouts (13:69F-14.10(l)) --------------------------------------------------------
-
-    def _runouts_due(self):
-        """True the first time nobody can bet any more with two players or more still
-        in and board cards to come, at a table offering runouts and with the stub
-        holding every runout's cards (the count offered, fewer if it cannot: ruling)."""
-        if self.structure.run_it < 2 or self.run_from >= 0 or self._alive < 2:
-            return False
-        if len([s for s in range(self.n) if self.can_act(s)]) > 1:
-            return False
-        need = board = 0
-        for st in self.variant.steps[self.step:]:
-            if st[0] in ("draw", "discard"):
-                return False        # a player's decision is still to come
-            if st[0] == "board":
-                board += st[1]
-            need += 1 if st[0] == "burn" else st[1] if st[0] == "board" else 0
-        if not board:
-            return False
-        self.offered = min(self.structure.run_it, self.cards_left() // need)
-        return self.offered > 1
-
-    def _ask_run_it(self, out):
-        """Each player still in is asked in turn, clockwise from the button."""
-        self.run_from = self.step
-        self.phase = CHOOSING
-        self._choice = RUN_IT
-        self._order = [s for s in self.clockwise() if self.live(s)]
-        self._next_asked(out)
-
-    def _next_asked(self, out):
-        """The next player to agree; once none is left, the cards: the first runout's
-        burn."""
-        if self._order:
-            self.to_act = self._order[0]
-            out.append(("to_act", self.to_act))
-            return
-        self.runouts = self.offered
-        self._choice = None
-        self.to_act = -1
-        self.phase = DEALING
-        self.shared = len(self.board)
-        if self.runouts > 1:
-            out.append(("runout", 1, self.runouts, list(self.board)))
-        self._advance(out)
-
-    def _agree(self, kind, seat, out):
-        out.append(("action", seat, kind, 0, False))
-        self._order.pop(0)
-        if kind == "run_once":
-            self.offered = 1        # a single decline: the board is dealt once
-            self._order = []
-        self._next_asked(out)
-
-    def _next_runout(self, out):
-        """The variant's steps are done: True when another runout follows, dealt from
-        where the runouts began, on the board they share."""
-        if len(self.boards) + 1 >= self.runouts or self._alive < 2:
-            return False
-        self.boards.append(self.board)
-        self.board = self.board[:self.shared]
-        self.step = self.run_from
-        out.append(("runout", len(self.boards) + 1, self.runouts, list(self.board)))
-        return True
 
     def _cards_for(self, st):
         k = st[0]
@@ -835,10 +766,26 @@ class Round:
 
     # ----- discards, draws and the straddle -------------------------------------------------
 
+    def ask_in_turn(self, choice, seats, out):
+        """Each of `seats` in turn is to make `choice` (a discard, a draw, the runouts'
+        agreement), the first now."""
+        self._order = seats
+        self._choice = choice
+        self.phase = CHOOSING
+        self.to_act = seats[0]
+        out.append(("to_act", self.to_act))
+
+    def answered(self, out, last=False):
+        """The seat asked has chosen: the next one is asked, none more if `last`."""
+        self._order.pop(0)
+        if last:
+            self._order = []
+        self._next_chooser(out)
+
     def _choose(self, kind, seat, codes, out):
         self.just_dealt = []
         if kind in ("run_it", "run_once"):
-            self._agree(kind, seat, out)
+            lazy.load(RUNOUTS).agree(self, kind, seat, out)
             return
         if kind in ("straddle", "decline"):
             if kind == "straddle":
@@ -875,17 +822,19 @@ class Round:
         self._next_chooser(out)
 
     def _next_chooser(self, out):
-        if self._choice == RUN_IT:
-            self._next_asked(out)   # a hand gone dead meanwhile: the question goes on
-            return
         self._drawn = []
         if self._order:
             self.to_act = self._order[0]
             out.append(("to_act", self.to_act))
             return
+        choice = self._choice
         self._choice = None
         self.to_act = -1
-        self.step += 1
+        if choice == RUN_IT:
+            self.phase = DEALING    # all have answered: the runouts' cards
+            lazy.load(RUNOUTS).agreed(self, out)
+        else:
+            self.step += 1
         self._advance(out)
 
     # ----- what the irregularity rules (felt.poker.irregular) do to the round ---------
@@ -988,7 +937,6 @@ class Round:
         if self.betround >= 0 and not self._round_raked:
             self._take_rake(out)
         live = [s for s in range(self.n) if self.live(s)]
-        boards = self.boards + [self.board] if len(live) > 1 else [self.board]
         pots = []
         rake = self.raked
         for amount, eligible in self.pots():
@@ -996,19 +944,14 @@ class Round:
             taken = min(rake, amount)
             rake -= taken
             pots.append((amount - taken, eligible))
-        runs = len(boards)
-        for k in range(runs):
-            if runs > 1:
-                out.append(("runout", k + 1, runs, list(boards[k])))
+        if self.runouts > 1 and len(live) > 1:
+            lazy.load(RUNOUTS).finish(self, live, pots, out)   # each runout's share
+        else:
             if len(live) > 1:
-                self._showdown(live, boards[k], out)
+                self.show_hands(live, self.board, out)
             for i in range(len(pots)):
-                # 13:69F-14.10(l), ruling (docs/rules.md): each runout decides an equal
-                # share of each pot, the odd chips of that division the first runout's.
-                amount = pots[i][0]
-                share = amount // runs + (amount % runs if k == 0 else 0)
-                if share:
-                    self._award(i, share, pots[i][1], out)
+                if pots[i][0]:
+                    self.award(i, pots[i][0], pots[i][1], out)
         out.append(("end",))
 
     def _take_rake(self, out):
@@ -1060,7 +1003,8 @@ class Round:
             pots[-1] = (amount + extra, eligible)
         return pots
 
-    def _showdown(self, live, board, out):
+    def show_hands(self, live, board, out):
+        """Each hand of the `live` seats shown with `board`, in the order of the rules."""
         # 13:47-20.38(d): the player who made the final wager shows first, then
         # clockwise; with no wager in the last betting round, the first live player
         # left of the button (or, in stud, of the dealer) (rules README).
@@ -1074,7 +1018,8 @@ class Round:
             self.high[s], self.low[s] = showdown.values(v, self.hole[s], board)
             out.append(("show", s, self.high[s], self.low[s]))
 
-    def _award(self, index, amount, eligible, out):
+    def award(self, index, amount, eligible, out):
+        """`amount` of pot `index` to the best hands of `eligible` (their shares)."""
         v = self.variant
         if len(eligible) == 1:
             self._pay(index, amount, eligible, "all", out)

@@ -14,13 +14,13 @@ raises: "a bet and three raises" is 4; 0 is no cap.  A posted sign says all of t
 
 `run_it` is the house's multiple alternative hands resolution (13:69F-14.10(l)): how
 many times the rest of the board is dealt when every player left is all-in and all
-agree (felt.poker.round); 1, the default, deals it once.
+agree (felt.poker.runouts); 1, the default, deals it once.  felt.table.config checks it
+(2 or 3 at most): this module's code is in the heap at every table.
 """
 
 from felt import check
 
 DEFAULT_CAP = 4  # rules README: a bet and three raises unless posted otherwise
-MAX_RUN_IT = 3   # docs/rules.md: the board twice or three times at most
 KINDS = ("fixed", "spread", "pot", "no")
 NAMES = ("fixed limit", "spread limit", "pot limit", "no limit")
 
@@ -71,9 +71,6 @@ class Structure:
         if self.kind in ("fixed", "spread") and self.big_bet < self.small_bet:
             raise ConfigError("big_bet must be at least small_bet (for spread limit: the "
                               "maximum wager at least the minimum)")
-        if not check.is_whole(self.run_it) or not 1 <= self.run_it <= MAX_RUN_IT:
-            raise ConfigError("run_it must be 1 (the board dealt once), 2 or 3, not %s "
-                              "(13:69F-14.10(l))" % check.shown(self.run_it))
         if self.cap == 1:
             raise ConfigError("cap 1 would forbid every raise; use 2 or more, or 0 for no cap")
         for name in ("check_raise", "straddle"):

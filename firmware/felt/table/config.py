@@ -12,6 +12,7 @@ from felt.poker import structure as structure_mod
 from felt.poker.structure import ConfigError
 
 MAX_SEATS = 11
+MAX_RUN_IT = 3   # docs/rules.md: the board twice or three times at most (13:69F-14.10(l))
 REGIMES = ("casino", "casino_night")    # N.J.A.C. 19:47 / 13:69F, or 13:47-20
 BUTTON_STARTS = ("dealer_right", "high_card")   # 19:47-14.10(c)2 i and ii
 TABLE_KEYS = ("game", "regime", "seats", "stacks", "button", "rake", "min_wager", "max_wager")
@@ -68,6 +69,10 @@ def from_dict(d, board_seats=MAX_SEATS):
     given = dict([(k, d[k]) for k in STRUCTURE_KEYS if k in d])
     given["max_wager"] = max_wager or 0     # the structure's "none"
     structure = structure_mod.from_dict(given)
+    # Checked here, not by the structure (its code is in the heap at every table).
+    if not check.is_whole(structure.run_it) or not 1 <= structure.run_it <= MAX_RUN_IT:
+        raise ConfigError("run_it must be 1 (the board dealt once), 2 or 3, not %s "
+                          "(13:69F-14.10(l))" % check.shown(structure.run_it))
     if variant.stud() and structure.blinds:
         raise ConfigError("%s has no blinds: it opens with antes and the bring-in "
                           "(19:47-14.9(d))" % variant.title)

@@ -17,6 +17,7 @@ ROUND = "felt.poker.round"
 PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
 REPORTS = "felt.table.reports"     # the dealer's reports, the decks retired (felt.lazy)
 IRREGULAR_RULES = "felt.poker.irregular"   # felt.poker.round's, when one happens
+RUNOUTS = "felt.poker.runouts"     # felt.poker.round's, at a table offering them
 # The sections of the procedures a poker table and a banked one share.
 HAND_SHUFFLE_RULE = "13:47-20.38(p)"   # the shuffler removed before a hand shuffle
 SHUFFLER_JAM_RULE = "13:47-20.38(o)"   # a jammed shuffler: shuffle by hand
@@ -37,14 +38,16 @@ LASTING = ()   # a poker table keeps nothing of its own across a power cut (Cont
 
 
 def configured(ctl):
-    """A new poker table, or one resumed: its rounds' rules loaded."""
+    """A new poker table, or one resumed: its rounds' rules loaded (the runouts' by a
+    round that offers them: not kept from a configuration before)."""
     lazy.load(ROUND)
+    lazy.forget(RUNOUTS)
 
 
 def forget():
     """The table is a house-banked table now: a poker table's modules go (felt.lazy)."""
     for name in (ROUND, "felt.poker.showdown", "felt.poker.hands", "felt.poker.low",
-                 "felt.poker.rake", "felt.poker.variants", IRREGULAR_RULES):
+                 "felt.poker.rake", "felt.poker.variants", IRREGULAR_RULES, RUNOUTS):
         lazy.forget(name)
 
 

@@ -4,7 +4,10 @@ seat 0 unless said; seat 0 moves all in, seat 1 (51 chips) and seat 2 (100) call
 a main pot of 153 for all three and a side pot of 98 for seats 0 and 2; seat 0's last
 100 come back uncalled."""
 
-from felt.poker.round import CHOOSING, DEALING
+import sys
+
+from felt import lazy
+from felt.poker.round import CHOOSING, DEALING, RUNOUTS as RUNOUTS_RULES
 from felt.poker.structure import Structure
 from firmware_helpers import deal, act, refused, of_kind
 from variant_helpers import new_game, codes_of, feed
@@ -54,6 +57,16 @@ def test_no_question_at_a_table_that_deals_the_board_once_by_default():
     assert r.phase == DEALING and r.expecting() == ("burn", -1)
     assert "run_it" not in r.legal_actions(1)
     assert no_limit().as_dict().get("run_it") is None      # the default is left out
+
+
+def test_the_runouts_rules_are_loaded_only_at_a_table_that_offers_them():
+    # felt.poker.runouts (felt.lazy): on a board its bytecode would be in the heap.
+    lazy.forget(RUNOUTS_RULES)
+    r, _ = all_in(1)
+    feed(r)
+    assert r.finished() and RUNOUTS_RULES not in sys.modules
+    all_in(2)
+    assert RUNOUTS_RULES in sys.modules
 
 
 def test_everyone_all_in_each_player_still_in_is_asked_clockwise_from_the_button():
