@@ -42,7 +42,9 @@ from pokerkit import (  # noqa: E402
     HandHistory,
     Mode,
     NoLimitTexasHoldem,
+    OmahaHoldemHand,
     PotLimitOmahaHoldem,
+    StandardHighHand,
 )
 from pokerkit.notation import parse_action  # noqa: E402
 
@@ -495,15 +497,66 @@ REASONS_B = {
 
 def runout_odd_chips_only(r, felt, theirs):
     """The stacks differ only in the odd chips of dividing the pots among the runouts
-    (13:69F-14.10(l), docs/rules.md): Felt divides each pot and gives the remainder to
-    the first runout's share; PokerKit kills the hands that win on no runout, merges
-    the pots that then have the same contenders and divides their sum once.  So: two
-    pots or more, the same total, and no more chips moved than the remainders of
-    Felt's division (each pot's at most runouts - 1)."""
-    if r.runouts < 2 or len(r.pots()) < 2 or sum(felt) != sum(theirs) or felt == theirs:
-        return False
-    moved = sum(abs(a - b) for a, b in zip(felt, theirs)) // 2
-    return moved <= sum(amount % r.runouts for amount, _ in r.pots())
+    (13:69F-14.10(l), docs/rules.md), exactly: Felt's stacks are Felt's ruling and
+    PokerKit's are PokerKit's, each worked out here from the round's wagers, hands and
+    boards (runout_rulings)."""
+    return r.runouts > 1 and felt != theirs and runout_rulings(r) == (felt, theirs)
+
+
+def runout_rulings(r):
+    """The finishing stacks (in the file's order) of a finished hold 'em or Omaha high
+    round run more than once, by Felt's ruling and by PokerKit's, worked out from what
+    each player put in, the hands and the runouts' boards; the winners by PokerKit's
+    hand values, not Felt's evaluator.  Both divide each pot into equal shares, one per
+    runout, the remainder the first runout's, and a tied share among its winners, the
+    odd chips to the first clockwise from the button (the file's first player).  The
+    pots differ: Felt's are the side pots of the players still in (folded chips above
+    them in the last); PokerKit's come from every contribution's level, after killing
+    the hands that win on no board, merged where two in a row have the same
+    contenders (0.7.7, State.pots and can_win_now).  (felt, pokerkit)"""
+    assert not r.variant.has_low() and not r.raked, "high hands, no rake"
+    kind = {"holdem": StandardHighHand, "omaha": OmahaHoldemHand}[r.variant.hand]
+    order = r.clockwise()
+    n = len(order)
+    put = [r.total[s] for s in order]
+    live = [r.live(s) for s in order]
+    hands = [[kind.from_game(C.codes(r.hole[s]).replace(" ", ""), C.codes(board).replace(" ", ""))
+              if r.live(s) else None for s in order] for board in r.boards + [r.board]]
+
+    def pots(levels, contending, merge):
+        made, below = [], 0
+        for level in levels:
+            amount = sum(min(p, level) - min(p, below) for p in put)
+            who = [i for i in range(n) if contending[i] and put[i] >= level]
+            if merge and made and made[-1][1] == who:
+                amount += made.pop()[0]
+            if amount:
+                made.append((amount, who))
+            below = level
+        return made
+
+    def finishing(pots):
+        stacks = [r.start_stacks[s] - r.total[s] for s in order]
+        runs = len(hands)
+        for amount, who in pots:
+            for k in range(runs):
+                share = amount // runs + (amount % runs if k == 0 else 0)
+                contenders = [i for i in who if hands[k][i] is not None]
+                best = max([hands[k][i] for i in contenders], default=None)
+                winners = [i for i in contenders if hands[k][i] == best]
+                for j, i in enumerate(winners):
+                    stacks[i] += share // len(winners) + (share % len(winners) if j == 0 else 0)
+        return stacks
+
+    felt_pots = pots(sorted({put[i] for i in range(n) if live[i]}), live, False)
+    above = sum(max(0, p - max(put[i] for i in range(n) if live[i])) for p in put)
+    if above:
+        felt_pots[-1] = (felt_pots[-1][0] + above, felt_pots[-1][1])
+    everyone = pots(sorted(set(put)), live, True)
+    can_win = [any(i in who and hands[k][i] >= max(hands[k][j] for j in who)
+                   for k in range(len(hands)) for _, who in everyone) for i in range(n)]
+    theirs = pots(sorted(set(put)), [live[i] and can_win[i] for i in range(n)], True)
+    return finishing(felt_pots), finishing(theirs)
 
 
 def _up_key(r, seat):
@@ -797,6 +850,9 @@ def test_random_all_in_hands_run_twice_and_three_times_agree_with_pokerkit():
         assert felt_replay(text)[1] == felt and sum(felt) == sum(stacks)
         theirs, failure = pokerkit_replay(HandHistory.loads(text))
         assert failure is None, (failure, text)
+        if r.runouts > 1:
+            # Each side's stacks are its own ruling exactly, the same or not.
+            assert runout_rulings(r) == (felt, theirs), (felt, theirs, text)
         if theirs == felt:
             tally["same, %d runout%s" % (r.runouts, "s" if r.runouts > 1 else "")] += 1
         elif runout_odd_chips_only(r, felt, theirs):
