@@ -18,6 +18,7 @@ EVENTS = {
     "rake": {"amount": 2},
     "time_charge": {"charges": [3, 0, 3]},
     "street": {"name": "flop"},
+    "runout": {"n": 2, "of": 2, "board": "Ah Kd 7c"},
     "to_act": {"seat": 1, "legal": ["fold", "call", "raise"], "min": 4, "max": 20},
     "action": {"seat": 1, "a": "bring_in", "amount": 1, "all_in": False},
     "return": {"seat": 1, "amount": 6},

@@ -12,6 +12,8 @@ Events:   ("card", "As")                  a card read from the dealing shoe
           ("discard", seat, "As Kd")      Pineapple's discard
           ("draw", seat, "As Kd")         the cards a player draws to replace ("" stands pat)
           ("straddle", seat) / ("decline", seat)   the optional straddle (13:69F-14.10(f))
+          ("run_it", seat) / ("run_once", seat)    agreeing to the runouts, or not
+                                          (13:69F-14.10(l), felt.poker.runouts)
           and the irregularities of felt.poker.irregular
 Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all_in)
           ("need", what, seat)            what: "hole", "up", "burn", "board"
@@ -26,10 +28,18 @@ Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all
           ("show", seat, high, low)       low -1 when none or not played
           ("rake", amount)                taken after a betting round (13:47-20.37)
           ("award", pot, seat, amount, share)   share: "high", "low" or "all"
+          ("runout", k, count, [cards])   what follows is runout k of count: as its
+                                          dealing begins (the board the runouts share)
+                                          and at the showdown (its whole board)
           ("end",)
           ("settle",)                     only from apply(event, settle=False): the
                                           round's end (showdown, awards) waits for
                                           settle(), so the table can light the LEDs first
+
+Runouts (13:69F-14.10(l)): at a table whose structure offers them (`run_it` 2 or 3),
+felt.poker.runouts asks the players and deals the board again; the round keeps their
+state (`runouts`, the times the board is dealt, and the module's own) and calls it at a
+burn, at the end of the variant's steps, for an answer and at the showdown.
 """
 
 from felt import check, lazy
@@ -43,7 +53,10 @@ IRREGULAR = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul",
 IRREGULAR_RULES = "felt.poker.irregular"
 
 ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
-CHOICES = ("discard", "draw", "straddle", "decline")
+CHOICES = ("discard", "draw", "straddle", "decline", "run_it", "run_once")
+RUN_IT = "run_it"   # the choice of the runouts: agreeing or declining (13:69F-14.10(l))
+# Their rules, loaded (felt.lazy) only at a table whose structure offers them.
+RUNOUTS = "felt.poker.runouts"
 
 DEALING = 0
 BETTING = 1
@@ -56,6 +69,11 @@ class Refused(Exception):
 
 
 class Round:
+    # The board dealt once; a round that offers runouts has its own (felt.poker.runouts):
+    # an attribute each at every table would cost the heap (the instance's dict).
+    runouts = 1
+    boards = ()
+
     def __init__(self, stacks, button, structure, variant=None, rake=None):
         from felt.poker.variants import get
         self.variant = variant or get("holdem")
@@ -126,6 +144,8 @@ class Round:
         self.exposed = [[] for _ in range(n)]  # stud hole cards exposed while dealing (20.38(l))
         self.brought_down = [False] * n  # an up card turned into a down card for one
         self._defer = False         # apply(settle=False): the end waits for settle()
+        if structure.run_it > 1:
+            lazy.load(RUNOUTS).start(self)   # the runouts' state, in the round for save()
 
     # ----- starting -------------------------------------------------------------------
 
@@ -349,13 +369,13 @@ class Round:
             event[0], to, self.structure.name(), lo, hi)
 
     def _why_not_choice(self, kind, seat, codes):
-        choice = "straddle" if kind == "decline" else kind
+        choice = "straddle" if kind == "decline" else RUN_IT if kind == "run_once" else kind
         if self.phase != CHOOSING or self._choice != choice:
             return "no %s now" % kind
         if seat != self.to_act:
             return "out of turn: seat %d is to %s" % (self.to_act, self._choice)
-        if kind in ("straddle", "decline"):
-            return None if codes is None else "a straddle takes no amount"
+        if kind not in ("discard", "draw"):
+            return None if codes is None else "a %s takes no amount" % kind
         if codes is None:
             return "say which cards to %s" % kind
         try:
@@ -451,11 +471,17 @@ class Round:
     def _advance(self, out):
         """Carry out the variant's steps until one waits for cards or a player."""
         steps = self.variant.steps
-        while self.step < len(steps):
+        while self.step < len(steps) or \
+                self.runouts > 1 and lazy.load(RUNOUTS).next_runout(self, out):
             if self._alive < 2:
                 break
             st = steps[self.step]
             k = st[0]
+            if k == "burn" and self.structure.run_it > 1 and lazy.load(RUNOUTS).ask(self, out):
+                return              # the players are asked to agree to the runouts
+            if k == "bet" and self.boards:
+                self.step += 1      # a later runout: everyone is all-in, nobody bets
+                continue
             if k == "bet":
                 self.betround += 1
                 if self.betround > 0:
@@ -463,12 +489,7 @@ class Round:
                 if self._start_betting(st[1], out):
                     return
             elif k in ("discard", "draw"):
-                self._order = [s for s in clockwise_from(self.origin, self.dealt_in)
-                               if self.live(s)]
-                self._choice = k
-                self.phase = CHOOSING
-                self.to_act = self._order[0]
-                out.append(("to_act", self.to_act))
+                self.ask_in_turn(k, [s for s in self.clockwise() if self.live(s)], out)
                 return
             else:
                 if k == "deal":
@@ -745,8 +766,27 @@ class Round:
 
     # ----- discards, draws and the straddle -------------------------------------------------
 
+    def ask_in_turn(self, choice, seats, out):
+        """Each of `seats` in turn is to make `choice` (a discard, a draw, the runouts'
+        agreement), the first now."""
+        self._order = seats
+        self._choice = choice
+        self.phase = CHOOSING
+        self.to_act = seats[0]
+        out.append(("to_act", self.to_act))
+
+    def answered(self, out, last=False):
+        """The seat asked has chosen: the next one is asked, none more if `last`."""
+        self._order.pop(0)
+        if last:
+            self._order = []
+        self._next_chooser(out)
+
     def _choose(self, kind, seat, codes, out):
         self.just_dealt = []
+        if kind in ("run_it", "run_once"):
+            lazy.load(RUNOUTS).agree(self, kind, seat, out)
+            return
         if kind in ("straddle", "decline"):
             if kind == "straddle":
                 # 13:69F-14.10(f): a straddle of twice the big blind, who then acts last.
@@ -787,9 +827,14 @@ class Round:
             self.to_act = self._order[0]
             out.append(("to_act", self.to_act))
             return
+        choice = self._choice
         self._choice = None
         self.to_act = -1
-        self.step += 1
+        if choice == RUN_IT:
+            self.phase = DEALING    # all have answered: the runouts' cards
+            lazy.load(RUNOUTS).agreed(self, out)
+        else:
+            self.step += 1
         self._advance(out)
 
     # ----- what the irregularity rules (felt.poker.irregular) do to the round ---------
@@ -856,7 +901,9 @@ class Round:
             if self._choice == "straddle":
                 self._choose("decline", seat, None, out)   # the straddle is not made
             else:
-                self._order.remove(seat)                 # no draw or discard for a dead hand
+                # No draw or discard for a dead hand; nor an answer to the runouts:
+                # the others' answers decide them.
+                self._order.remove(seat)
                 self._next_chooser(out)
         elif seat == self.to_act:
             self._set_to_act(seat, out)
@@ -890,15 +937,21 @@ class Round:
         if self.betround >= 0 and not self._round_raked:
             self._take_rake(out)
         live = [s for s in range(self.n) if self.live(s)]
-        if len(live) > 1:
-            self._showdown(live, out)
+        pots = []
         rake = self.raked
-        for i, (amount, eligible) in enumerate(self.pots()):
+        for amount, eligible in self.pots():
             # The rake came out of the main pot first, then the side pots in turn.
             taken = min(rake, amount)
             rake -= taken
-            if amount > taken:
-                self._award(i, amount - taken, eligible, out)
+            pots.append((amount - taken, eligible))
+        if self.runouts > 1 and len(live) > 1:
+            lazy.load(RUNOUTS).finish(self, live, pots, out)   # each runout's share
+        else:
+            if len(live) > 1:
+                self.show_hands(live, self.board, out)
+            for i in range(len(pots)):
+                if pots[i][0]:
+                    self.award(i, pots[i][0], pots[i][1], out)
         out.append(("end",))
 
     def _take_rake(self, out):
@@ -950,7 +1003,8 @@ class Round:
             pots[-1] = (amount + extra, eligible)
         return pots
 
-    def _showdown(self, live, out):
+    def show_hands(self, live, board, out):
+        """Each hand of the `live` seats shown with `board`, in the order of the rules."""
         # 13:47-20.38(d): the player who made the final wager shows first, then
         # clockwise; with no wager in the last betting round, the first live player
         # left of the button (or, in stud, of the dealer) (rules README).
@@ -961,10 +1015,11 @@ class Round:
         self.show_order = order
         v = self.variant
         for s in order:
-            self.high[s], self.low[s] = showdown.values(v, self.hole[s], self.board)
+            self.high[s], self.low[s] = showdown.values(v, self.hole[s], board)
             out.append(("show", s, self.high[s], self.low[s]))
 
-    def _award(self, index, amount, eligible, out):
+    def award(self, index, amount, eligible, out):
+        """`amount` of pot `index` to the best hands of `eligible` (their shares)."""
         v = self.variant
         if len(eligible) == 1:
             self._pay(index, amount, eligible, "all", out)

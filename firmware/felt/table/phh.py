@@ -184,6 +184,10 @@ class _Writer:
         kind, seat = e[0], e[1]
         if kind in ("straddle", "decline"):
             return None              # the straddle is in blinds_or_straddles
+        if kind in ("run_it", "run_once"):
+            # PHH has no notation for the runouts' agreement: a commentary line (a
+            # no-op for PHH readers), the count in `_runouts`.
+            return "# felt: %s %s" % (kind, self.player(seat))
         if kind in ("discard", "draw"):
             cards = "".join([C.code(C.parse(c)) for c in e[2].split()])
             return ("%s sd %s" % (self.player(seat), cards)).strip()
@@ -299,6 +303,8 @@ def history(header, events, round=None):
     put("_button", header["button"])
     put("_seats", order)
     put("_felt_version", FIRMWARE)
+    if done.runouts > 1:
+        put("_runouts", done.runouts)     # PokerKit's runout count (docs/phh.md)
     if r.called_off:
         put("_called_off", r.called_off)
         put("_called_off_why", r.called_why)

@@ -17,6 +17,7 @@ ROUND = "felt.poker.round"
 PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
 REPORTS = "felt.table.reports"     # the dealer's reports, the decks retired (felt.lazy)
 IRREGULAR_RULES = "felt.poker.irregular"   # felt.poker.round's, when one happens
+RUNOUTS = "felt.poker.runouts"     # felt.poker.round's, at a table offering them
 # The sections of the procedures a poker table and a banked one share.
 HAND_SHUFFLE_RULE = "13:47-20.38(p)"   # the shuffler removed before a hand shuffle
 SHUFFLER_JAM_RULE = "13:47-20.38(o)"   # a jammed shuffler: shuffle by hand
@@ -28,21 +29,25 @@ PANEL = ("misdeal", "exposed", "off_table", "ineligible", "dead_round", "player_
 
 # Seat buttons: fold; check or call; bet or raise.  The forced and optional bets use
 # them too: call posts the bring-in, raise completes it or makes the straddle, fold
-# declines the straddle.
-BUTTON_ACTIONS = {"fold": ("fold", "decline"), "call": ("check", "call", "bring_in"),
-                  "raise": ("bet", "raise", "straddle")}
+# declines the straddle.  Asked to run the board more than once (13:69F-14.10(l)), raise
+# agrees and fold or call declines (docs/rules.md).
+BUTTON_ACTIONS = {"fold": ("fold", "decline", "run_once"),
+                  "call": ("check", "call", "bring_in", "run_once"),
+                  "raise": ("bet", "raise", "straddle", "run_it")}
 LASTING = ()   # a poker table keeps nothing of its own across a power cut (Controller.lasting)
 
 
 def configured(ctl):
-    """A new poker table, or one resumed: its rounds' rules loaded."""
+    """A new poker table, or one resumed: its rounds' rules loaded (the runouts' by a
+    round that offers them: not kept from a configuration before)."""
     lazy.load(ROUND)
+    lazy.forget(RUNOUTS)
 
 
 def forget():
     """The table is a house-banked table now: a poker table's modules go (felt.lazy)."""
     for name in (ROUND, "felt.poker.showdown", "felt.poker.hands", "felt.poker.low",
-                 "felt.poker.rake", "felt.poker.variants", IRREGULAR_RULES):
+                 "felt.poker.rake", "felt.poker.variants", IRREGULAR_RULES, RUNOUTS):
         lazy.forget(name)
 
 
@@ -209,6 +214,8 @@ def effects(ctl, out):
             evt({"e": "rake", "amount": e[1]})   # counted when the round ends
         elif k == "street":
             evt({"e": "street", "name": e[1]})
+        elif k == "runout":
+            evt({"e": "runout", "n": e[1], "of": e[2], "board": C.codes(e[3])})
         elif k == "to_act":
             _to_act(ctl, e[1])
         elif k == "action":
