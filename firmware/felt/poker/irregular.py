@@ -99,7 +99,7 @@ def apply(r, event, out):
         call_off(r, kind, event[1], out)
     elif kind == "face_up":
         card = C.parse(event[1])
-        r.set_aside(card)
+        _set_aside(r, card)
         r.face_ups += 1
         out.append(("discarded", -1, [card]))
         if r.face_ups > 1:
@@ -134,7 +134,7 @@ def apply(r, event, out):
         seat = event[1]
         _notice(out, "foul", "seat %d's protected hand fouled: its money refunded" % seat)
         _refund(r, seat, out)
-        r.take_out(seat, out)
+        _take_out(r, seat, out)
     else:  # away
         seat = event[1]
         _notice(out, "away", "seat %d left with an unprotected hand: folded" % seat)
@@ -142,10 +142,10 @@ def apply(r, event, out):
             # 13:47-20.38(k)2: the forced bet is still owed by the player who leaves.
             # The hand is folded as it is posted, so the bring-in stays in the pot: were
             # the betting to close on it, it is no uncalled bet to hand back.
-            r.fold_posting(seat, out)
+            _fold_posting(r, seat, out)
             out.append(("dead_hand", seat))
             return
-        r.take_out(seat, out)
+        _take_out(r, seat, out)
 
 
 def call_off(r, kind, why, out):
@@ -224,12 +224,12 @@ def _exposed(r, card, out):
         r.muck += r.hole[seat]
         r.hole[seat] = []
         r.up[seat] = []
-        r.take_out(seat, out, dead=True)
+        _take_out(r, seat, out, dead=True)
         return
     _notice(out, "exposed", "seat %d's hole card %s exposed: the third card is dealt "
             "down" % (seat, C.code(card)))
     # One hole card up: the third card is dealt down instead of up.
-    if r.bring_down(seat):
+    if _bring_down(r, seat):
         r.brought_down[seat] = True
 
 
@@ -241,4 +241,74 @@ def _unexpose(r, seat, card):
     if not r.brought_down[seat]:
         return False       # exposed after the up card came: a down card replaces it
     r.brought_down[seat] = False
-    return r.bring_up(seat)    # while the card brought down is still due, it is up again
+    return _bring_up(r, seat)    # while the card brought down is still due, it is up again
+
+
+def _set_aside(r, card):
+    """A card found that is not used (face up in the deck): seen, never dealt."""
+    r.seen[card] = 1
+    r.left -= 1
+    r.muck.append(card)
+
+
+def _bring_down(r, seat):
+    """The next up card due to `seat` is dealt down instead (13:47-20.38(l)); True
+    if one was still due."""
+    for k in range(r.next_card, len(r.plan)):
+        if r.plan[k] == ("up", seat):
+            r.plan[k] = ("hole", seat)
+            return True
+    return False
+
+
+def _bring_up(r, seat):
+    """The card brought down for `seat` comes up again, if still due; True if it
+    was dealt already.  It is the seat's last hole card of the plan: a replacement
+    is always asked for before it."""
+    k = len(r.plan) - 1
+    while k >= 0 and r.plan[k] != ("hole", seat):
+        k -= 1
+    if k >= r.next_card:
+        r.plan[k] = ("up", seat)
+        return False
+    return True
+
+
+def _fold_posting(r, seat, out):
+    """`seat` leaves owing the bring-in (13:47-20.38(k)2): folded as it is posted."""
+    r.folded[seat] = True
+    r.alive -= 1
+    r.act("bring_in", seat, None, out)
+
+
+def _take_out(r, seat, out, dead=False):
+    """`seat` out of the hand at any time; the action moves on if it was theirs.  A
+    `dead` hand (both stud hole cards exposed) is dealt no more cards: the deal moves
+    on if the card due was its."""
+    if dead:
+        r.plan = r.plan[:r.next_card] + \
+            [x for x in r.plan[r.next_card:] if x[1] != seat]
+    r.folded[seat] = True
+    r.alive -= 1
+    out.append(("dead_hand", seat))
+    if r.alive == 1:
+        r.finish(out)
+    elif r.choice is not None and seat == r.to_act:
+        if r.choice == "straddle":
+            r.choose("decline", seat, None, out)   # the straddle is not made
+        else:
+            # No draw or discard for a dead hand; nor an answer to the runouts:
+            # the others' answers decide them.
+            r.order.remove(seat)
+            r.next_chooser(out)
+    elif seat == r.to_act:
+        r.set_to_act(seat, out)
+        if r.to_act < 0:
+            r.end_betting_round(out)
+    elif r.choice is not None and seat in r.order:
+        r.order.remove(seat)
+    if dead and r.dealing():
+        if r.next_card >= len(r.plan):
+            r.deal_done(out)      # the seat was owed the deal's last card
+        else:
+            r.ask_card(out)        # the card asked for may have been the seat's

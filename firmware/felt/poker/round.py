@@ -105,8 +105,8 @@ class Round:
         self.burns = []
         self.muck = []              # discards, draws and ghost cards
         self.seen = bytearray(C.DECK_SIZE)
-        self._left = C.DECK_SIZE    # cards not yet seen this round
-        self._alive = sum(self.dealt_in)   # players not folded
+        self.left = C.DECK_SIZE    # cards not yet seen this round
+        self.alive = sum(self.dealt_in)   # players not folded
         self.step = 0               # index into variant.steps
         self.betround = -1          # index of the current or last betting round
         self.phase = DEALING
@@ -129,10 +129,10 @@ class Round:
         self.high = [-1] * n
         self.low = [-1] * n
         self.winners = []
-        self._plan = []             # the cards still expected: ("hole", seat) ...
-        self._next_card = 0
-        self._order = []            # seats still to discard or draw
-        self._choice = None
+        self.plan = []             # the cards still expected: ("hole", seat) ...
+        self.next_card = 0
+        self.order = []            # seats still to discard or draw
+        self.choice = None
         self._drawn = []            # the drawing player's discards, kept out of a reshuffle
         self._reshuffle_first = False
         self.just_dealt = []        # hole cards of the deal under way, until someone acts
@@ -140,7 +140,7 @@ class Round:
         self.called_off = None      # "void", "dead" or "misdeal" (felt.poker.irregular)
         self.called_why = None      # then why, with its section: "face_up 13:47-20.38(f)3"
         self._wagered = [False] * n  # who has voluntarily wagered (20.38(f)2 and 4)
-        self._resume = None         # (phase, to_act) to go back to after a replaced card
+        self.resume_to = None         # (phase, to_act) to go back to after a replaced card
         self.exposed = [[] for _ in range(n)]  # stud hole cards exposed while dealing (20.38(l))
         self.brought_down = [False] * n  # an up card turned into a down card for one
         self._defer = False         # apply(settle=False): the end waits for settle()
@@ -173,8 +173,8 @@ class Round:
                     straddler = next_seat(seat, self.dealt_in)
                     if self.stacks[straddler] > 0:
                         self.phase = CHOOSING
-                        self._choice = "straddle"
-                        self._order = [straddler]
+                        self.choice = "straddle"
+                        self.order = [straddler]
                         self.to_act = straddler
                         out.append(("to_act", straddler))
                         return out
@@ -197,8 +197,8 @@ class Round:
 
     def expecting(self):
         """("hole" | "up" | "burn" | "board", seat) while a card is due, else None."""
-        if self.phase == DEALING and self._next_card < len(self._plan):
-            return self._plan[self._next_card]
+        if self.phase == DEALING and self.next_card < len(self.plan):
+            return self.plan[self.next_card]
         return None
 
     def live(self, seat):
@@ -215,7 +215,7 @@ class Round:
                 or (a in ("discard", "draw") and self._may_choose(a, seat))]
 
     def _may_choose(self, kind, seat):
-        return self.phase == CHOOSING and self._choice == kind and seat == self.to_act
+        return self.phase == CHOOSING and self.choice == kind and seat == self.to_act
 
     def pot(self):
         """Chips in the pot now: all put in, less the rake taken."""
@@ -229,10 +229,10 @@ class Round:
 
     def drawing(self):
         """True from a draw's first discard to its last replacement card."""
-        return self._choice == "draw"
+        return self.choice == "draw"
 
     def cards_left(self):
-        return self._left
+        return self.left
 
     def showing(self, seat):
         return [c for c, u in zip(self.hole[seat], self.up[seat]) if u]
@@ -370,10 +370,10 @@ class Round:
 
     def _why_not_choice(self, kind, seat, codes):
         choice = "straddle" if kind == "decline" else RUN_IT if kind == "run_once" else kind
-        if self.phase != CHOOSING or self._choice != choice:
+        if self.phase != CHOOSING or self.choice != choice:
             return "no %s now" % kind
         if seat != self.to_act:
-            return "out of turn: seat %d is to %s" % (self.to_act, self._choice)
+            return "out of turn: seat %d is to %s" % (self.to_act, self.choice)
         if kind not in ("discard", "draw"):
             return None if codes is None else "a %s takes no amount" % kind
         if codes is None:
@@ -430,7 +430,7 @@ class Round:
     def settle(self):
         """The end of the round that apply(event, settle=False) left waiting; its effects."""
         out = []
-        self._finish(out)
+        self.finish(out)
         return out
 
     def save(self):
@@ -464,16 +464,16 @@ class Round:
         if kind in IRREGULAR:
             lazy.load(IRREGULAR_RULES).apply(self, event, out)
         elif kind in CHOICES:
-            self._choose(kind, event[1], event[2] if len(event) == 3 else None, out)
+            self.choose(kind, event[1], event[2] if len(event) == 3 else None, out)
         else:
-            self._act(kind, event[1], event[2] if len(event) == 3 else None, out)
+            self.act(kind, event[1], event[2] if len(event) == 3 else None, out)
 
     def _advance(self, out):
         """Carry out the variant's steps until one waits for cards or a player."""
         steps = self.variant.steps
         while self.step < len(steps) or \
                 self.runouts > 1 and lazy.load(RUNOUTS).next_runout(self, out):
-            if self._alive < 2:
+            if self.alive < 2:
                 break
             st = steps[self.step]
             k = st[0]
@@ -494,14 +494,14 @@ class Round:
             else:
                 if k == "deal":
                     self.just_dealt = []
-                self._plan = self._cards_for(st)
-                if self._plan:
-                    self._next_card = 0
+                self.plan = self._cards_for(st)
+                if self.plan:
+                    self.next_card = 0
                     self.phase = DEALING
                     self.ask_card(out)
                     return
             self.step += 1
-        self._finish(out)
+        self.finish(out)
 
     def _cards_for(self, st):
         k = st[0]
@@ -543,7 +543,7 @@ class Round:
             pool = list(self.burns)
             self.burns = []
         else:
-            keep = self._drawn if self._choice == "draw" else []
+            keep = self._drawn if self.choice == "draw" else []
             folded = []
             for s in range(self.n):
                 if self.dealt_in[s] and self.folded[s]:
@@ -555,14 +555,14 @@ class Round:
             self.burns = []
         for c in pool:
             self.seen[c] = 0
-        self._left += len(pool)
+        self.left += len(pool)
         out.append(("reshuffle", pool))
 
     def _take_card(self, card, out):
-        what, seat = self._plan[self._next_card]
-        self._next_card += 1
+        what, seat = self.plan[self.next_card]
+        self.next_card += 1
         self.seen[card] = 1
-        self._left -= 1
+        self.left -= 1
         if what in ("hole", "up"):
             if self.live(seat):
                 self.hole[seat].append(card)
@@ -576,45 +576,45 @@ class Round:
             self.board.append(card)
             self.just_dealt.append(card)
         out.append(("dealt", what, seat, card))
-        if self._next_card < len(self._plan):
+        if self.next_card < len(self.plan):
             self.ask_card(out)
             return
-        self._deal_done(out)
+        self.deal_done(out)
 
-    def _deal_done(self, out):
+    def deal_done(self, out):
         """The cards of a deal are all in: go on with the round."""
-        self._plan = []
-        self._next_card = 0
-        if self._resume is not None:
+        self.plan = []
+        self.next_card = 0
+        if self.resume_to is not None:
             # A replaced card is dealt: back to where the round was (20.38(g), (m), (n)).
-            self.phase, self.to_act = self._resume
-            self._resume = None
+            self.phase, self.to_act = self.resume_to
+            self.resume_to = None
             if self.phase == BETTING:
                 # Nobody has acted on the deal yet (a card is replaced only until then):
                 # the betting opens again by what shows now, a stud up card may be new.
                 if not self._start_betting(self.variant.steps[self.step][1], out):
                     self.to_act = -1            # everyone left to bet has gone meanwhile
-                    self._end_betting_round(out)
+                    self.end_betting_round(out)
             elif self.to_act >= 0:
                 if self.phase == CHOOSING:
                     # A draw or discard in progress: its seat goes on, if still in.
                     if self.live(self.to_act):
                         out.append(("to_act", self.to_act))
                     else:
-                        if self.to_act in self._order:
-                            self._order.remove(self.to_act)
-                        self._next_chooser(out)
+                        if self.to_act in self.order:
+                            self.order.remove(self.to_act)
+                        self.next_chooser(out)
                 elif self.can_act(self.to_act):
                     out.append(("to_act", self.to_act))
                 else:
                     # The player to act left meanwhile: the next one acts.
-                    self._set_to_act(self.to_act, out)
+                    self.set_to_act(self.to_act, out)
                     if self.to_act < 0:
-                        self._end_betting_round(out)
+                        self.end_betting_round(out)
             return
-        if self._choice == "draw" and self.phase == DEALING:
+        if self.choice == "draw" and self.phase == DEALING:
             self.phase = CHOOSING
-            self._next_chooser(out)
+            self.next_chooser(out)
             return
         self.step += 1
         self._advance(out)
@@ -646,7 +646,7 @@ class Round:
             self.to_act = seat
             out.append(("to_act", seat))
             return True
-        self._set_to_act((seat - 1) % self.n, out)
+        self.set_to_act((seat - 1) % self.n, out)
         return True
 
     def _opener(self, opener):
@@ -681,7 +681,7 @@ class Round:
             return True
         return len(able) == 1 and self.street_bet[able[0]] < self.level
 
-    def _set_to_act(self, after, out):
+    def set_to_act(self, after, out):
         n = self.n
         for i in range(1, n + 1):
             s = (after + i) % n
@@ -697,14 +697,14 @@ class Round:
         card when a wrong start or a skipped seat is found."""
         return sum([1 for w in self._wagered if w])
 
-    def _act(self, kind, seat, to, out):
+    def act(self, kind, seat, to, out):
         self.just_dealt = []
         stack = self.stacks[seat]
         amount = 0
         before = self.level
         if kind == "fold":
             self.folded[seat] = True
-            self._alive -= 1
+            self.alive -= 1
             # 13:47-20.38(e): a player who folds after making the forced bet, or with no
             # wager yet (on a round of checking), keeps the position dealt to until a
             # later wager (stud, where cards come street by street).
@@ -749,14 +749,14 @@ class Round:
         # A bring-in is not a voluntary action: completing it reopens the betting.
         self.acted_at[seat] = 0 if kind == "bring_in" else self.level
         out.append(("action", seat, kind, amount, self.stacks[seat] == 0 and amount > 0))
-        if self._alive == 1:
-            self._finish(out)
+        if self.alive == 1:
+            self.finish(out)
             return
-        self._set_to_act(seat, out)
+        self.set_to_act(seat, out)
         if self.to_act < 0:
-            self._end_betting_round(out)
+            self.end_betting_round(out)
 
-    def _end_betting_round(self, out):
+    def end_betting_round(self, out):
         """Nobody is left to act: whatever nobody could call goes back now (it is no
         part of the pot the rake is taken from, 13:47-20.37(b)), then the rake, then on."""
         self._return_uncalled(out)
@@ -769,20 +769,20 @@ class Round:
     def ask_in_turn(self, choice, seats, out):
         """Each of `seats` in turn is to make `choice` (a discard, a draw, the runouts'
         agreement), the first now."""
-        self._order = seats
-        self._choice = choice
+        self.order = seats
+        self.choice = choice
         self.phase = CHOOSING
         self.to_act = seats[0]
         out.append(("to_act", self.to_act))
 
     def answered(self, out, last=False):
         """The seat asked has chosen: the next one is asked, none more if `last`."""
-        self._order.pop(0)
+        self.order.pop(0)
         if last:
-            self._order = []
-        self._next_chooser(out)
+            self.order = []
+        self.next_chooser(out)
 
-    def _choose(self, kind, seat, codes, out):
+    def choose(self, kind, seat, codes, out):
         self.just_dealt = []
         if kind in ("run_it", "run_once"):
             lazy.load(RUNOUTS).agree(self, kind, seat, out)
@@ -797,8 +797,8 @@ class Round:
                 self.opener = seat
             else:
                 out.append(("action", seat, "decline", 0, False))
-            self._choice = None
-            self._order = []
+            self.choice = None
+            self.order = []
             self.to_act = -1
             self.phase = DEALING
             self._advance(out)
@@ -810,25 +810,25 @@ class Round:
             self.up[seat].pop(i)
             self.muck.append(c)
         out.append(("discarded", seat, cards))
-        self._order.pop(0)
+        self.order.pop(0)
         if kind == "draw" and cards:
             self._drawn = cards
-            self._plan = [("hole", seat)] * len(cards)
-            self._next_card = 0
+            self.plan = [("hole", seat)] * len(cards)
+            self.next_card = 0
             self.phase = DEALING
             self.to_act = -1
             self.ask_card(out)
             return
-        self._next_chooser(out)
+        self.next_chooser(out)
 
-    def _next_chooser(self, out):
+    def next_chooser(self, out):
         self._drawn = []
-        if self._order:
-            self.to_act = self._order[0]
+        if self.order:
+            self.to_act = self.order[0]
             out.append(("to_act", self.to_act))
             return
-        choice = self._choice
-        self._choice = None
+        choice = self.choice
+        self.choice = None
         self.to_act = -1
         if choice == RUN_IT:
             self.phase = DEALING    # all have answered: the runouts' cards
@@ -837,85 +837,20 @@ class Round:
             self.step += 1
         self._advance(out)
 
-    # ----- what the irregularity rules (felt.poker.irregular) do to the round ---------
-
-    def set_aside(self, card):
-        """A card found that is not used (face up in the deck): seen, never dealt."""
-        self.seen[card] = 1
-        self._left -= 1
-        self.muck.append(card)
+    # ----- what the irregularity rules (felt.poker.irregular) ask of the round -------
 
     def deal_extra(self, what, seat, out):
         """Deal `seat` one more card now, then carry on where the round was."""
         if self.phase == DEALING:
             # The next card goes to this seat; the request already made is asked again.
-            self._plan.insert(self._next_card, (what, seat))
+            self.plan.insert(self.next_card, (what, seat))
         else:
-            self._resume = (self.phase, self.to_act)
-            self._plan = [(what, seat)]
-            self._next_card = 0
+            self.resume_to = (self.phase, self.to_act)
+            self.plan = [(what, seat)]
+            self.next_card = 0
             self.phase = DEALING
             self.to_act = -1
         self.ask_card(out)
-
-    def bring_down(self, seat):
-        """The next up card due to `seat` is dealt down instead (13:47-20.38(l)); True
-        if one was still due."""
-        for k in range(self._next_card, len(self._plan)):
-            if self._plan[k] == ("up", seat):
-                self._plan[k] = ("hole", seat)
-                return True
-        return False
-
-    def bring_up(self, seat):
-        """The card brought down for `seat` comes up again, if still due; True if it
-        was dealt already.  It is the seat's last hole card of the plan: a replacement
-        is always asked for before it."""
-        k = len(self._plan) - 1
-        while k >= 0 and self._plan[k] != ("hole", seat):
-            k -= 1
-        if k >= self._next_card:
-            self._plan[k] = ("up", seat)
-            return False
-        return True
-
-    def fold_posting(self, seat, out):
-        """`seat` leaves owing the bring-in (13:47-20.38(k)2): folded as it is posted."""
-        self.folded[seat] = True
-        self._alive -= 1
-        self._act("bring_in", seat, None, out)
-
-    def take_out(self, seat, out, dead=False):
-        """`seat` out of the hand at any time; the action moves on if it was theirs.  A
-        `dead` hand (both stud hole cards exposed) is dealt no more cards: the deal moves
-        on if the card due was its."""
-        if dead:
-            self._plan = self._plan[:self._next_card] + \
-                [x for x in self._plan[self._next_card:] if x[1] != seat]
-        self.folded[seat] = True
-        self._alive -= 1
-        out.append(("dead_hand", seat))
-        if self._alive == 1:
-            self._finish(out)
-        elif self._choice is not None and seat == self.to_act:
-            if self._choice == "straddle":
-                self._choose("decline", seat, None, out)   # the straddle is not made
-            else:
-                # No draw or discard for a dead hand; nor an answer to the runouts:
-                # the others' answers decide them.
-                self._order.remove(seat)
-                self._next_chooser(out)
-        elif seat == self.to_act:
-            self._set_to_act(seat, out)
-            if self.to_act < 0:
-                self._end_betting_round(out)
-        elif self._choice is not None and seat in self._order:
-            self._order.remove(seat)
-        if dead and self.phase == DEALING:
-            if self._next_card >= len(self._plan):
-                self._deal_done(out)      # the seat was owed the deal's last card
-            else:
-                self.ask_card(out)        # the card asked for may have been the seat's
 
     def call_off(self, kind, why):
         """The round ends with every player's money back (the rules refunded it)."""
@@ -926,7 +861,7 @@ class Round:
 
     # ----- the end of the round --------------------------------------------------------
 
-    def _finish(self, out):
+    def finish(self, out):
         if self._defer:
             self.to_act = -1      # nobody acts while the end waits for settle()
             out.append(("settle",))
