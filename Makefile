@@ -1,6 +1,8 @@
 # Felt: every step from a fresh clone (python3 >= 3.11, gcc; ../shared beside it) to a
 # green test run.
 #   make test         set up if needed, compile the firmware, run the tests on both runtimes
+#   make check        the long runs after make test (CI runs both): 1000-hand runs compared
+#                     across runtimes, the whole Pico set, slow tests, the soak
 #   make run ARGS=..  the emulator (felt-emulator)       make bench ARGS=..  felt-bench
 #   make soak         hostile frames and power cuts, figures in one JSON line
 #   make micropython  build MicroPython's unix port (once) into build/micropython/
@@ -15,7 +17,7 @@ SHELL := bash
 .DEFAULT_GOAL := test
 VENV := .venv
 
-.PHONY: venv micropython pico pico-harness compile test run bench soak clean
+.PHONY: venv micropython pico pico-harness compile test check run bench soak clean
 
 venv: $(VENV)/.stamp
 
@@ -118,15 +120,31 @@ $(PICO_NODE): host_tools/pico/package.json host_tools/pico/package-lock.json
 compile: venv
 	@$(VENV)/bin/python -m host_tools.micropython compile
 
+# Each stage of make test and make check says how long it took.
+STAGE = @stage() { s=$$SECONDS; "$${@:2}"; echo "make: $$1 took $$((SECONDS - s)) s"; }; stage
+# The Pico set's cases make test runs (tests/pico/run.py NAME...): booting the image, and a
+# press through the expander to the LEDs; make check runs them all.
+PICO_QUICK := test_boot_checks test_seat_buttons
+
 # The emulated Pico's device models first (node, no UF2 needed: about a second), then
-# CPython (pytest: tests/), then the firmware inside MicroPython's unix port: its
-# unit tests, then every scenario and the seeded runs compared with CPython's.
+# CPython (pytest: tests/, on both cores, the slow tests left for make check), then the
+# firmware inside MicroPython's unix port: its unit tests, then every scenario and a short
+# run of every game compared with CPython's, then the image on the emulated Pico.
 test: venv micropython compile pico pico-harness
-	node --test --test-reporter=spec host_tools/pico/harness/test/
-	$(VENV)/bin/pytest
-	$(VENV)/bin/python tests/mp/run.py
-	$(VENV)/bin/python tests/mp/compare.py
-	$(VENV)/bin/python tests/pico/run.py
+	$(STAGE) harness node --test --test-reporter=spec host_tools/pico/harness/test/
+	$(STAGE) pytest $(VENV)/bin/pytest -n 2 -m "not slow"
+	$(STAGE) micropython $(VENV)/bin/python tests/mp/run.py
+	$(STAGE) compare $(VENV)/bin/python tests/mp/compare.py
+	$(STAGE) pico $(VENV)/bin/python tests/pico/run.py $(PICO_QUICK)
+
+# What make test leaves out for time: the slow tests, the 1000-hand runs compared across
+# runtimes, every case of the Pico set, and the soak (hostile frames, power cuts at every
+# byte, 10,000 frames over the link; make soak sends 50,000).
+check: venv micropython compile pico pico-harness
+	$(STAGE) pytest-slow $(VENV)/bin/pytest -n 2 -m slow
+	$(STAGE) compare-long $(VENV)/bin/python tests/mp/compare.py --long
+	$(STAGE) pico-all $(VENV)/bin/python tests/pico/run.py
+	$(STAGE) soak $(VENV)/bin/python tests/host/soak.py --link-frames 10000
 
 # A reader that stops early (`make run ARGS=... | head`) is no error: 141 is SIGPIPE's.
 run: venv $(RUN_MP) $(if $(findstring pico,$(ARGS)),pico pico-harness)

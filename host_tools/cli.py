@@ -43,7 +43,7 @@ class UserError(Exception):
 
 def version():
     """felt's version as installed, and the firmware's."""
-    from felt.table.controller import FIRMWARE
+    from felt import FIRMWARE
     try:
         mine = metadata.version("felt")
     except metadata.PackageNotFoundError:

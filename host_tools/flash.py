@@ -157,7 +157,7 @@ def _build(board, board_file, out, key):
             (out / rel).write_bytes(src.read_bytes())
     (out / "main.py").write_bytes((FIRMWARE / "main.py").read_bytes())
     (out / "board.json").write_bytes(board_file.read_bytes())
-    from felt.table.controller import FIRMWARE as VERSION
+    from felt import FIRMWARE as VERSION
     files = {}
     for name in board_image.program_files(str(out)):
         size, digest = board_image.sha256_file(str(out / name))
@@ -205,7 +205,7 @@ def pico(board, out, key_path, firmware=PICO_UF2, trust=None, force=False):
         data.mkdir()
         (data / "board.json").write_bytes(board_file.read_bytes())
         (data / board_image.TRUST).write_bytes(keys)
-        from felt.table.controller import FIRMWARE as VERSION
+        from felt import FIRMWARE as VERSION
         manifest = {"board": board["name"], "version": VERSION,
                     "files": {"board.json": list(board_image.sha256_file(str(data / "board.json")))},
                     board_image.FIRMWARE: [len(code), hashlib.sha256(code).hexdigest()]}

@@ -28,6 +28,9 @@ from felt.table import phh as writer
 from host_tools import cli
 
 
+RUNOUT_VERBS = ("run_it", "run_once")   # felt.poker.round's answers, 13:69F-14.10(l)
+
+
 class ReplayError(ValueError):
     """A file Felt cannot replay, with the reason; `round` and `event`, when set, are
     the Felt round and the event it refused."""
@@ -188,7 +191,8 @@ class Table:
 def parse_actions(actions):
     """(hole cards per player, board cards, decisions) from the actions field.
     A decision is (player, verb, argument, text, index in actions); shows and mucks are left out: Felt
-    shows every hand still in at the showdown."""
+    shows every hand still in at the showdown.  Felt's commentary `# felt: run_it p2`
+    (or `run_once`) is a player's answer to running the board more than once."""
     holes, board, decisions = {}, [], []
     for i, text in enumerate(actions):
         if not isinstance(text, str):
@@ -196,6 +200,9 @@ def parse_actions(actions):
         words = text.split("#")[0].split()
         where = "actions[%d] %r" % (i, text)
         if not words:
+            said = text.split()
+            if said[:2] == ["#", "felt:"] and len(said) == 4 and said[2] in RUNOUT_VERBS:
+                decisions.append((_player(said[3], where), said[2], None, where, i))
             continue
         if words[0] == "d":
             if len(words) == 3 and words[1] == "db":
@@ -310,7 +317,11 @@ def replay(doc, watch=None):
             continue
         p = t.index[seat]
         d = dec_q[0] if dec_q else None
-        if d is None or d[0] != p or (d[1] == "sd") != (r.phase == CHOOSING):
+        if "run_it" in legal and (d is None or d[0] != p or d[1] not in RUNOUT_VERBS):
+            fail("p%d is asked to run the board more than once; the file has %s"
+                 % (p + 1, d[3] if d else "no more actions"))
+        if d is None or d[0] != p or (d[1] == "sd" or d[1] in RUNOUT_VERBS) != \
+                (r.phase == CHOOSING):
             if checks.skipped(r, seat) and "check" in legal:
                 apply(("check", seat), "p%d's check (no bet can be called)" % (p + 1))
                 continue
@@ -324,6 +335,8 @@ def replay(doc, watch=None):
             event = ("call" if r.level > r.street_bet[seat] else "check", seat)
         elif verb == "pb":
             event = ("bring_in", seat)
+        elif verb in RUNOUT_VERBS:
+            event = (verb, seat)
         elif verb == "cbr":
             event = ("bet" if "bet" in legal else "raise", seat, arg)
         else:

@@ -19,7 +19,6 @@ import sys
 from felt.poker import cards as C
 from felt.poker import hands
 from felt.table import phh
-from felt.table.controller import _low_kind
 from felt.table.journal import RECALL
 from felt.table.recall import files
 from felt.table.recovery import begun
@@ -145,12 +144,12 @@ def _said(r, e):
     if k == "action":
         return "seat %d %s %d%s" % (e[1], e[2], e[3], " (all in)" if e[4] else "")
     if k == "show":
-        v = r.variant
+        high, low = hands.kinds(r.variant)
         what = []
         if e[2] >= 0:
-            what.append(hands.describe(e[2], hands.HIGH3 if v.hand == "mambo" else hands.HIGH))
+            what.append(hands.describe(e[2], high))
         if e[3] >= 0:
-            what.append("low " + hands.describe(e[3], _low_kind(v)))
+            what.append("low " + hands.describe(e[3], low))
         return "seat %d shows %s: %s" % (e[1], C.codes(r.hole[e[1]]), "; ".join(what))
     if k == "award":
         return "pot %d: seat %d takes %d (%s)" % (e[1], e[2], e[3], e[4])

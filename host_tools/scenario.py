@@ -27,7 +27,7 @@ from host_tools.emulator.session import Session, table_config
 
 # Keys of "table" that go to the emulator's table_config(); any other key is a cfg
 # setting of docs/protocol.md that overrides what table_config() made.
-TABLE_ARGS = ("game", "players", "stack", "structure", "rake", "button", "straddle")
+TABLE_ARGS = ("game", "players", "stack", "structure", "rake", "button", "straddle", "run_it")
 STEP_KINDS = ("send", "cards", "play", "act", "power", "expect")
 PLAY_GOALS = ("until_turn", "until_need", "until_end")
 POLICIES = ("random", "passive")
@@ -193,10 +193,11 @@ class Result:
 
 
 class Runner:
-    def __init__(self, sc, verbose=None, runtime="cpython", heap=None):
+    def __init__(self, sc, verbose=None, runtime="cpython", heap=None, phh=None):
         self.sc = sc
         self.runtime = runtime   # what the firmware runs on, and its heap (FirmwareProcess)
         self.heap = heap
+        self.phh = phh           # a folder for the rounds' hand histories, or None
         self.verbose = verbose   # verbose(line): each step and the frames it brought
         self.players, self.cfg = table_of(sc)
         self.s = None
@@ -306,7 +307,7 @@ class Runner:
     def run(self):
         result = Result(self.sc["name"])
         self.s = Session(players=self.players, seed=self.sc.get("seed", 0), config=self.cfg,
-                         runtime=self.runtime, heap=self.heap)
+                         runtime=self.runtime, heap=self.heap, phh=self.phh)
         try:
             self.s.open()
             if self.s.faults:
@@ -435,7 +436,7 @@ class Runner:
         self._settle()
         problems = self._after_reply(i, why, steps, "seat %d %s" % (seat, action))
         if why is None and action in ("fold", "check", "call", "bring_in", "bet", "raise",
-                                      "decline"):
+                                      "decline", "run_it", "run_once"):
             done = [p["a"] for p in self._events("step")
                     if p.get("e") == "action" and p.get("seat") == seat]
             if done and done[0] != action:
@@ -447,7 +448,7 @@ class Runner:
 
     def _choose(self, seat, legal, policy):
         if policy == "passive":
-            for a in ("check", "call", "bring_in", "decline", "draw", "discard"):
+            for a in ("check", "call", "bring_in", "decline", "run_once", "draw", "discard"):
                 if a in legal:
                     return a
         return self.s.bots[seat].choose(legal)
@@ -651,11 +652,12 @@ def _mismatch(want, got, where):
 
 # ----- entry points -----------------------------------------------------------------------
 
-def run_file(path, verbose=None, runtime="cpython", heap=None):
-    """Run one scenario file; a Result (a malformed file is one failure)."""
+def run_file(path, verbose=None, runtime="cpython", heap=None, phh=None):
+    """Run one scenario file; a Result (a malformed file is one failure).  `phh`: a
+    folder the table writes each round's hand history to (felt-emulator --phh)."""
     try:
         sc = load(path)
-        runner = Runner(sc, verbose, runtime, heap)
+        runner = Runner(sc, verbose, runtime, heap, phh)
     except ScenarioError as e:
         r = Result(Path(path).stem)
         r.failures.append((None, "invalid scenario: %s" % e))

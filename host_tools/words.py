@@ -4,7 +4,9 @@ Every event kind of docs/protocol.md has its sentence; an event of a kind this m
 does not know yet still comes out as words (`fallback_line`), never as a raw dict.
 """
 
-VERBS = {"bring_in": "brings in", "decline": "declines the straddle"}   # else a + "s"
+VERBS = {"bring_in": "brings in", "decline": "declines the straddle",
+         "run_it": "agrees to run the board again", "run_once": "wants the board once"}
+# else a + "s"
 SHARES = {"high": "the high half of ", "low": "the low half of "}
 
 
@@ -82,6 +84,8 @@ def _line(e):
         return "seat %d gets %d back" % (e["seat"], e["amount"])
     if k == "street":
         return "── %s ──" % e["name"]
+    if k == "runout":
+        return "── runout %d of %d: %s ──" % (e["n"], e["of"], e["board"] or "no board yet")
     if k == "show":
         hands = [e[h] for h in ("hand", "low_hand") if e.get(h)]
         if e.get("low_hand"):

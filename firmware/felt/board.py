@@ -337,8 +337,3 @@ def button_table(board):
     for name in DEALER_BUTTONS:
         put(board["dealer_buttons"][name], ("dealer", name))
     return events, masks
-
-
-def backend(board):
-    """The name of the HAL backend module for the board's runtime."""
-    return "felt.hal.mp" if board["runtime"] == "micropython" else "felt.hal.cp"

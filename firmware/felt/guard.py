@@ -86,28 +86,6 @@ def print_traceback(e, out=None):
         pass
 
 
-def place(e):
-    """`e`'s type and where it was raised, the innermost frame of its traceback:
-    "TypeError in _on_btn (felt/table/controller.py)".  The function and the file
-    only: the same on every runtime (a board's .mpy files keep no line numbers)."""
-    import io
-    text = io.StringIO()
-    print_traceback(e, text)
-    where = ""
-    for line in text.getvalue().split("\n"):
-        line = line.strip()
-        if line.startswith('File "'):
-            where = line
-    name = type(e).__name__
-    if not where:
-        return name
-    path = where[6:where.find('"', 6)]
-    at = path.rfind("felt/")
-    path = path[at:] if at >= 0 else path[path.rfind("/") + 1:]
-    func = where[where.rfind(" in ") + 4:] if " in " in where else "?"
-    return "%s in %s (%s)" % (name, func, path)
-
-
 def leave_note(path, why):
     """Keep `why` for the next boot; a failure to write it never stops the reboot."""
     if path is None:

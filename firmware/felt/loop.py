@@ -14,18 +14,26 @@ from felt.hal.clock import sleep_ms
 from felt.protocol import ticks_diff
 from felt.table.controller import Controller
 
+IDLE_MS = 100   # a quiet board's buttons are polled at least this often (and beat)
+
 
 async def buttons_task(hal, ctl, guard):
-    """Seat and dealer-panel buttons, debounced by the backend."""
+    """Seat and dealer-panel buttons, debounced by the backend: polled every poll_ms
+    while one may be moving; while all are quiet, polled again when an expander's INT
+    line falls, or after IDLE_MS (felt.hal.mp.ExpanderButtons)."""
     period = hal.board["poll_ms"]
+    buttons = hal.buttons
     while True:
-        for seat, name in hal.buttons.poll(hal.ticks_ms()):
+        for seat, name in buttons.poll(hal.ticks_ms()):
             if seat == "dealer":
                 ctl.handle("dealer", {"b": name})
             else:
                 ctl.handle("btn", {"seat": seat, "b": name})
         guard.beat("buttons")
-        await sleep_ms(period)
+        if buttons.quiet():
+            await buttons.wait(IDLE_MS)
+        else:
+            await sleep_ms(period)
 
 
 async def cards_task(hal, ctl):

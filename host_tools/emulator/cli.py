@@ -26,7 +26,7 @@ from host_tools.emulator.session import BANKED_TABLE, DEFAULT_BOARD, RAKES, from
 
 PROG = "felt-emulator"
 TILTED = 3    # the exit status when the table tilts at boot (its program check failed)
-POKER_ONLY = {"structure", "rake", "straddle", "button"}   # a house-banked table has none
+POKER_ONLY = {"structure", "rake", "straddle", "button", "run_it"}   # a banked table has none
 
 
 def parse_args(argv):
@@ -47,6 +47,9 @@ def parse_args(argv):
                     help="rake method (13:47-20.37), with the emulator's posted amounts")
     ap.add_argument("--straddle", action="store_true",
                     help="allow the straddle (hold 'em and Omaha)")
+    ap.add_argument("--run-it", type=cli.count(1, 3), default=1,
+                    help="when every player left is all-in and all agree, deal the rest "
+                         "of the board this many times (13:69F-14.10(l); hold 'em, Omaha)")
     ap.add_argument("--players", type=cli.count(2, MAX_SEATS), default=6,
                     help="seated players (2..11, at most the game's)")
     ap.add_argument("--seed", type=int, default=1, help="seeds the shuffler and the players")
@@ -128,7 +131,8 @@ def parse_args(argv):
     seats = load_board(str(args.board))["seats"]
     try:
         check_config(table_config(args.game, args.players, args.stack, args.structure,
-                                  args.rake, args.button, args.straddle), seats)
+                                  args.rake, args.button, args.straddle, args.run_it),
+                     seats)
     except ConfigError as e:
         ap.error("the table refuses this configuration: %s" % e)
     return args

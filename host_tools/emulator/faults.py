@@ -52,7 +52,7 @@ SECOND_FACE_UP = 0.12   # after one face-up card, the chance of another at each 
 # their own there.
 BOOST = {"stud_forced_bet": 0.05, "stud_exposed": 0.003}
 BOTH_EXPOSED = 0.4      # stud: both hole cards turned up rather than one
-CHOICES = ("discard", "draw", "straddle", "decline")
+CHOICES = ("discard", "draw", "straddle", "decline", "run_it", "run_once")
 WAGERS = ("call", "bet", "raise")
 # Events only an irregularity produces: in random mode each must come from a fault.
 IRREGULAR_EVENTS = ("irregularity", "refund", "dead_hand", "exposed", "held")

@@ -6,12 +6,14 @@ from felt.poker import cards as C
 from felt.poker import evaluate as E
 from host_tools.banked_edge import strategy as four_card_strategy
 
-# The seat button that makes each action (fold; check/call; bet/raise).
+# The seat button that makes each action (fold; check/call; bet/raise); asked to run
+# the board more than once (13:69F-14.10(l)), raise agrees and fold declines.
 BUTTON_FOR = {"fold": "fold", "decline": "fold", "check": "call", "call": "call",
-              "bring_in": "call", "bet": "raise", "raise": "raise", "straddle": "raise"}
+              "bring_in": "call", "bet": "raise", "raise": "raise", "straddle": "raise",
+              "run_it": "raise", "run_once": "fold"}
 # How often a random player picks each kind of action, when it is legal.
 WEIGHTS = {"fold": 2, "check": 6, "call": 6, "bring_in": 6, "bet": 3, "raise": 2,
-           "straddle": 1, "decline": 3, "draw": 1, "discard": 1}
+           "straddle": 1, "decline": 3, "draw": 1, "discard": 1, "run_it": 4, "run_once": 1}
 # A house-banked table (docs/protocol.md 6.4): how often a seat adds the side wager
 # (aces up, bonus) for the session, and how often a decision is a whim rather than
 # the seat's plan.

@@ -53,9 +53,10 @@ def forget_journal(path):
 
 
 def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="none",
-                 button="dealer_right", straddle=False):
-    """The settings the emulator sends: the game's usual forced bets at 2/4; a
-    house-banked game's BANKED_TABLE (it has no structure, rake, straddle or button)."""
+                 button="dealer_right", straddle=False, run_it=1):
+    """The settings the emulator sends: the game's usual forced bets at 2/4, the board
+    run `run_it` times when all agree (13:69F-14.10(l)); a house-banked game's
+    BANKED_TABLE (it has no structure, rake, straddle, runouts or button)."""
     if game in BANKED:
         return dict(BANKED_TABLE, game=game, seats=players, stacks=[stack] * players)
     v = variants.get(game)
@@ -76,6 +77,8 @@ def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="
         cfg["straddle"] = straddle
     if RAKES[rake]:
         cfg["rake"] = RAKES[rake]
+    if run_it > 1:
+        cfg["run_it"] = run_it      # for the table to refuse where the game has no board
     return cfg
 
 
@@ -390,7 +393,7 @@ class Session:
 def from_args(args, inject):
     """The Session felt-emulator's options describe, headless or in the view."""
     config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
-                          args.button, args.straddle)
+                          args.button, args.straddle, args.run_it)
     return Session(players=args.players, seed=args.seed, board=args.board,
                    journal=args.journal, config=config, phh=args.phh, inject=inject,
                    runtime=args.runtime, heap=args.heap, image=args.image, trust=args.trust,

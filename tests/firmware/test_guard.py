@@ -4,7 +4,7 @@ reason, which outlives the reboot in a note.  Runs on CPython and MicroPython.""
 
 import asyncio
 
-from felt.guard import STALL_MS, Guard, leave_note, place, take_note
+from felt.guard import STALL_MS, Guard, leave_note, take_note
 from felt.hal.clock import sleep_ms, ticks_ms
 
 from table_fakes import scratch_dir
@@ -70,17 +70,3 @@ def test_the_reason_outlives_the_reboot_once():
     assert len(take_note(path)) == 160       # one log frame's worth
     leave_note(None, "no journal, no note")  # a board without a journal: nothing kept
     assert take_note(None) is None
-
-
-def test_place_names_the_exception_the_function_and_the_file_it_was_raised_in():
-    def handler():
-        raise TypeError("a bug")
-    try:
-        handler()
-    except TypeError as e:
-        assert place(e) == "TypeError in handler (test_guard.py)"
-    try:
-        Guard(None).beat("x")            # raised inside felt: its path from felt/ on
-    except TypeError as e:
-        assert place(e) == "TypeError in beat (felt/guard.py)", place(e)
-    assert place(ValueError("never raised")) == "ValueError"

@@ -4,6 +4,7 @@ play, frames of every kind with fields of every type, and the controller's whole
 frozen so that a refused frame can be shown to have changed nothing."""
 
 import random
+import types
 
 from felt import protocol as P
 from felt.poker import cards as C
@@ -84,6 +85,8 @@ def freeze(o, seen=None):
         return ("dict",) + tuple(sorted((k, freeze(v)) for k, v in o.items()))
     if isinstance(o, (list, tuple)):
         return (type(o).__name__,) + tuple(freeze(v) for v in o)
+    if isinstance(o, types.ModuleType):
+        return ("module", o.__name__)     # the game's table: code, not state
     if hasattr(o, "__dict__"):
         skip = ("hal", "board", "leds", "source", "variant")
         return (type(o).__name__,) + tuple(sorted((k, freeze(v)) for k, v in vars(o).items()

@@ -88,18 +88,18 @@ class RecordingJournal(Journal):
         Journal.__init__(self, path, limit=limit, recall=recall)
         self.ops = ops
 
-    def _put(self, path, pieces, mode):
+    def put(self, path, pieces, mode):
         pieces = [bytes(p) for p in pieces]
         self.ops.append(("put", os.path.basename(path), b"".join(pieces), mode))
-        return Journal._put(self, path, pieces, mode)
+        return Journal.put(self, path, pieces, mode)
 
-    def _rename(self, old, new):
+    def rename(self, old, new):
         self.ops.append(("rename", os.path.basename(old), os.path.basename(new)))
-        Journal._rename(self, old, new)
+        Journal.rename(self, old, new)
 
-    def _remove(self, path):
+    def remove(self, path):
         self.ops.append(("remove", os.path.basename(path)))
-        Journal._remove(self, path)
+        Journal.remove(self, path)
 
 
 def boot(folder, limit, journal=None, recall=RECALL):

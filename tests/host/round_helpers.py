@@ -14,7 +14,8 @@ def structures(draw, variant, kind, small_max=10, ante_max=3, caps=(0, 2, 3, 4, 
                check_raise=None):
     """A Structure of `kind` that Structure and the table configuration accept for
     `variant` (config.py: no blinds in stud, the bring-in only in stud, the straddle
-    only in hold 'em and Omaha).  check_raise None: drawn."""
+    and running the board more than once only in hold 'em and Omaha).  check_raise
+    None: drawn."""
     # A game opened by the bring-in needs one (config.py), below the small bet.
     small = draw(st.integers(2 if variant.bring_in else 1, small_max), label="small_bet")
     if kind in ("fixed", "spread"):
@@ -33,10 +34,14 @@ def structures(draw, variant, kind, small_max=10, ante_max=3, caps=(0, 2, 3, 4, 
         blinds = draw(st.lists(st.integers(1, top), max_size=3), label="blinds")
         straddle = bool(blinds) and variant.hand in ("holdem", "omaha") \
             and draw(st.booleans(), label="straddle")
+    # 13:69F-14.10(l): the board once, twice or three times when all agree.
+    run_it = draw(st.sampled_from((1, 2, 3)), label="run_it") \
+        if variant.hand in ("holdem", "omaha") else 1
     cap = draw(st.sampled_from(caps), label="cap")
     if check_raise is None:
         check_raise = draw(st.booleans(), label="check_raise")
-    return Structure(kind, small, big, blinds, ante, cap, bring_in, check_raise, straddle)
+    return Structure(kind, small, big, blinds, ante, cap, bring_in, check_raise, straddle,
+                     run_it=run_it)
 
 
 def snapshot(r):

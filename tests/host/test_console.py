@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from felt import FIRMWARE
 from host_tools import console as C
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,8 +94,8 @@ def test_a_session_of_queries_on_a_round_played_through_the_console(served):
                                           ("As", "Kd", "7h", "2c")],
         'send btn {"seat":0,"b":"fold"}', "recall", "recall 1", "log", "state --json"))
     out = r.stdout.splitlines()
-    assert out[0] == "hello: board pico-11, firmware felt 0.1, 11 seats, technician's " \
-                     "commands unsigned (it trusts no key)"
+    assert out[0] == "hello: board pico-11, firmware %s, 11 seats, technician's " \
+                     "commands unsigned (it trusts no key)" % FIRMWARE
     # A query the board refuses says so at once (no sign before a configuration).
     assert out[1] == "refused: no table configuration: send cfg first"
     assert "leds: centre idle; seats 0-1 waiting, 2-10 empty" in out
@@ -372,7 +373,7 @@ def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(sig
     try:
         unsigned = felt_console("--port", served.url, "deck", "A", "send", "deck",
                                 '{"register":"A"}', "heap")
-        assert unsigned.stdout.splitlines()[0] == "hello: board pico-11, firmware felt 0.1, " \
+        assert unsigned.stdout.splitlines()[0] == "hello: board pico-11, firmware %s, " % FIRMWARE + \
             "11 seats, technician's commands signed"
         assert unsigned.stderr == "felt-console: deck: this board takes a technician's " \
             "commands signed only: start felt-console with --key KEYFILE\n"

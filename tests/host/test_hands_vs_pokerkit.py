@@ -277,7 +277,7 @@ def omaha_deals(seed, count):
     return out
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", [0] + [pytest.param(c, marks=pytest.mark.slow) for c in (1, 2, 3)])
 def test_omaha_high_like_pokerkit(chunk):
     ties = check_pairs(omaha_deals(1480 + chunk, 2500), lambda d: omaha_high(d[0], d[1]),
                        lambda d: OmahaHoldemHand.from_game(pk(d[0]), pk(d[1])))
@@ -303,7 +303,7 @@ def test_omaha_high_clustered_deals_like_pokerkit():
     assert ties > 0
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", [0] + [pytest.param(c, marks=pytest.mark.slow) for c in (1, 2, 3)])
 def test_omaha_low8_like_pokerkit(chunk):
     ties = check_pairs(
         omaha_deals(1481 + 10 * chunk, 4000), lambda d: omaha_low8(d[0], d[1]),

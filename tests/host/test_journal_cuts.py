@@ -10,22 +10,27 @@ import pytest
 
 import journal_cuts as S
 
+# make test cuts every 37th byte of each write (and its last); make check every byte.
+EVERY = [37, pytest.param(1, marks=pytest.mark.slow)]
 
+
+@pytest.mark.parametrize("every", EVERY)
 @pytest.mark.parametrize("seed", [1, 2])
-def test_every_cut_in_every_write_resumes_exactly_or_locks_and_loses_no_chip(seed):
+def test_every_cut_in_every_write_resumes_exactly_or_locks_and_loses_no_chip(seed, every):
     failures = []
-    counts = S.cut_every_offset(seed, failures=failures)
+    counts = S.cut_every_offset(seed, failures=failures, every=every)
     assert failures == []
     assert counts["chips_lost"] == 0 and counts["rounds_missing"] == 0
-    assert counts["power_cuts"] > 3000
+    assert counts["power_cuts"] > 3000 // every
     assert counts["resumed_exactly"] + counts["stopped_locked"] == counts["power_cuts"]
 
 
-def test_a_cut_at_every_step_of_beginning_a_new_file_resumes_exactly():
+@pytest.mark.parametrize("every", EVERY)
+def test_a_cut_at_every_step_of_beginning_a_new_file_resumes_exactly(every):
     # limit=1: every table record begins a new file, so each of its steps is cut:
     # writing <path>.new, renaming the file to <path>.1, renaming <path>.new over it.
     failures = []
-    counts = S.cut_every_offset(3, rounds=1, limit=1, failures=failures)
+    counts = S.cut_every_offset(3, rounds=1, limit=1, failures=failures, every=every)
     assert failures == [] and counts["chips_lost"] == 0
     assert counts["resumed_exactly"] + counts["stopped_locked"] == counts["power_cuts"]
 
@@ -41,7 +46,8 @@ def test_a_cut_at_every_step_of_keeping_the_archives_resumes_exactly_and_keeps_t
     assert counts["resumed_exactly"] + counts["stopped_locked"] == counts["power_cuts"]
 
 
-def test_a_cut_while_a_torn_record_is_cut_off_at_boot_resumes_exactly(tmp_path):
+@pytest.mark.parametrize("every", EVERY)
+def test_a_cut_while_a_torn_record_is_cut_off_at_boot_resumes_exactly(tmp_path, every):
     # Boot cuts a torn record off by copying the whole ones to <path>.new and renaming
     # it over the file; the power may fail at any point of that too.
     live = tmp_path / "live"
@@ -64,13 +70,14 @@ def test_a_cut_while_a_torn_record_is_cut_off_at_boot_resumes_exactly(tmp_path):
     state = torn
     cuts = 0
     for op in repair:
-        steps = range(len(op[2]) + 1) if op[0] == "put" else [None]
+        steps = sorted(set(range(0, len(op[2]), every)) | set([len(op[2])])) \
+            if op[0] == "put" else [None]
         for k in steps:
             cut = S._apply(state, op, k) if k is not None else state
             assert booted(cut) == want, (op[0], op[1], k)
             cuts += 1
         state = S._apply(state, op)
-    assert cuts > len(files[S.NAME])
+    assert cuts > len(files[S.NAME]) // every
 
 
 def booted(files):

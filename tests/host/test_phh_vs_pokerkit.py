@@ -42,7 +42,9 @@ from pokerkit import (  # noqa: E402
     HandHistory,
     Mode,
     NoLimitTexasHoldem,
+    OmahaHoldemHand,
     PotLimitOmahaHoldem,
+    StandardHighHand,
 )
 from pokerkit.notation import parse_action  # noqa: E402
 
@@ -63,10 +65,10 @@ PK_PLAYS = (
     Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
 )
 # Replaying a file: the cards and the showdown come from the file (PHH has no burns).
+# The runout count too: from the file's `_runouts` (PHH has no notation for it).
 PK_REPLAYS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.RUNOUT_COUNT_SELECTION, Automation.HAND_KILLING, Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
+    Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
 )
 SHARED = ("FT", "NT", "PO", "FO/8", "F7S", "F7S/8", "F2L3D")
 MAX_PLAYERS = {"FT": 9, "NT": 9, "PO": 9, "FO/8": 9, "F7S": 8, "F7S/8": 8, "F2L3D": 5}
@@ -106,14 +108,19 @@ def pokerkit_game(variant, ante, forced, small, big):
 
 def pokerkit_replay(hh):
     """Replay a loaded HandHistory in PokerKit, action by action (burns are unknown
-    cards, as in HandHistory's own iteration), with no raise cap.  (stacks, None), or
-    (None, (index, action, reason)) at the first action PokerKit refuses."""
+    cards, as in HandHistory's own iteration), with no raise cap.  The runout count
+    each player selects, when PokerKit asks, is the file's `_runouts` (Felt's runouts,
+    13:69F-14.10(l); none: no preference, the board once).  (stacks, None), or (None,
+    (index, action, reason)) at the first action PokerKit refuses."""
+    runouts = hh.user_defined_fields.get("_runouts")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         hh.automations = PK_REPLAYS
         game = fix_pokerkit_game(hh.create_game(), hh.variant, caps=None)
         state = game(hh.starting_stacks, len(hh.starting_stacks))
         for i, action in enumerate(hh.actions):
+            while state.can_select_runout_count():
+                state.select_runout_count(runouts)
             while state.can_burn_card("??"):
                 state.burn_card("??")
             try:
@@ -415,8 +422,8 @@ def run_phh(*args):
 # variants PokerKit plays twice, with stacks of 40 and of 20 chips at 2/4 (all-ins,
 # side pots, short blinds).
 SHARED_RUNS = (
-    ("holdem", "fixed", 6, ()), ("holdem", "no", 6, ("--straddle",)),
-    ("omaha", "pot", 6, ()), ("omaha-hilo8", "fixed", 6, ()),
+    ("holdem", "fixed", 6, ()), ("holdem", "no", 6, ("--straddle", "--run-it", "2")),
+    ("omaha", "pot", 6, ("--run-it", "3")), ("omaha-hilo8", "fixed", 6, ()),
     ("stud7", "fixed", 6, ()), ("stud7-hilo8", "fixed", 7, ()),
     ("triple-draw-27", "fixed", 5, ()),
 )
@@ -435,22 +442,29 @@ HANDS_B = 20
 def emulated(tmp_path_factory):
     """{(game, structure, stack): [paths]}: every run's hand histories."""
     base = tmp_path_factory.mktemp("phh")
-    procs = {}
-    for i, (game, kind, players, stack, extra) in enumerate(RUNS):
-        out = base / ("%s-%s-%d" % (game, kind, stack))
-        cmd = [sys.executable, "-m", "host_tools.emulator.cli", "--hands", str(HANDS_B),
-               "--game", game, "--structure", kind, "--players", str(players),
-               "--stack", str(stack), "--seed", str(11 + i), "--phh", str(out)] + list(extra)
-        procs[game, kind, stack] = (out, subprocess.Popen(cmd, cwd=REPO, stdin=subprocess.DEVNULL,
-                                                   stdout=subprocess.PIPE,
-                                                   stderr=subprocess.PIPE, text=True))
-    files = {}
-    for key, (out, proc) in procs.items():
+    files, running = {}, []
+
+    def finish(key, out, proc):
         stdout, stderr = proc.communicate(timeout=300)
         assert proc.returncode == 0, (key, stdout[-2000:], stderr[-2000:])
         played = int(stdout.strip().splitlines()[-1].split("hands=")[1].split()[0])
         files[key] = sorted(out.glob("hand-*.phh"), key=lambda p: int(p.stem[5:]))
         assert len(files[key]) == played > 0, key
+
+    # A core's worth of runs at a time: the firmware answers within its silence limit
+    # however many tests run beside these.
+    for i, (game, kind, players, stack, extra) in enumerate(RUNS):
+        if len(running) >= (os.cpu_count() or 2):
+            finish(*running.pop(0))
+        out = base / ("%s-%s-%d" % (game, kind, stack))
+        cmd = [sys.executable, "-m", "host_tools.emulator.cli", "--hands", str(HANDS_B),
+               "--game", game, "--structure", kind, "--players", str(players),
+               "--stack", str(stack), "--seed", str(11 + i), "--phh", str(out)] + list(extra)
+        running.append(((game, kind, stack), out, subprocess.Popen(
+            cmd, cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)))
+    while running:
+        finish(*running.pop(0))
     return files
 
 
@@ -476,7 +490,73 @@ REASONS_B = {
                    "reshuffles folded cards instead",
     "side-pot low": "PokerKit 0.7.7 splits a side pot without a qualifying low "
                     "(19:47-14.9(j))",
+    "runout odd chips": "the odd chips of dividing the pots among the runouts "
+                        "(13:69F-14.10(l)): Felt's pot by pot, PokerKit's after merging",
 }
+
+
+def runout_odd_chips_only(r, felt, theirs):
+    """The stacks differ only in the odd chips of dividing the pots among the runouts
+    (13:69F-14.10(l), docs/rules.md), exactly: Felt's stacks are Felt's ruling and
+    PokerKit's are PokerKit's, each worked out here from the round's wagers, hands and
+    boards (runout_rulings)."""
+    return r.runouts > 1 and felt != theirs and runout_rulings(r) == (felt, theirs)
+
+
+def runout_rulings(r):
+    """The finishing stacks (in the file's order) of a finished hold 'em or Omaha high
+    round run more than once, by Felt's ruling and by PokerKit's, worked out from what
+    each player put in, the hands and the runouts' boards; the winners by PokerKit's
+    hand values, not Felt's evaluator.  Both divide each pot into equal shares, one per
+    runout, the remainder the first runout's, and a tied share among its winners, the
+    odd chips to the first clockwise from the button (the file's first player).  The
+    pots differ: Felt's are the side pots of the players still in (folded chips above
+    them in the last); PokerKit's come from every contribution's level, after killing
+    the hands that win on no board, merged where two in a row have the same
+    contenders (0.7.7, State.pots and can_win_now).  (felt, pokerkit)"""
+    assert not r.variant.has_low() and not r.raked, "high hands, no rake"
+    kind = {"holdem": StandardHighHand, "omaha": OmahaHoldemHand}[r.variant.hand]
+    order = r.clockwise()
+    n = len(order)
+    put = [r.total[s] for s in order]
+    live = [r.live(s) for s in order]
+    hands = [[kind.from_game(C.codes(r.hole[s]).replace(" ", ""), C.codes(board).replace(" ", ""))
+              if r.live(s) else None for s in order] for board in r.boards + [r.board]]
+
+    def pots(levels, contending, merge):
+        made, below = [], 0
+        for level in levels:
+            amount = sum(min(p, level) - min(p, below) for p in put)
+            who = [i for i in range(n) if contending[i] and put[i] >= level]
+            if merge and made and made[-1][1] == who:
+                amount += made.pop()[0]
+            if amount:
+                made.append((amount, who))
+            below = level
+        return made
+
+    def finishing(pots):
+        stacks = [r.start_stacks[s] - r.total[s] for s in order]
+        runs = len(hands)
+        for amount, who in pots:
+            for k in range(runs):
+                share = amount // runs + (amount % runs if k == 0 else 0)
+                contenders = [i for i in who if hands[k][i] is not None]
+                best = max([hands[k][i] for i in contenders], default=None)
+                winners = [i for i in contenders if hands[k][i] == best]
+                for j, i in enumerate(winners):
+                    stacks[i] += share // len(winners) + (share % len(winners) if j == 0 else 0)
+        return stacks
+
+    felt_pots = pots(sorted({put[i] for i in range(n) if live[i]}), live, False)
+    above = sum(max(0, p - max(put[i] for i in range(n) if live[i])) for p in put)
+    if above:
+        felt_pots[-1] = (felt_pots[-1][0] + above, felt_pots[-1][1])
+    everyone = pots(sorted(set(put)), live, True)
+    can_win = [any(i in who and hands[k][i] >= max(hands[k][j] for j in who)
+                   for k in range(len(hands)) for _, who in everyone) for i in range(n)]
+    theirs = pots(sorted(set(put)), [live[i] and can_win[i] for i in range(n)], True)
+    return finishing(felt_pots), finishing(theirs)
 
 
 def _up_key(r, seat):
@@ -519,6 +599,8 @@ def explain_b(text, failure, stacks):
         if r.variant.stud() and r.board and failure[1].startswith("d db"):
             return "common card"
         return None
+    if runout_odd_chips_only(r, felt, stacks):
+        return "runout odd chips"
     if odd_chips_only(r, r.clockwise(), felt, stacks):
         return "odd chips"
     if pokerkit_splits_a_side_pot_without_a_low(r, felt, stacks):
@@ -545,6 +627,15 @@ def test_emulated_histories_load_and_replay_in_pokerkit(emulated, game, kind, st
     print(game, kind, stack, dict(tally))
     assert set(tally) <= set(REASONS_B) | {"same finishing stacks"}
     assert tally["same finishing stacks"] >= 0.6 * len(runs), dict(tally)
+
+
+def test_the_tables_that_run_it_twice_ran_boards_more_than_once(emulated):
+    """The runs with --run-it (13:69F-14.10(l)) played runouts and declines: their files
+    are among those PokerKit replays above."""
+    texts = [p.read_text() for key in (("holdem", "no"), ("omaha", "pot"))
+             for stack in (40, 20) for p in emulated[key + (stack,)]]
+    assert sum("_runouts = " in t for t in texts) >= 4
+    assert sum("# felt: run_once" in t for t in texts) >= 2
 
 
 def test_felt_phh_check_fails_on_a_mismatch_an_unknown_variant_and_bad_files(tmp_path):
@@ -664,6 +755,113 @@ def test_odd_chips_of_each_pot_go_to_the_first_winner_clockwise():
     stacks, failure = pokerkit_replay(HandHistory.loads(text))
     assert failure is None and stacks == [6, 97, 0, 0, 103]
     assert explain_b(text, failure, stacks) == "odd chips"
+
+
+# Run it twice or three times (13:69F-14.10(l), docs/rules.md): seat 0 (the button)
+# moves all in for 200, seat 1 calls all-in for 51 and seat 2 for 100: a main pot of 153
+# for all three, a side pot of 98 for seats 0 and 2.  Aces, kings and queens; each
+# runout is a burn, the flop, a burn, the turn, a burn, the river.
+RUN_HOLES = "As Ks Qs Ad Kd Qd".split()
+RUN_BETS = ["raise 0 200", "call 1", "call 2"]
+RUNOUTS = ("2d 2c 7h 9d 3d 3s 4d 4c", "5d Qh 5c 8d 6d Jc 7d 2h", "8c Kh 6c Th 8h 9c Tc 3h")
+
+
+def run_it_history(run_it, answers, runouts):
+    st = Structure("no", 2, 0, (1, 2), run_it=run_it)
+    steps = RUN_HOLES + RUN_BETS + answers + " ".join(runouts).split()
+    return felt_history([200, 51, 100], 0, st, steps)
+
+
+@pytest.mark.parametrize("count, stacks", [(2, [77, 49, 225]), (3, [51, 117, 183])])
+def test_pokerkit_runs_felt_s_runouts_to_the_same_stacks(count, stacks):
+    """PHH has no notation for the runout count: Felt writes `_runouts` and each
+    runout's board in turn; PokerKit, selecting that count, deals them as its runouts
+    and divides each pot the same way (the first runout takes the odd chips)."""
+    text, r = run_it_history(count, ["run_it 1", "run_it 2", "run_it 0"], RUNOUTS[:count])
+    doc = fields(text)
+    assert doc["_runouts"] == count and doc["finishing_stacks"] == stacks
+    assert [r.stacks[s] for s in r.clockwise()] == stacks
+    assert pokerkit_replay(HandHistory.loads(text)) == (stacks, None)
+    assert felt_replay(text)[1] == stacks
+    # PokerKit's own HandHistory selects no runout count: the second board is refused.
+    stacks_seen, failure = pokerkit_replay(HandHistory.loads(text.replace("_runouts", "_x")))
+    assert failure is not None
+
+
+def test_a_declined_runout_is_one_board_for_pokerkit_too():
+    text, r = run_it_history(3, ["run_it 1", "run_once 2"], RUNOUTS[:1])
+    doc = fields(text)
+    assert "_runouts" not in doc and "# felt: run_once p2" in doc["actions"]
+    assert pokerkit_replay(HandHistory.loads(text)) == (doc["finishing_stacks"], None)
+    assert felt_replay(text)[1] == doc["finishing_stacks"] == [153, 98, 100]
+
+
+def test_felt_phh_needs_the_answers_to_rebuild_a_run_it_round():
+    text, _ = run_it_history(2, ["run_it 1", "run_it 2", "run_it 0"], RUNOUTS[:2])
+    doc = fields(text)
+    doc["actions"] = [a for a in doc["actions"] if "run_it p2" not in a]
+    with pytest.raises(tool.ReplayError, match="p2 is asked to run the board more than once; the file has .*run_it p3"):
+        tool.replay(doc)
+
+
+RUN_IT_SCENARIOS = sorted((REPO / "tests" / "scenarios").glob("14.10l_*.json"))
+
+
+@pytest.mark.parametrize("path", RUN_IT_SCENARIOS, ids=[p.stem for p in RUN_IT_SCENARIOS])
+def test_the_run_it_scenarios_histories_replay_in_pokerkit(path, tmp_path):
+    """Each 13:69F-14.10(l) scenario (tests/scenarios), played through the firmware with
+    its hand histories kept: PokerKit and felt-phh reach the table's stacks."""
+    from host_tools.scenario import run_file
+    result = run_file(path, phh=str(tmp_path))
+    assert result.passed, result.lines(path.name)
+    files = sorted(tmp_path.glob("hand-*.phh"))
+    runouts = [fields(f.read_text()).get("_runouts", 1) for f in files]
+    assert runouts == [1] if "declined" in path.stem else runouts[:1] in ([2], [3])
+    for f in files:
+        text = f.read_text()
+        doc = fields(text)
+        assert pokerkit_replay(HandHistory.loads(text)) == (doc["finishing_stacks"], None)
+        assert felt_replay(text)[1] == doc["finishing_stacks"]
+
+
+def test_random_all_in_hands_run_twice_and_three_times_agree_with_pokerkit():
+    """No limit hold 'em and pot limit Omaha, 2 to 6 players of random stacks, everyone
+    raising all in: the same stacks in PokerKit, or only the runouts' odd chips differ
+    (runout_odd_chips_only) or a tie's (odd_chips_only); felt-phh always."""
+    tally = collections.Counter()
+    for seed in range(120):
+        rng = random.Random(seed)
+        game, kind = rng.choice((("holdem", "no"), ("omaha", "pot")))
+        n = rng.randint(2, 6)
+        stacks = [rng.randint(1, 300) for _ in range(n)]
+        st = Structure(kind, 2, 0, (1, 2), run_it=rng.choice((2, 3)))
+        deck = [C.code(c) for c in range(C.DECK_SIZE)]
+        rng.shuffle(deck)
+
+        def policy(r, seat, legal):
+            if "run_it" in legal:
+                return ("run_it" if rng.random() < 0.9 else "run_once", seat)
+            if "raise" in legal or "bet" in legal:
+                return ("raise" if "raise" in legal else "bet", seat, r.raise_bounds(seat)[1])
+            return ("call" if "call" in legal else "check", seat)
+
+        text, r = felt_played(stacks, n - 1, st, deck, policy, game)
+        felt = fields(text)["finishing_stacks"]
+        assert felt_replay(text)[1] == felt and sum(felt) == sum(stacks)
+        theirs, failure = pokerkit_replay(HandHistory.loads(text))
+        assert failure is None, (failure, text)
+        if r.runouts > 1:
+            # Each side's stacks are its own ruling exactly, the same or not.
+            assert runout_rulings(r) == (felt, theirs), (felt, theirs, text)
+        if theirs == felt:
+            tally["same, %d runout%s" % (r.runouts, "s" if r.runouts > 1 else "")] += 1
+        elif runout_odd_chips_only(r, felt, theirs):
+            tally["runout odd chips"] += 1
+        else:
+            assert odd_chips_only(r, r.clockwise(), felt, theirs), (theirs, text)
+            tally["odd chips"] += 1
+    print(dict(tally))
+    assert tally["same, 2 runouts"] + tally["same, 3 runouts"] >= 60, dict(tally)
 
 
 def _stud_tie_steps():

@@ -92,11 +92,12 @@ def new_round(table):
 # ----- state, legal and refused events ---------------------------------------------------
 
 def choice_now(r):
-    """The choice the seat to act has ("discard", "draw", "straddle"), or None."""
+    """The choice the seat to act has ("discard", "draw", "straddle", "run_it"), or
+    None."""
     if r.phase != CHOOSING or r.to_act < 0:
         return None
     legal = r.legal_actions(r.to_act)
-    for c in ("discard", "draw", "straddle"):
+    for c in ("discard", "draw", "straddle", "run_it"):
         if c in legal:
             return c
     return None
@@ -162,6 +163,11 @@ def events_to_refuse(r):
     choice = choice_now(r)
     if choice == "straddle":
         faults["straddle amount"] = [("straddle", seat, 4), ("decline", seat, 0)]
+        return _nonempty(faults)
+    if choice == "run_it":
+        # 13:69F-14.10(l): an answer takes no amount; the straddle's decline is not one.
+        faults["runouts amount"] = [("run_it", seat, 2), ("run_once", seat, 0),
+                                    ("decline", seat)]
         return _nonempty(faults)
     # A discard or a draw: cards the seat does not hold, named twice, unknown, not a
     # string; for a discard, the wrong number of cards; another seat's cards.

@@ -25,7 +25,7 @@ def test_an_end_said_again_after_a_reboot_does_not_end_the_next_round():
 def test_a_table_that_locks_is_a_fault_of_the_session_not_a_refusal():
     # docs/tilts.md, internal_fault: the firmware failed on an input, put it back and
     # locked; the host counts it as a fault, with the code, though no `refused` came.
-    why = "internal fault: TypeError in _on_btn (felt/table/controller.py), handling btn"
+    why = "internal fault: TypeError in button (felt/table/poker_table.py), handling btn"
     with Session(players=3, seed=1) as s:
         s.take("evt", {"e": "locked", "code": "internal_fault", "why": why})
         assert s.faults == ["the table locked (internal_fault): " + why]

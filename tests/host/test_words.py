@@ -18,6 +18,7 @@ EVENTS = {
     "rake": {"amount": 2},
     "time_charge": {"charges": [3, 0, 3]},
     "street": {"name": "flop"},
+    "runout": {"n": 2, "of": 2, "board": "Ah Kd 7c"},
     "to_act": {"seat": 1, "legal": ["fold", "call", "raise"], "min": 4, "max": 20},
     "action": {"seat": 1, "a": "bring_in", "amount": 1, "all_in": False},
     "return": {"seat": 1, "amount": 6},
@@ -124,7 +125,7 @@ def test_events_in_words_that_had_none():
          "why": "a bet above the maximum wager"},
         {"e": "locked", "why": "journal line 4: bad checksum"},
         {"e": "locked", "code": "internal_fault",
-         "why": "internal fault: TypeError in _on_btn (felt/table/controller.py), handling btn"},
+         "why": "internal fault: TypeError in button (felt/table/poker_table.py), handling btn"},
         {"e": "resumed", "hand": 7, "state": "playing", "events": 12})]
     assert said == [
         "time charges: seat 1 pays 3, seat 2 pays 3",
@@ -134,6 +135,6 @@ def test_events_in_words_that_had_none():
         "rule change in effect: min wager 3",
         "posted rule change dropped (a bet above the maximum wager): small bet 40",
         "the table is locked: journal line 4: bad checksum",
-        "the table is locked (internal_fault): internal fault: TypeError in _on_btn "
-        "(felt/table/controller.py), handling btn",
+        "the table is locked (internal_fault): internal fault: TypeError in button "
+        "(felt/table/poker_table.py), handling btn",
         "the table resumed hand 7 from its journal (12 events replayed)"]

@@ -2,12 +2,14 @@
 of tests/scenarios/, and seeded runs of the emulator compared with the same runs on
 CPython, frame by frame and line by line.
 
-    python tests/mp/compare.py [-j JOBS]
+    python tests/mp/compare.py [-j JOBS] [--long]
 
 Each scenario passes as felt-scenario says; each seeded run passes when both runtimes
 exit 0 and print the same output, and the frames each side of the link sent are the
 same frames in the same order (power cuts included: the emulator kills the unix-port
-process and boots it again on its journal).  Ends with
+process and boots it again on its journal).  `make test` runs the scenarios and a short
+run of every game with faults, which between them must inject every fault kind;
+`make check` runs the long ones (--long).  Ends with
 `micropython-unix: N passed, M failed`; exits 1 if M > 0.
 """
 
@@ -19,13 +21,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from host_tools.emulator import faults
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
-# 200 hands without faults, and 1000 with random faults and power cuts in a flop game,
-# a stud game, a draw game (triple draw seats 7 at most: 13:69F-14.12B) and a
+# make check: 200 hands without faults, and 1000 with random faults and power cuts in a
+# flop game, a stud game, a draw game (triple draw seats 7 at most: 13:69F-14.12B) and a
 # house-banked game.
-RUNS = [
+LONG = [
     ["--hands", "200", "--players", "9", "--seed", "7"],
     ["--game", "holdem", "--hands", "1000", "--players", "8", "--seed", "5", "--faults", "random"],
     ["--game", "stud7", "--hands", "1000", "--players", "8", "--seed", "5", "--faults", "random"],
@@ -35,6 +39,16 @@ RUNS = [
     ["--game", "holdem-bonus", "--hands", "1000", "--players", "6", "--seed", "5",
      "--faults", "random"],
 ]
+
+# make test: every game, with random faults and power cuts, long enough that every fault
+# kind is injected in some run (checked: `fault kinds:` of the CPython side).
+QUICK = [["--game", game, "--hands", str(hands), "--players", str(players), "--seed", "5",
+          "--faults", "random"] for game, hands, players in (
+    ("holdem", 40, 8), ("pineapple", 20, 6), ("crazy-pineapple", 20, 6), ("omaha", 20, 8),
+    ("omaha-hilo8", 20, 8), ("stud7", 20, 7), ("stud7-hilo", 20, 7), ("stud7-hilo8", 20, 7),
+    ("stud5", 20, 7), ("mambo-stud", 20, 6), ("draw5", 20, 6), ("draw5-low", 20, 6),
+    ("triple-draw-a5", 20, 6), ("triple-draw-27", 20, 7), ("four-card-poker", 40, 6),
+    ("holdem-bonus", 40, 6))]
 
 
 def frames(trace):
@@ -87,39 +101,63 @@ def compare_run(args):
                 problems.append("%s frame %d: cpython %r, micropython %r" % ((side,) + diff))
         last = cp.stdout.strip().splitlines()[-1:] or [""]
         note = "%s; cpython %.1f s, micropython %.1f s" % (last[0], cp_s, mp_s)
-    return name, problems, note
+    return name, problems, note, injected(cp.stdout)
+
+
+def injected(stdout):
+    """The fault kinds a run injected at least once, from its `fault kinds:` line."""
+    for line in stdout.splitlines():
+        if line.startswith("fault kinds: "):
+            return {k for k, _, n in (w.partition("=") for w in line.split()[2:]) if n != "0"}
+    return set()
 
 
 def scenario(path):
     p = subprocess.run([str(BIN / "felt-scenario"), "--runtime", "micropython", "-q", str(path)],
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=str(ROOT))
     problems = [] if p.returncode == 0 else [(p.stdout + p.stderr)[-1500:]]
-    return "scenario " + str(path.relative_to(ROOT)), problems, ""
+    return "scenario " + str(path.relative_to(ROOT)), problems, "", set()
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-j", "--jobs", type=int, default=2, help="runs at once (default 2)")
+    ap.add_argument("--long", action="store_true",
+                    help="the long runs (make check) instead of the scenarios and short runs")
     args = ap.parse_args(argv)
-    scenarios = sorted((ROOT / "tests" / "scenarios").rglob("*.json"))
+    runs = LONG if args.long else QUICK
+    scenarios = [] if args.long else sorted((ROOT / "tests" / "scenarios").rglob("*.json"))
     passed = failed = 0
+    seen = set()
     with ThreadPoolExecutor(args.jobs) as pool:
         # The long runs first, so the scenarios fill the gaps.
-        jobs = [pool.submit(compare_run, r) for r in RUNS[::-1]]
+        jobs = [pool.submit(compare_run, r) for r in runs[::-1]]
         jobs += [pool.submit(scenario, s) for s in scenarios]
         for job in jobs:
-            name, problems, note = job.result()
-            if problems:
-                failed += 1
-                print("FAILED %s" % name)
-                for p in problems:
-                    print("    " + p.replace("\n", "\n    "))
-            else:
-                passed += 1
-                print("ok %s%s" % (name, " (%s)" % note if note else ""))
-            sys.stdout.flush()
+            name, problems, note, kinds = job.result()
+            seen |= kinds
+            failed += report(name, problems, note)
+            passed += not problems
+    if not args.long:
+        # The short runs stand for the long ones only while they inject every kind.
+        never = sorted(set(faults.KINDS + faults.BANKED_KINDS) - seen)
+        problems = ["never injected: %s" % " ".join(never)] if never else []
+        failed += report("every fault kind injected", problems, "")
+        passed += not problems
     print("micropython-unix: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+def report(name, problems, note):
+    """Print one result; 1 if it failed."""
+    if problems:
+        print("FAILED %s" % name)
+        for p in problems:
+            print("    " + p.replace("\n", "\n    "))
+    else:
+        print("ok %s%s" % (name, " (%s)" % note if note else ""))
+    sys.stdout.flush()
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

@@ -133,6 +133,10 @@ class BankedRound:
 
     # ----- queries ----------------------------------------------------------------------
 
+    def ante(self, seat):
+        """The ante `seat` opened the round with (0: not in the round)."""
+        return self._opening[seat][0]
+
     def order(self):
         """Seats in the round in dealing order: clockwise from the dealer's left."""
         return [s for s in range(self.n) if self.in_round[s]]

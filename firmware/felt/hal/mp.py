@@ -26,6 +26,13 @@ except ImportError:
         return x
 
 
+def _wait_for_ms(aw, ms):
+    return asyncio.wait_for(aw, ms / 1000)
+
+
+_wait_for_ms = getattr(asyncio, "wait_for_ms", _wait_for_ms)   # CPython has no wait_for_ms
+
+
 # ---- MCP23017 on I2C ----------------------------------------------------------------
 
 # Registers with IOCON.BANK = 0 (the power-on default): A and B side by side, so one
@@ -95,11 +102,20 @@ class ExpanderButtons:
     A resync also checks its configuration and rewrites it after a brown-out.  I2C
     errors are counted in `errors` and the expander's last levels kept (no phantom
     presses); `faults()` lists the expanders not answering.
+
+    Between polls the caller sleeps poll_ms, unless the buttons are `quiet()`: every
+    expander has an INT line, every line is high and no input is settling, so the next
+    poll would read nothing.  Then `await wait(ms)` sleeps until an INT line falls or
+    `ms` pass, whichever is first, when `listen(flag)` was given a flag the INT lines'
+    falling edges set (an asyncio.ThreadSafeFlag set from the pins' IRQ, on a board):
+    the chip idles, instead of waking every poll_ms to find nothing.
     """
 
     def __init__(self, chips, ints, events, masks, debounce_ms):
         self.chips = chips
         self.ints = ints  # INT pin per chip, or None
+        self.flag = None  # set when an INT line falls (listen)
+        self.wait_for_ms = _wait_for_ms  # replaceable, for tests
         self.events = events
         self.masks = masks
         n = len(chips)
@@ -167,6 +183,34 @@ class ExpanderButtons:
                 self._read(k)
         self.debouncer.update(self.levels, now_ms, out, self.events)
         return out
+
+    def listen(self, flag):
+        """`flag` (with set, clear and an awaitable wait) is set whenever an INT line
+        falls: quiet() may then be true, and wait() waits on it."""
+        self.flag = flag
+
+    def quiet(self):
+        """True when waiting for an INT line to fall misses nothing: a flag to wait on
+        (listen), every expander's INT line high, and no input settling.  Clears the
+        flag first, so a line that falls after this look sets it again."""
+        flag = self.flag
+        if flag is None:
+            return False
+        flag.clear()
+        for intp in self.ints:
+            if intp is None or not intp.value():
+                return False
+        for p in self.debouncer.pending:
+            if p:
+                return False
+        return True
+
+    async def wait(self, ms):
+        """Until an INT line falls (the flag is set) or `ms` pass: call when quiet()."""
+        try:
+            await self.wait_for_ms(self.flag.wait(), ms)
+        except asyncio.TimeoutError:
+            pass
 
     def faults(self):
         """Indices of the expanders not answering (allocates; for diagnostics)."""
@@ -238,11 +282,16 @@ class LineAssembler:
 class CardReader:
     """The shoe's card reader on a UART.  `want(kind, seat)` sends "want <kind> <seat>\\n"
     to the shoe (seat -1 when no seat receives the card); `await read()` returns the
-    next code read (`poll()` is the same without waiting: a code or None)."""
+    next code read (`poll()` is the same without waiting: a code or None).
 
-    def __init__(self, uart, max_line=16, poll_ms=5):
+    `stream`: the UART as an asyncio stream (`await stream.readinto(buf)`), when the
+    runtime's event loop can wait on it (MicroPython's, on a board): read() then
+    sleeps until bytes arrive.  Without one it looks every poll_ms."""
+
+    def __init__(self, uart, max_line=16, poll_ms=5, stream=None):
         self.uart = uart
         self.poll_ms = poll_ms
+        self.stream = stream
         self.sleep = sleep_ms  # replaceable, for tests
         self.lines = LineAssembler(max_line)
         self._rx = bytearray(32)
@@ -271,7 +320,12 @@ class CardReader:
             code = self.poll()
             if code is not None:
                 return code
-            await self.sleep(self.poll_ms)
+            if self.stream is None:
+                await self.sleep(self.poll_ms)
+            else:
+                n = await self.stream.readinto(self._rx)
+                if n:
+                    self.lines.feed(self._rx, n)
 
 
 # ---- the shuffler -------------------------------------------------------------------
@@ -420,11 +474,14 @@ class Pixels:
 
 class UartTransport:
     """A UART as the byte transport of felt.hal.link.Link (framing, acks and resends
-    live there, shared with the link backend): `write(data)`, `await read()` -> bytes."""
+    live there, shared with the link backend): `write(data)`, `await read()` -> bytes.
+    `stream` as CardReader's: read() sleeps until bytes arrive, else looks every
+    poll_ms."""
 
-    def __init__(self, uart, poll_ms=5, size=64):
+    def __init__(self, uart, poll_ms=5, size=64, stream=None):
         self.uart = uart
         self.poll_ms = poll_ms
+        self.stream = stream
         self.sleep = sleep_ms  # replaceable, for tests
         self._rx = bytearray(size)
 
@@ -440,9 +497,13 @@ class UartTransport:
         while True:
             if self.uart.any():
                 n = self.uart.readinto(self._rx)
-                if n:
-                    return bytes(self._rx[:n])
-            await self.sleep(self.poll_ms)
+            elif self.stream is None:
+                await self.sleep(self.poll_ms)
+                continue
+            else:
+                n = await self.stream.readinto(self._rx)
+            if n:
+                return bytes(self._rx[:n])
 
 
 # ---- the HAL object -----------------------------------------------------------------
@@ -470,6 +531,10 @@ def _no_feed():
     pass
 
 
+def _none(*args):
+    return None
+
+
 def checked(board, runtime, title):
     """`board` (a definition from felt.board.load, or a path to one) if it is for
     `runtime`; a ValueError naming `title` otherwise."""
@@ -491,6 +556,10 @@ def assemble(board, io, watchdog=True):
     the clock; `strip(leds)` the LED chain's wire-order buffer and the function that
     sends it, as (buf, write); `watchdog(ms)` starts the watchdog and returns its feed;
     `reset()` reboots the board; `watchdog_reset()`, whether the watchdog reset it last.
+    Optional, where the event loop can wait on them (MachineIO on a board):
+    `stream(uart)`, the UART as an asyncio stream, or None; `flag()`, a flag the event
+    loop can wait on (ExpanderButtons.listen), or None, and with one
+    `on_fall(pin, handler)`, handler(pin) called as the pin falls (an IRQ).
     Pins are claimed in the order below: CircuitIO's same-pin error names them so.
     """
     from felt.board import button_table
@@ -503,10 +572,20 @@ def assemble(board, io, watchdog=True):
         chips.append(Mcp23017(i2c, x["address"], masks[2 * k] | masks[2 * k + 1] << 8))
         ints.append(None if x["int"] is None else io.pin_in(x["int"], True))
     buttons = ExpanderButtons(chips, ints, events, masks, board["debounce_ms"])
+    flag = getattr(io, "flag", _none)()
+    if flag is not None and ints and None not in ints:
+        def fell(pin):
+            flag.set()
+
+        for p in ints:
+            io.on_fall(p, fell)
+        buttons.listen(flag)
     buttons.start(ticks_ms())
+    stream = getattr(io, "stream", _none)
 
     cr = board["card_reader"]
-    card_reader = CardReader(io.uart(cr, 256), cr["max_line"], board["poll_ms"])
+    uart = io.uart(cr, 256)
+    card_reader = CardReader(uart, cr["max_line"], board["poll_ms"], stream(uart))
 
     sh = board["shuffler"]
     # Active-low inputs are opto transistors to ground: they want the pull-up (SCHEMA.md).
@@ -521,7 +600,8 @@ def assemble(board, io, watchdog=True):
     pixels.write()  # LEDs hold what they last latched until written: start dark
 
     from felt.hal.link import Link
-    link = Link(UartTransport(io.uart(board["link"], 1024), board["poll_ms"]), ticks_ms)
+    uart = io.uart(board["link"], 1024)
+    link = Link(UartTransport(uart, board["poll_ms"], stream=stream(uart)), ticks_ms)
 
     feed = _no_feed
     if watchdog:
@@ -543,12 +623,15 @@ class Modules:
 class MachineIO:
     """assemble()'s `io` on MicroPython: pins, UARTs, I2C and the watchdog from `machine`,
     the LED chain from the built-in `neopixel`, the clock from `time`.  Pins are GPIO
-    numbers."""
+    numbers.  `waits`: the event loop waits on the UARTs (asyncio streams) and on the
+    expanders' INT lines (pin IRQs setting an asyncio.ThreadSafeFlag) instead of
+    looking every poll_ms: true on a board (open() without stand-ins)."""
 
-    def __init__(self, hw):
+    def __init__(self, hw, waits=False):
         self.machine = hw.machine
         self.neopixel = hw.neopixel
         self.ticks_ms = hw.time.ticks_ms
+        self.waits = waits
 
     def pin_in(self, n, pull_up):
         Pin = self.machine.Pin
@@ -562,6 +645,17 @@ class MachineIO:
         Pin = self.machine.Pin
         return self.machine.UART(cfg["uart"], baudrate=cfg["baud"], tx=Pin(cfg["tx"]),
                                  rx=Pin(cfg["rx"]), timeout=0, rxbuf=rxbuf)
+
+    def stream(self, uart):
+        return asyncio.StreamReader(uart) if self.waits else None
+
+    def flag(self):
+        return asyncio.ThreadSafeFlag() if self.waits else None
+
+    def on_fall(self, pin, handler):
+        # A hard IRQ: the handler runs in the interrupt, so the flag is set before the
+        # event loop's poll looks again (a soft one could run after its last look).
+        pin.irq(handler=handler, trigger=self.machine.Pin.IRQ_FALLING, hard=True)
 
     def i2c(self, bus):
         Pin = self.machine.Pin
@@ -590,6 +684,7 @@ def open(board, hw=None, watchdog=True):
     (attributes of those names); `watchdog=False` leaves the watchdog off, for a bench
     session at the REPL (once started it cannot be stopped)."""
     board = checked(board, "micropython", "MicroPython")
+    waits = hw is None
     if hw is None:
         hw = Modules("machine", "neopixel", "time")
-    return assemble(board, MachineIO(hw), watchdog)
+    return assemble(board, MachineIO(hw, waits), watchdog)

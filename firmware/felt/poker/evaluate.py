@@ -60,7 +60,7 @@ def straight_top(mask):
     return -1
 
 
-def _kickers(mask, n, value, shift):
+def kickers(mask, n, value, shift):
     """Pack the n highest ranks of mask into value, from bit `shift` downwards."""
     while n and mask:
         r = top(mask)
@@ -115,29 +115,29 @@ def evaluate(cards):
             return (STRAIGHT_FLUSH << 20) | (t << 16)
     if m4:
         q = top(m4)
-        return _kickers(m1 & ~(1 << q), 1, (QUADS << 20) | (q << 16), 12)
+        return kickers(m1 & ~(1 << q), 1, (QUADS << 20) | (q << 16), 12)
     if m3:
         t = top(m3)
         pairs = m2 & ~(1 << t)
         if pairs:
             return (FULL_HOUSE << 20) | (t << 16) | (top(pairs) << 12)
     if flush:
-        return _kickers(flush, 5, FLUSH << 20, 16)
+        return kickers(flush, 5, FLUSH << 20, 16)
     t = straight_top(m1)
     if t >= 0:
         return (STRAIGHT << 20) | (t << 16)
     if m3:
         t = top(m3)
-        return _kickers(m1 & ~(1 << t), 2, (TRIPS << 20) | (t << 16), 12)
+        return kickers(m1 & ~(1 << t), 2, (TRIPS << 20) | (t << 16), 12)
     if m2:
         p = top(m2)
         rest = m2 & ~(1 << p)
         if rest:
             q = top(rest)
-            return _kickers(m1 & ~((1 << p) | (1 << q)), 1,
+            return kickers(m1 & ~((1 << p) | (1 << q)), 1,
                             (TWO_PAIR << 20) | (p << 16) | (q << 12), 8)
-        return _kickers(m1 & ~(1 << p), 3, (PAIR << 20) | (p << 16), 12)
-    return _kickers(m1, 5, HIGH_CARD << 20, 16)
+        return kickers(m1 & ~(1 << p), 3, (PAIR << 20) | (p << 16), 12)
+    return kickers(m1, 5, HIGH_CARD << 20, 16)
 
 
 def category(value):
@@ -148,7 +148,7 @@ def name(value):
     return NAMES[value >> 20]
 
 
-def _grouped(m1, m2, m3, m4):
+def grouped(m1, m2, m3, m4):
     """The value of exactly five cards with a paired rank, from their rank masks (ranks
     seen at least once, twice, three and four times).  Five paired cards make no
     straight or flush, so only the grouping counts; the layout is evaluate()'s."""
@@ -158,12 +158,12 @@ def _grouped(m1, m2, m3, m4):
         t = top(m3)
         if m2 & ~m3:
             return (FULL_HOUSE << 20) | (t << 16) | (top(m2 & ~m3) << 12)
-        return _kickers(m1 & ~m3, 2, (TRIPS << 20) | (t << 16), 12)
+        return kickers(m1 & ~m3, 2, (TRIPS << 20) | (t << 16), 12)
     p = top(m2)
     rest = m2 & ~(1 << p)
     if rest:
         return (TWO_PAIR << 20) | (p << 16) | (top(rest) << 12) | (top(m1 & ~m2) << 8)
-    return _kickers(m1 & ~m2, 3, (PAIR << 20) | (p << 16), 12)
+    return kickers(m1 & ~m2, 3, (PAIR << 20) | (p << 16), 12)
 
 
 def evaluate5(a, b, c, d, e):
@@ -189,16 +189,16 @@ def evaluate5(a, b, c, d, e):
     m2 |= m1 & x
     m1 |= x
     if m2:
-        return _grouped(m1, m2, m3, m4)
+        return grouped(m1, m2, m3, m4)
     t = straight_top(m1)
     s = a & 3
     if (b & 3) == s and (c & 3) == s and (d & 3) == s and (e & 3) == s:
         if t >= 0:
             return (STRAIGHT_FLUSH << 20) | (t << 16)
-        return _kickers(m1, 5, FLUSH << 20, 16)
+        return kickers(m1, 5, FLUSH << 20, 16)
     if t >= 0:
         return (STRAIGHT << 20) | (t << 16)
-    return _kickers(m1, 5, HIGH_CARD << 20, 16)
+    return kickers(m1, 5, HIGH_CARD << 20, 16)
 
 
 # Three-card high hands, 13:69F-14.3(c) and 13:47-20.34(d): a straight beats a flush
@@ -235,7 +235,7 @@ def evaluate3(a, b, c):
         if s:
             return (H3_STRAIGHT_FLUSH << 20) | (t << 16)
         return (H3_STRAIGHT << 20) | (t << 16)
-    return _kickers(m, 3, (H3_FLUSH << 20) if s else (H3_HIGH_CARD << 20), 16)
+    return kickers(m, 3, (H3_FLUSH << 20) if s else (H3_HIGH_CARD << 20), 16)
 
 
 def high3(cards):

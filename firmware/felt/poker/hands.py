@@ -18,7 +18,7 @@ for the logs given its kind.
   draw low ball A-5 and deuce-to-seven, 13:69F-14.12B(l)).
 """
 
-from felt.poker.evaluate import evaluate, evaluate5, evaluate3, _kickers, NAMES, \
+from felt.poker.evaluate import evaluate, evaluate5, evaluate3, kickers, NAMES, \
     H3_NAMES, HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, \
     STRAIGHT_FLUSH, H3_PAIR, H3_TRIPS, H3_STRAIGHT, H3_STRAIGHT_FLUSH
 from felt.poker.low import low_a5, low27_5, lowest, low_ranks, a5_mask, LOW_TOP, \
@@ -287,6 +287,13 @@ def _cards(h, groups, order):
         out += [order[(h >> shift) & 15]] * n
         shift -= 4
     return "-".join(out)
+
+
+def kinds(variant):
+    """(high, low): the kinds `describe` names a variant's hands by."""
+    if variant.hand == "mambo":
+        return HIGH3, LOW3
+    return HIGH, LOW_27 if variant.low == "27" else LOW_A5
 
 
 def describe(value, kind):

@@ -32,8 +32,6 @@ Effects:  ("refund", seat, amount), ("called_off", kind, why, section), ("dead_h
 from felt import check
 from felt.poker import cards as C
 
-DEALING_PHASE = 0   # felt.poker.round.DEALING (the round imports this module)
-
 SECTIONS = {"void": "19:47-27.12(f)", "dead": "13:47-20.38(h)", "misdeal": "13:47-20.38(f)",
             "face_up": "13:47-20.38(i)", "exposed": "13:47-20.38(l)",
             "foul": "13:47-20.38(j)3", "away": "13:47-20.38(j)4",
@@ -44,9 +42,8 @@ REPLACE_WHY = ("ineligible", "off_table", "exposed")
 
 
 def why_not(r, event):
-    from felt.poker.round import COMPLETE, DEALING
     kind = event[0]
-    if r.phase == COMPLETE:
+    if r.finished():
         return "the round is over"
     if len(event) != (3 if kind == "replace" else 2):
         return "malformed %s event %s" % (kind, check.shown(event))
@@ -68,7 +65,7 @@ def why_not(r, event):
     if reason:
         return reason
     if kind == "face_up":
-        if r.phase != DEALING:
+        if not r.dealing():
             return "no card is due: a face-up card is found while dealing"
         if r.seen[card]:
             return "card %s was already seen this round" % C.code(card)
@@ -102,16 +99,14 @@ def apply(r, event, out):
         call_off(r, kind, event[1], out)
     elif kind == "face_up":
         card = C.parse(event[1])
-        r.seen[card] = 1
-        r._left -= 1
-        r.muck.append(card)
+        _set_aside(r, card)
         r.face_ups += 1
         out.append(("discarded", -1, [card]))
         if r.face_ups > 1:
             call_off(r, "misdeal", "face_up", out)   # 13:47-20.38(f)3
         else:
             _notice(out, "face_up", "%s found face up in the deck: not used" % C.code(card))
-            r._ask(out)
+            r.ask_card(out)
     elif kind == "replace":
         card = C.parse(event[1])
         why = event[2]
@@ -122,7 +117,7 @@ def apply(r, event, out):
             r.just_dealt.remove(card)
             out.append(("discarded", -1, [card]))
             _notice(out, "off_table", "%s dealt off the table: not used" % C.code(card))
-            _owe(r, "board", -1, out)
+            r.deal_extra("board", -1, out)
             return
         was_up = _take_back(r, seat, card, out)
         if card in r.exposed[seat]:
@@ -132,14 +127,14 @@ def apply(r, event, out):
                     C.code(card), {"ineligible": "dealt to a seat not in the round",
                                    "off_table": "dealt off the table",
                                    "exposed": "exposed while dealing"}[why], seat))
-        _owe(r, "up" if was_up else "hole", seat, out)
+        r.deal_extra("up" if was_up else "hole", seat, out)
     elif kind == "exposed":
         _exposed(r, C.parse(event[1]), out)
     elif kind == "foul":
         seat = event[1]
         _notice(out, "foul", "seat %d's protected hand fouled: its money refunded" % seat)
         _refund(r, seat, out)
-        _out_of_hand(r, seat, out)
+        _take_out(r, seat, out)
     else:  # away
         seat = event[1]
         _notice(out, "away", "seat %d left with an unprotected hand: folded" % seat)
@@ -147,27 +142,21 @@ def apply(r, event, out):
             # 13:47-20.38(k)2: the forced bet is still owed by the player who leaves.
             # The hand is folded as it is posted, so the bring-in stays in the pot: were
             # the betting to close on it, it is no uncalled bet to hand back.
-            r.folded[seat] = True
-            r._alive -= 1
-            r._act("bring_in", seat, None, out)
+            _fold_posting(r, seat, out)
             out.append(("dead_hand", seat))
             return
-        _out_of_hand(r, seat, out)
+        _take_out(r, seat, out)
 
 
 def call_off(r, kind, why, out):
     """End the round with every player's money back: void, dead round or misdeal."""
-    from felt.poker.round import COMPLETE
     r.raked = 0   # nothing was won, so nothing is raked
     for s in range(r.n):
         _refund(r, s, out)
-    r.phase = COMPLETE
-    r.to_act = -1
-    r.called_off = kind
     section = SECTIONS[kind]
     if kind == "misdeal":
         section += str(MISDEALS.index(why) + 1)   # (f)1 .. (f)4
-    r.called_why = "%s %s" % (why, section)
+    r.call_off(kind, "%s %s" % (why, section))
     out.append(("called_off", kind, why, section))
     out.append(("end",))
 
@@ -190,29 +179,6 @@ def _refund(r, seat, out):
         if top < r.level:
             r.level = top
             r.full = min(r.full, top)
-
-
-def _out_of_hand(r, seat, out):
-    """Take a player out of the hand, at any time; the action moves on if it was theirs."""
-    r.folded[seat] = True
-    r._alive -= 1
-    out.append(("dead_hand", seat))
-    if r._alive == 1:
-        r._finish(out)
-        return
-    if r._choice is not None and seat == r.to_act:
-        if r._choice == "straddle":
-            r._choose("decline", seat, None, out)   # the straddle is not made
-        else:
-            r._order.remove(seat)                 # no draw or discard for a dead hand
-            r._next_chooser(out)
-        return
-    if seat == r.to_act:
-        r._set_to_act(seat, out)
-        if r.to_act < 0:
-            r._end_betting_round(out)
-    elif r._choice is not None and seat in r._order:
-        r._order.remove(seat)
 
 
 def _card(code):
@@ -244,22 +210,6 @@ def _take_back(r, seat, card, out):
     return was_up
 
 
-def _owe(r, what, seat, out):
-    """Deal `seat` one more card now, then carry on where the round was."""
-    from felt.poker.round import DEALING
-    if r.phase == DEALING:
-        # The next card goes to this seat; the request already made is asked again.
-        r._plan.insert(r._next_card, (what, seat))
-        r._ask(out)
-        return
-    r._resume = (r.phase, r.to_act)
-    r._plan = [(what, seat)]
-    r._next_card = 0
-    r.phase = DEALING
-    r.to_act = -1
-    r._ask(out)
-
-
 def _exposed(r, card, out):
     seat = _dealt_to(r, card)
     i = r.hole[seat].index(card)
@@ -274,22 +224,13 @@ def _exposed(r, card, out):
         r.muck += r.hole[seat]
         r.hole[seat] = []
         r.up[seat] = []
-        r._plan = r._plan[:r._next_card] + [x for x in r._plan[r._next_card:] if x[1] != seat]
-        _out_of_hand(r, seat, out)
-        if r.phase == DEALING_PHASE and not r.finished():
-            if r._next_card >= len(r._plan):
-                r._deal_done(out)      # the dead seat was owed the deal's last card
-            else:
-                r._ask(out)            # the card asked for may have been the dead seat's
+        _take_out(r, seat, out, dead=True)
         return
     _notice(out, "exposed", "seat %d's hole card %s exposed: the third card is dealt "
             "down" % (seat, C.code(card)))
     # One hole card up: the third card is dealt down instead of up.
-    for k in range(r._next_card, len(r._plan)):
-        if r._plan[k] == ("up", seat):
-            r._plan[k] = ("hole", seat)
-            r.brought_down[seat] = True
-            break
+    if _bring_down(r, seat):
+        r.brought_down[seat] = True
 
 
 def _unexpose(r, seat, card):
@@ -300,12 +241,74 @@ def _unexpose(r, seat, card):
     if not r.brought_down[seat]:
         return False       # exposed after the up card came: a down card replaces it
     r.brought_down[seat] = False
-    # The card brought down is the seat's last hole card of the plan (a replacement is
-    # always asked for before it); while it is still due it goes back to being up.
-    k = len(r._plan) - 1
-    while k >= 0 and r._plan[k] != ("hole", seat):
+    return _bring_up(r, seat)    # while the card brought down is still due, it is up again
+
+
+def _set_aside(r, card):
+    """A card found that is not used (face up in the deck): seen, never dealt."""
+    r.seen[card] = 1
+    r.left -= 1
+    r.muck.append(card)
+
+
+def _bring_down(r, seat):
+    """The next up card due to `seat` is dealt down instead (13:47-20.38(l)); True
+    if one was still due."""
+    for k in range(r.next_card, len(r.plan)):
+        if r.plan[k] == ("up", seat):
+            r.plan[k] = ("hole", seat)
+            return True
+    return False
+
+
+def _bring_up(r, seat):
+    """The card brought down for `seat` comes up again, if still due; True if it
+    was dealt already.  It is the seat's last hole card of the plan: a replacement
+    is always asked for before it."""
+    k = len(r.plan) - 1
+    while k >= 0 and r.plan[k] != ("hole", seat):
         k -= 1
-    if k >= r._next_card:
-        r._plan[k] = ("up", seat)
+    if k >= r.next_card:
+        r.plan[k] = ("up", seat)
         return False
     return True
+
+
+def _fold_posting(r, seat, out):
+    """`seat` leaves owing the bring-in (13:47-20.38(k)2): folded as it is posted."""
+    r.folded[seat] = True
+    r.alive -= 1
+    r.act("bring_in", seat, None, out)
+
+
+def _take_out(r, seat, out, dead=False):
+    """`seat` out of the hand at any time; the action moves on if it was theirs.  A
+    `dead` hand (both stud hole cards exposed) is dealt no more cards: the deal moves
+    on if the card due was its."""
+    if dead:
+        r.plan = r.plan[:r.next_card] + \
+            [x for x in r.plan[r.next_card:] if x[1] != seat]
+    r.folded[seat] = True
+    r.alive -= 1
+    out.append(("dead_hand", seat))
+    if r.alive == 1:
+        r.finish(out)
+    elif r.choice is not None and seat == r.to_act:
+        if r.choice == "straddle":
+            r.choose("decline", seat, None, out)   # the straddle is not made
+        else:
+            # No draw or discard for a dead hand; nor an answer to the runouts:
+            # the others' answers decide them.
+            r.order.remove(seat)
+            r.next_chooser(out)
+    elif seat == r.to_act:
+        r.set_to_act(seat, out)
+        if r.to_act < 0:
+            r.end_betting_round(out)
+    elif r.choice is not None and seat in r.order:
+        r.order.remove(seat)
+    if dead and r.dealing():
+        if r.next_card >= len(r.plan):
+            r.deal_done(out)      # the seat was owed the deal's last card
+        else:
+            r.ask_card(out)        # the card asked for may have been the seat's

@@ -21,7 +21,7 @@ no card above an eight; Mambo stud's "six or better" (rules README) is three car
 pair, none above a six.  A hand that does not qualify is -1.
 """
 
-from felt.poker.evaluate import top, _kickers, _grouped, evaluate5, \
+from felt.poker.evaluate import top, kickers, grouped, evaluate5, \
     STRAIGHT, STRAIGHT_FLUSH, FLUSH, HIGH_CARD, PAIR, TRIPS
 
 LOW_TOP = (9 << 20) - 1  # above every h, so every low value is >= 0 (and < 2**30)
@@ -78,8 +78,8 @@ def _a5_five(cards, used):
             m1 |= x
         i += 1
     if m2:
-        return _grouped(m1, m2, m3, m4)
-    return _kickers(m1, 5, HIGH_CARD << 20, 16)
+        return grouped(m1, m2, m3, m4)
+    return kickers(m1, 5, HIGH_CARD << 20, 16)
 
 
 def low_a5(cards, qualifier=None):

@@ -12,6 +12,8 @@ Events:   ("card", "As")                  a card read from the dealing shoe
           ("discard", seat, "As Kd")      Pineapple's discard
           ("draw", seat, "As Kd")         the cards a player draws to replace ("" stands pat)
           ("straddle", seat) / ("decline", seat)   the optional straddle (13:69F-14.10(f))
+          ("run_it", seat) / ("run_once", seat)    agreeing to the runouts, or not
+                                          (13:69F-14.10(l), felt.poker.runouts)
           and the irregularities of felt.poker.irregular
 Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all_in)
           ("need", what, seat)            what: "hole", "up", "burn", "board"
@@ -26,10 +28,18 @@ Effects:  ("post", seat, "ante" | "blind" | "straddle" | "bring_in", amount, all
           ("show", seat, high, low)       low -1 when none or not played
           ("rake", amount)                taken after a betting round (13:47-20.37)
           ("award", pot, seat, amount, share)   share: "high", "low" or "all"
+          ("runout", k, count, [cards])   what follows is runout k of count: as its
+                                          dealing begins (the board the runouts share)
+                                          and at the showdown (its whole board)
           ("end",)
           ("settle",)                     only from apply(event, settle=False): the
                                           round's end (showdown, awards) waits for
                                           settle(), so the table can light the LEDs first
+
+Runouts (13:69F-14.10(l)): at a table whose structure offers them (`run_it` 2 or 3),
+felt.poker.runouts asks the players and deals the board again; the round keeps their
+state (`runouts`, the times the board is dealt, and the module's own) and calls it at a
+burn, at the end of the variant's steps, for an answer and at the showdown.
 """
 
 from felt import check, lazy
@@ -43,7 +53,10 @@ IRREGULAR = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul",
 IRREGULAR_RULES = "felt.poker.irregular"
 
 ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
-CHOICES = ("discard", "draw", "straddle", "decline")
+CHOICES = ("discard", "draw", "straddle", "decline", "run_it", "run_once")
+RUN_IT = "run_it"   # the choice of the runouts: agreeing or declining (13:69F-14.10(l))
+# Their rules, loaded (felt.lazy) only at a table whose structure offers them.
+RUNOUTS = "felt.poker.runouts"
 
 DEALING = 0
 BETTING = 1
@@ -56,6 +69,11 @@ class Refused(Exception):
 
 
 class Round:
+    # The board dealt once; a round that offers runouts has its own (felt.poker.runouts):
+    # an attribute each at every table would cost the heap (the instance's dict).
+    runouts = 1
+    boards = ()
+
     def __init__(self, stacks, button, structure, variant=None, rake=None):
         from felt.poker.variants import get
         self.variant = variant or get("holdem")
@@ -87,8 +105,8 @@ class Round:
         self.burns = []
         self.muck = []              # discards, draws and ghost cards
         self.seen = bytearray(C.DECK_SIZE)
-        self._left = C.DECK_SIZE    # cards not yet seen this round
-        self._alive = sum(self.dealt_in)   # players not folded
+        self.left = C.DECK_SIZE    # cards not yet seen this round
+        self.alive = sum(self.dealt_in)   # players not folded
         self.step = 0               # index into variant.steps
         self.betround = -1          # index of the current or last betting round
         self.phase = DEALING
@@ -111,10 +129,10 @@ class Round:
         self.high = [-1] * n
         self.low = [-1] * n
         self.winners = []
-        self._plan = []             # the cards still expected: ("hole", seat) ...
-        self._next_card = 0
-        self._order = []            # seats still to discard or draw
-        self._choice = None
+        self.plan = []             # the cards still expected: ("hole", seat) ...
+        self.next_card = 0
+        self.order = []            # seats still to discard or draw
+        self.choice = None
         self._drawn = []            # the drawing player's discards, kept out of a reshuffle
         self._reshuffle_first = False
         self.just_dealt = []        # hole cards of the deal under way, until someone acts
@@ -122,10 +140,12 @@ class Round:
         self.called_off = None      # "void", "dead" or "misdeal" (felt.poker.irregular)
         self.called_why = None      # then why, with its section: "face_up 13:47-20.38(f)3"
         self._wagered = [False] * n  # who has voluntarily wagered (20.38(f)2 and 4)
-        self._resume = None         # (phase, to_act) to go back to after a replaced card
+        self.resume_to = None         # (phase, to_act) to go back to after a replaced card
         self.exposed = [[] for _ in range(n)]  # stud hole cards exposed while dealing (20.38(l))
         self.brought_down = [False] * n  # an up card turned into a down card for one
         self._defer = False         # apply(settle=False): the end waits for settle()
+        if structure.run_it > 1:
+            lazy.load(RUNOUTS).start(self)   # the runouts' state, in the round for save()
 
     # ----- starting -------------------------------------------------------------------
 
@@ -153,8 +173,8 @@ class Round:
                     straddler = next_seat(seat, self.dealt_in)
                     if self.stacks[straddler] > 0:
                         self.phase = CHOOSING
-                        self._choice = "straddle"
-                        self._order = [straddler]
+                        self.choice = "straddle"
+                        self.order = [straddler]
                         self.to_act = straddler
                         out.append(("to_act", straddler))
                         return out
@@ -177,8 +197,8 @@ class Round:
 
     def expecting(self):
         """("hole" | "up" | "burn" | "board", seat) while a card is due, else None."""
-        if self.phase == DEALING and self._next_card < len(self._plan):
-            return self._plan[self._next_card]
+        if self.phase == DEALING and self.next_card < len(self.plan):
+            return self.plan[self.next_card]
         return None
 
     def live(self, seat):
@@ -195,7 +215,7 @@ class Round:
                 or (a in ("discard", "draw") and self._may_choose(a, seat))]
 
     def _may_choose(self, kind, seat):
-        return self.phase == CHOOSING and self._choice == kind and seat == self.to_act
+        return self.phase == CHOOSING and self.choice == kind and seat == self.to_act
 
     def pot(self):
         """Chips in the pot now: all put in, less the rake taken."""
@@ -204,8 +224,15 @@ class Round:
     def finished(self):
         return self.phase == COMPLETE
 
+    def dealing(self):
+        return self.phase == DEALING
+
+    def drawing(self):
+        """True from a draw's first discard to its last replacement card."""
+        return self.choice == "draw"
+
     def cards_left(self):
-        return self._left
+        return self.left
 
     def showing(self, seat):
         return [c for c, u in zip(self.hole[seat], self.up[seat]) if u]
@@ -342,13 +369,13 @@ class Round:
             event[0], to, self.structure.name(), lo, hi)
 
     def _why_not_choice(self, kind, seat, codes):
-        choice = "straddle" if kind == "decline" else kind
-        if self.phase != CHOOSING or self._choice != choice:
+        choice = "straddle" if kind == "decline" else RUN_IT if kind == "run_once" else kind
+        if self.phase != CHOOSING or self.choice != choice:
             return "no %s now" % kind
         if seat != self.to_act:
-            return "out of turn: seat %d is to %s" % (self.to_act, self._choice)
-        if kind in ("straddle", "decline"):
-            return None if codes is None else "a straddle takes no amount"
+            return "out of turn: seat %d is to %s" % (self.to_act, self.choice)
+        if kind not in ("discard", "draw"):
+            return None if codes is None else "a %s takes no amount" % kind
         if codes is None:
             return "say which cards to %s" % kind
         try:
@@ -403,7 +430,7 @@ class Round:
     def settle(self):
         """The end of the round that apply(event, settle=False) left waiting; its effects."""
         out = []
-        self._finish(out)
+        self.finish(out)
         return out
 
     def save(self):
@@ -437,18 +464,24 @@ class Round:
         if kind in IRREGULAR:
             lazy.load(IRREGULAR_RULES).apply(self, event, out)
         elif kind in CHOICES:
-            self._choose(kind, event[1], event[2] if len(event) == 3 else None, out)
+            self.choose(kind, event[1], event[2] if len(event) == 3 else None, out)
         else:
-            self._act(kind, event[1], event[2] if len(event) == 3 else None, out)
+            self.act(kind, event[1], event[2] if len(event) == 3 else None, out)
 
     def _advance(self, out):
         """Carry out the variant's steps until one waits for cards or a player."""
         steps = self.variant.steps
-        while self.step < len(steps):
-            if self._alive < 2:
+        while self.step < len(steps) or \
+                self.runouts > 1 and lazy.load(RUNOUTS).next_runout(self, out):
+            if self.alive < 2:
                 break
             st = steps[self.step]
             k = st[0]
+            if k == "burn" and self.structure.run_it > 1 and lazy.load(RUNOUTS).ask(self, out):
+                return              # the players are asked to agree to the runouts
+            if k == "bet" and self.boards:
+                self.step += 1      # a later runout: everyone is all-in, nobody bets
+                continue
             if k == "bet":
                 self.betround += 1
                 if self.betround > 0:
@@ -456,24 +489,19 @@ class Round:
                 if self._start_betting(st[1], out):
                     return
             elif k in ("discard", "draw"):
-                self._order = [s for s in clockwise_from(self.origin, self.dealt_in)
-                               if self.live(s)]
-                self._choice = k
-                self.phase = CHOOSING
-                self.to_act = self._order[0]
-                out.append(("to_act", self.to_act))
+                self.ask_in_turn(k, [s for s in self.clockwise() if self.live(s)], out)
                 return
             else:
                 if k == "deal":
                     self.just_dealt = []
-                self._plan = self._cards_for(st)
-                if self._plan:
-                    self._next_card = 0
+                self.plan = self._cards_for(st)
+                if self.plan:
+                    self.next_card = 0
                     self.phase = DEALING
-                    self._ask(out)
+                    self.ask_card(out)
                     return
             self.step += 1
-        self._finish(out)
+        self.finish(out)
 
     def _cards_for(self, st):
         k = st[0]
@@ -499,7 +527,7 @@ class Round:
         self._reshuffle_first = self.cards_left() <= 1
         return [("burn", -1), ("board", -1)]
 
-    def _ask(self, out):
+    def ask_card(self, out):
         nxt = self.expecting()
         if nxt is None:
             return
@@ -515,7 +543,7 @@ class Round:
             pool = list(self.burns)
             self.burns = []
         else:
-            keep = self._drawn if self._choice == "draw" else []
+            keep = self._drawn if self.choice == "draw" else []
             folded = []
             for s in range(self.n):
                 if self.dealt_in[s] and self.folded[s]:
@@ -527,14 +555,14 @@ class Round:
             self.burns = []
         for c in pool:
             self.seen[c] = 0
-        self._left += len(pool)
+        self.left += len(pool)
         out.append(("reshuffle", pool))
 
     def _take_card(self, card, out):
-        what, seat = self._plan[self._next_card]
-        self._next_card += 1
+        what, seat = self.plan[self.next_card]
+        self.next_card += 1
         self.seen[card] = 1
-        self._left -= 1
+        self.left -= 1
         if what in ("hole", "up"):
             if self.live(seat):
                 self.hole[seat].append(card)
@@ -548,45 +576,45 @@ class Round:
             self.board.append(card)
             self.just_dealt.append(card)
         out.append(("dealt", what, seat, card))
-        if self._next_card < len(self._plan):
-            self._ask(out)
+        if self.next_card < len(self.plan):
+            self.ask_card(out)
             return
-        self._deal_done(out)
+        self.deal_done(out)
 
-    def _deal_done(self, out):
+    def deal_done(self, out):
         """The cards of a deal are all in: go on with the round."""
-        self._plan = []
-        self._next_card = 0
-        if self._resume is not None:
+        self.plan = []
+        self.next_card = 0
+        if self.resume_to is not None:
             # A replaced card is dealt: back to where the round was (20.38(g), (m), (n)).
-            self.phase, self.to_act = self._resume
-            self._resume = None
+            self.phase, self.to_act = self.resume_to
+            self.resume_to = None
             if self.phase == BETTING:
                 # Nobody has acted on the deal yet (a card is replaced only until then):
                 # the betting opens again by what shows now, a stud up card may be new.
                 if not self._start_betting(self.variant.steps[self.step][1], out):
                     self.to_act = -1            # everyone left to bet has gone meanwhile
-                    self._end_betting_round(out)
+                    self.end_betting_round(out)
             elif self.to_act >= 0:
                 if self.phase == CHOOSING:
                     # A draw or discard in progress: its seat goes on, if still in.
                     if self.live(self.to_act):
                         out.append(("to_act", self.to_act))
                     else:
-                        if self.to_act in self._order:
-                            self._order.remove(self.to_act)
-                        self._next_chooser(out)
+                        if self.to_act in self.order:
+                            self.order.remove(self.to_act)
+                        self.next_chooser(out)
                 elif self.can_act(self.to_act):
                     out.append(("to_act", self.to_act))
                 else:
                     # The player to act left meanwhile: the next one acts.
-                    self._set_to_act(self.to_act, out)
+                    self.set_to_act(self.to_act, out)
                     if self.to_act < 0:
-                        self._end_betting_round(out)
+                        self.end_betting_round(out)
             return
-        if self._choice == "draw" and self.phase == DEALING:
+        if self.choice == "draw" and self.phase == DEALING:
             self.phase = CHOOSING
-            self._next_chooser(out)
+            self.next_chooser(out)
             return
         self.step += 1
         self._advance(out)
@@ -618,7 +646,7 @@ class Round:
             self.to_act = seat
             out.append(("to_act", seat))
             return True
-        self._set_to_act((seat - 1) % self.n, out)
+        self.set_to_act((seat - 1) % self.n, out)
         return True
 
     def _opener(self, opener):
@@ -653,7 +681,7 @@ class Round:
             return True
         return len(able) == 1 and self.street_bet[able[0]] < self.level
 
-    def _set_to_act(self, after, out):
+    def set_to_act(self, after, out):
         n = self.n
         for i in range(1, n + 1):
             s = (after + i) % n
@@ -669,14 +697,14 @@ class Round:
         card when a wrong start or a skipped seat is found."""
         return sum([1 for w in self._wagered if w])
 
-    def _act(self, kind, seat, to, out):
+    def act(self, kind, seat, to, out):
         self.just_dealt = []
         stack = self.stacks[seat]
         amount = 0
         before = self.level
         if kind == "fold":
             self.folded[seat] = True
-            self._alive -= 1
+            self.alive -= 1
             # 13:47-20.38(e): a player who folds after making the forced bet, or with no
             # wager yet (on a round of checking), keeps the position dealt to until a
             # later wager (stud, where cards come street by street).
@@ -721,14 +749,14 @@ class Round:
         # A bring-in is not a voluntary action: completing it reopens the betting.
         self.acted_at[seat] = 0 if kind == "bring_in" else self.level
         out.append(("action", seat, kind, amount, self.stacks[seat] == 0 and amount > 0))
-        if self._alive == 1:
-            self._finish(out)
+        if self.alive == 1:
+            self.finish(out)
             return
-        self._set_to_act(seat, out)
+        self.set_to_act(seat, out)
         if self.to_act < 0:
-            self._end_betting_round(out)
+            self.end_betting_round(out)
 
-    def _end_betting_round(self, out):
+    def end_betting_round(self, out):
         """Nobody is left to act: whatever nobody could call goes back now (it is no
         part of the pot the rake is taken from, 13:47-20.37(b)), then the rake, then on."""
         self._return_uncalled(out)
@@ -738,8 +766,27 @@ class Round:
 
     # ----- discards, draws and the straddle -------------------------------------------------
 
-    def _choose(self, kind, seat, codes, out):
+    def ask_in_turn(self, choice, seats, out):
+        """Each of `seats` in turn is to make `choice` (a discard, a draw, the runouts'
+        agreement), the first now."""
+        self.order = seats
+        self.choice = choice
+        self.phase = CHOOSING
+        self.to_act = seats[0]
+        out.append(("to_act", self.to_act))
+
+    def answered(self, out, last=False):
+        """The seat asked has chosen: the next one is asked, none more if `last`."""
+        self.order.pop(0)
+        if last:
+            self.order = []
+        self.next_chooser(out)
+
+    def choose(self, kind, seat, codes, out):
         self.just_dealt = []
+        if kind in ("run_it", "run_once"):
+            lazy.load(RUNOUTS).agree(self, kind, seat, out)
+            return
         if kind in ("straddle", "decline"):
             if kind == "straddle":
                 # 13:69F-14.10(f): a straddle of twice the big blind, who then acts last.
@@ -750,8 +797,8 @@ class Round:
                 self.opener = seat
             else:
                 out.append(("action", seat, "decline", 0, False))
-            self._choice = None
-            self._order = []
+            self.choice = None
+            self.order = []
             self.to_act = -1
             self.phase = DEALING
             self._advance(out)
@@ -763,31 +810,58 @@ class Round:
             self.up[seat].pop(i)
             self.muck.append(c)
         out.append(("discarded", seat, cards))
-        self._order.pop(0)
+        self.order.pop(0)
         if kind == "draw" and cards:
             self._drawn = cards
-            self._plan = [("hole", seat)] * len(cards)
-            self._next_card = 0
+            self.plan = [("hole", seat)] * len(cards)
+            self.next_card = 0
             self.phase = DEALING
             self.to_act = -1
-            self._ask(out)
+            self.ask_card(out)
             return
-        self._next_chooser(out)
+        self.next_chooser(out)
 
-    def _next_chooser(self, out):
+    def next_chooser(self, out):
         self._drawn = []
-        if self._order:
-            self.to_act = self._order[0]
+        if self.order:
+            self.to_act = self.order[0]
             out.append(("to_act", self.to_act))
             return
-        self._choice = None
+        choice = self.choice
+        self.choice = None
         self.to_act = -1
-        self.step += 1
+        if choice == RUN_IT:
+            self.phase = DEALING    # all have answered: the runouts' cards
+            lazy.load(RUNOUTS).agreed(self, out)
+        else:
+            self.step += 1
         self._advance(out)
+
+    # ----- what the irregularity rules (felt.poker.irregular) ask of the round -------
+
+    def deal_extra(self, what, seat, out):
+        """Deal `seat` one more card now, then carry on where the round was."""
+        if self.phase == DEALING:
+            # The next card goes to this seat; the request already made is asked again.
+            self.plan.insert(self.next_card, (what, seat))
+        else:
+            self.resume_to = (self.phase, self.to_act)
+            self.plan = [(what, seat)]
+            self.next_card = 0
+            self.phase = DEALING
+            self.to_act = -1
+        self.ask_card(out)
+
+    def call_off(self, kind, why):
+        """The round ends with every player's money back (the rules refunded it)."""
+        self.phase = COMPLETE
+        self.to_act = -1
+        self.called_off = kind
+        self.called_why = why
 
     # ----- the end of the round --------------------------------------------------------
 
-    def _finish(self, out):
+    def finish(self, out):
         if self._defer:
             self.to_act = -1      # nobody acts while the end waits for settle()
             out.append(("settle",))
@@ -798,15 +872,21 @@ class Round:
         if self.betround >= 0 and not self._round_raked:
             self._take_rake(out)
         live = [s for s in range(self.n) if self.live(s)]
-        if len(live) > 1:
-            self._showdown(live, out)
+        pots = []
         rake = self.raked
-        for i, (amount, eligible) in enumerate(self.pots()):
+        for amount, eligible in self.pots():
             # The rake came out of the main pot first, then the side pots in turn.
             taken = min(rake, amount)
             rake -= taken
-            if amount > taken:
-                self._award(i, amount - taken, eligible, out)
+            pots.append((amount - taken, eligible))
+        if self.runouts > 1 and len(live) > 1:
+            lazy.load(RUNOUTS).finish(self, live, pots, out)   # each runout's share
+        else:
+            if len(live) > 1:
+                self.show_hands(live, self.board, out)
+            for i in range(len(pots)):
+                if pots[i][0]:
+                    self.award(i, pots[i][0], pots[i][1], out)
         out.append(("end",))
 
     def _take_rake(self, out):
@@ -858,7 +938,8 @@ class Round:
             pots[-1] = (amount + extra, eligible)
         return pots
 
-    def _showdown(self, live, out):
+    def show_hands(self, live, board, out):
+        """Each hand of the `live` seats shown with `board`, in the order of the rules."""
         # 13:47-20.38(d): the player who made the final wager shows first, then
         # clockwise; with no wager in the last betting round, the first live player
         # left of the button (or, in stud, of the dealer) (rules README).
@@ -869,10 +950,11 @@ class Round:
         self.show_order = order
         v = self.variant
         for s in order:
-            self.high[s], self.low[s] = showdown.values(v, self.hole[s], self.board)
+            self.high[s], self.low[s] = showdown.values(v, self.hole[s], board)
             out.append(("show", s, self.high[s], self.low[s]))
 
-    def _award(self, index, amount, eligible, out):
+    def award(self, index, amount, eligible, out):
+        """`amount` of pot `index` to the best hands of `eligible` (their shares)."""
         v = self.variant
         if len(eligible) == 1:
             self._pay(index, amount, eligible, "all", out)

@@ -11,6 +11,11 @@
 The raise cap counts the opening bet (the big blind or the completed bring-in) and the
 raises: "a bet and three raises" is 4; 0 is no cap.  A posted sign says all of this
 (13:47-20.39).
+
+`run_it` is the house's multiple alternative hands resolution (13:69F-14.10(l)): how
+many times the rest of the board is dealt when every player left is all-in and all
+agree (felt.poker.runouts); 1, the default, deals it once.  felt.table.config checks it
+(2 or 3 at most): this module's code is in the heap at every table.
 """
 
 from felt import check
@@ -35,10 +40,11 @@ class Structure:
     """kind: one of KINDS.  small_bet/big_bet: the fixed-limit units, or for spread
     limit the posted minimum and maximum wager; for pot and no limit, small_bet is the
     smallest bet (usually the big blind) and big_bet is unused.  max_wager: the posted
-    maximum wager (19:47-8.2), what one bet or raise may add at most; 0 for none."""
+    maximum wager (19:47-8.2), what one bet or raise may add at most; 0 for none.
+    run_it: the runouts the players may agree to (13:69F-14.10(l)), 1 for none."""
 
     def __init__(self, kind, small_bet, big_bet, blinds=(), ante=0, cap=DEFAULT_CAP,
-                 bring_in=0, check_raise=True, straddle=False, max_wager=0):
+                 bring_in=0, check_raise=True, straddle=False, max_wager=0, run_it=1):
         self.kind = kind
         self.small_bet = small_bet
         self.big_bet = big_bet
@@ -49,6 +55,7 @@ class Structure:
         self.check_raise = check_raise
         self.straddle = straddle
         self.max_wager = max_wager
+        self.run_it = run_it
         self._validate()
 
     def _validate(self):
@@ -102,6 +109,8 @@ class Structure:
              "straddle": self.straddle}
         if self.max_wager:
             d["max_wager"] = self.max_wager
+        if self.run_it > 1:
+            d["run_it"] = self.run_it
         return d
 
 
@@ -115,4 +124,4 @@ def from_dict(d):
                      d.get("blinds", ()), d.get("ante", 0),
                      d.get("cap", DEFAULT_CAP if d.get("structure", "fixed") in ("fixed", "spread") else 0),
                      d.get("bring_in", 0), d.get("check_raise", True), d.get("straddle", False),
-                     d.get("max_wager", 0))
+                     d.get("max_wager", 0), d.get("run_it", 1))

@@ -1,8 +1,9 @@
 """A house-banked table at the controller (felt.table.controller): Four Card Poker
 (19:47-27.10 to 27.12) and Texas Hold 'em Bonus Poker (19:47-28), their rounds played
-by the pure cores of felt.banked.  Loaded only when a table is configured for one of
-them (felt.lazy), so a poker table's heap never holds it; the controller calls these
-functions with itself where a banked table differs from a poker table.
+by the pure cores of felt.banked.  One of the two table kinds,
+each a module of the same operations (felt.table.poker_table is the other), loaded only
+when a table is configured for one of these games (felt.lazy), so a poker table's heap
+never holds it.  Each operation takes the controller, whose public methods it calls.
 
 Wagers.  Each seat has standing wagers, (ante, side), kept between rounds and across a
 power cut: the configured ante and no side wager (the aces up wager, or the bonus
@@ -21,17 +22,23 @@ Decisions, with the seat buttons, in any order among the seats deciding:
   the turn or river wager (one ante).
 """
 
-from felt import check, lazy
+from felt import lazy
 from felt.poker import cards as C
 from felt.banked.settings import GAMES, Settings
 from felt.table import scenes
+from felt.table.states import BEFORE_DEAL, IDLE, PLAYING
 
 CORES = ("felt.banked.four_card", "felt.banked.holdem_bonus")   # one a GAMES
 CLASSES = ("FourCardPoker", "HoldemBonus")
 IRREGULAR_RULES = "felt.banked.irregular"
-DEALER_PANEL = ("miscount", "dealer_exposed")   # 19:47-27.12(c), (d)
+PANEL = ("miscount", "dealer_exposed")   # the dealer's reports: 19:47-27.12(c), (d)
+# The sections of the procedures a poker table and a banked one share.
+HAND_SHUFFLE_RULE = "19:47-27.12(g)"   # the shuffler removed before a hand shuffle
+SHUFFLER_JAM_RULE = "19:47-27.12(e)"   # a jammed shuffler: shuffle by hand
 TIMES = 3          # the most a Four Card Poker play wager is, in antes (27.10(c))
 TWO_DECKS = "19:47-28.2(b)"
+# What a banked table keeps across a power cut besides a poker table's (Controller.lasting).
+LASTING = ("house", "wagers")
 
 
 def new_round(core, stacks, wagers, settings):
@@ -54,7 +61,8 @@ def configured(ctl):
 def forget():
     """The table is a poker table again: the banked cores go (felt.lazy)."""
     for name in CORES + (IRREGULAR_RULES, "felt.banked.banked_round", "felt.banked.hands4",
-                         "felt.banked.paytables", "felt.banked.settings"):
+                         "felt.banked.paytables", "felt.banked.settings",
+                         "felt.table.banked_config"):
         lazy.forget(name)
 
 
@@ -62,7 +70,7 @@ def forget():
 
 def wager(ctl, p):
     """`wager`: a seat's standing wagers, between rounds."""
-    if ctl.state not in ("idle", "shuffling", "hand_shuffle", "cut"):
+    if ctl.state not in BEFORE_DEAL:
         return "wagers are placed before the deal"
     seat = p["seat"]
     if seat >= len(ctl.stacks):
@@ -82,7 +90,7 @@ def _set(ctl, seat, ante, side):
         return "seat %d has %d chips, not %d" % (seat, ctl.stacks[seat], ante + side)
     if ctl.wagers[seat] != [ante, side]:
         ctl.wagers[seat] = [ante, side]
-        ctl._evt({"e": "wagers", "seat": seat, "ante": ante, "side": side})
+        ctl.evt({"e": "wagers", "seat": seat, "ante": ante, "side": side})
     return None
 
 
@@ -104,7 +112,7 @@ def deal(ctl):
     if not [w for w in round_wagers(ctl) if w[0] + w[1]]:
         return "nobody has wagered"
     ctl.called_off = None
-    ctl._start_shuffle()
+    ctl.start_shuffle()
     return None
 
 
@@ -112,15 +120,8 @@ def start_round(ctl):
     """After the cut: the round's header to the journal, then the round begins."""
     wagers = round_wagers(ctl)
     r = new_round(ctl.config.core, ctl.stacks, wagers, ctl.config.settings)
-    ctl._save()
-    if ctl.locked is None:
-        ctl._journal(ctl.journal.begin, ctl.hand + 1, -1, ctl.stacks, ctl.config, wagers)
-    if ctl.locked is not None:
-        raise check.Refused("the table is locked: %s" % ctl.locked)
-    ctl.hand += 1
-    ctl.round = r
-    ctl.state = "playing"
-    ctl._evt({"e": "hand", "hand": ctl.hand, "button": -1, "stacks": list(ctl.stacks),
+    ctl.begin_round(r, -1, wagers)
+    ctl.evt({"e": "hand", "hand": ctl.hand, "button": -1, "stacks": list(ctl.stacks),
               "wagers": [list(w) for w in wagers]})
     effects(ctl, r.start())
 
@@ -132,7 +133,7 @@ def button(ctl, p):
     seat, b, to = p["seat"], p["b"], p.get("to")
     if seat >= len(ctl.stacks):
         return "no seat %d at this table" % seat
-    if ctl.state != "playing":
+    if ctl.state != PLAYING:
         if to is not None:
             return "a button sets the wagers by the ante: send wager for other amounts"
         ante = ctl.wagers[seat][0] or ctl.config.ante
@@ -148,7 +149,7 @@ def button(ctl, p):
 
 def _decision(r, seat, b, to):
     """The round's event for a button press, or why not."""
-    ante = r._opening[seat][0]
+    ante = r.ante(seat)
     if r.GAME == "four_card":
         if b == "fold":
             return ("fold", seat)
@@ -172,6 +173,15 @@ def _decision(r, seat, b, to):
     return ("bet", seat)
 
 
+def chip(ctl, p):
+    """Chips are counted into a poker round's betting, not a banked round's circles."""
+    return "no betting now: the table is %s" % ctl.state
+
+
+def discard(ctl, p):
+    return "no discards now: the table is %s" % ctl.state
+
+
 def card(ctl, p):
     """A card read from the shoe: one face up is 27.12(a)'s; one of the deck not in
     play is refused (the two decks' backs differ, 19:47-28.2(b))."""
@@ -187,10 +197,10 @@ def card(ctl, p):
 def panel(ctl, b, p):
     """The dealer's panel: a miscount (`seat`, or none for the dealer's hand) or the
     dealer's card exposed (`card`, or the last card read), 19:47-27.12(c), (d)."""
-    if b not in DEALER_PANEL:
+    if b not in PANEL:
         return "%s is a poker table's report: at a %s table report miscount or " \
             "dealer_exposed (19:47-27.12)" % (b, ctl.config.game)
-    if ctl.state != "playing":
+    if ctl.state != PLAYING:
         return "no round under way for %s" % b
     if b == "miscount":
         event = ("miscount", p.get("seat", -1))
@@ -206,7 +216,7 @@ def _event(ctl, event):
     """Apply the round's event if its rules allow it (journaled first), or say why not."""
     reason = ctl.round.why_not(event)
     if reason is None:
-        ctl._apply(event)
+        ctl.apply(event)
     return reason
 
 
@@ -220,30 +230,30 @@ def effects(ctl, out):
         if k == "need":
             ctl.hal.card_reader.want(e[1], e[2])
         elif k == "wager":
-            ctl._evt({"e": "wager", "seat": e[1], "kind": e[2], "amount": e[3]})
+            ctl.evt({"e": "wager", "seat": e[1], "kind": e[2], "amount": e[3]})
         elif k == "dealt":
-            ctl._evt({"e": "dealt", "what": e[1], "seat": e[2], "card": C.code(e[3])})
+            ctl.evt({"e": "dealt", "what": e[1], "seat": e[2], "card": C.code(e[3])})
         elif k == "held":
-            ctl._evt({"e": "held", "card": C.code(e[1]), "section": e[2]})
+            ctl.evt({"e": "held", "card": C.code(e[1]), "section": e[2]})
         elif k == "unused":
             ctl.notice = "face_up"
-            ctl._evt({"e": "discarded", "seat": -1, "cards": C.code(e[1]), "section": e[2]})
+            ctl.evt({"e": "discarded", "seat": -1, "cards": C.code(e[1]), "section": e[2]})
             if r.expecting() is not None:      # the card due is asked for again
                 ctl.hal.card_reader.want(*r.expecting())
         elif k == "decide":
             ask(ctl, e[1], e[2])
         elif k in ("fold", "check", "muck"):
-            ctl._evt({"e": k, "seat": e[1]})
+            ctl.evt({"e": k, "seat": e[1]})
         elif k == "show":
-            ctl._evt({"e": "show", "seat": e[1], "cards": C.codes(e[3]),
+            ctl.evt({"e": "show", "seat": e[1], "cards": C.codes(e[3]),
                       "hand": describe(r, e[2]), "value": e[2]})
         elif k in ("collect", "return", "pay"):
             if k == "return" and r.called_off is not None:
                 k = "refund"      # every wager back: the round is void
-            ctl._evt({"e": k, "seat": e[1], "kind": e[2], "amount": e[3], "section": e[4]})
+            ctl.evt({"e": k, "seat": e[1], "kind": e[2], "amount": e[3], "section": e[4]})
         elif k == "called_off":
             ctl.called_off = e[1]
-            ctl._irregularity(e[1], e[3], e[2])
+            ctl.irregularity(e[1], e[3], e[2])
         elif k == "end":
             end_round(ctl)
         elif k == "settle":
@@ -257,7 +267,7 @@ def ask(ctl, name=None, seats=None):
         if r.deciding is None:
             return
         name, seats = r.deciding, [s for s in range(r.n) if r.undecided[s]]
-    ctl._evt({"e": "decide", "name": name, "seats": list(seats),
+    ctl.evt({"e": "decide", "name": name, "seats": list(seats),
               "legal": [r.legal_actions(s) for s in seats]})
 
 
@@ -278,12 +288,12 @@ def end_round(ctl):
     ctl.stacks = list(r.stacks)
     ctl.house += r.house()
     res = r.result()
-    ctl._evt({"e": "end", "hand": ctl.hand, "button": -1, "stacks": list(ctl.stacks),
+    ctl.evt({"e": "end", "hand": ctl.hand, "button": -1, "stacks": list(ctl.stacks),
               "winners": [s for s in range(r.n) if res[s][1] > res[s][0]],
               "board": C.codes(r.board), "rake": 0, "called_off": r.called_off,
               "deck": ctl.decks.name(), "house": ctl.house, "house_round": r.house(),
               "results": [list(x) for x in res]})
-    ctl.state = "idle"
+    ctl.state = IDLE
     if r.called_off is None and ctl.shuffler_present:
         ctl.decks.alternate()
     ctl.write_history(r)     # the round's record (felt.table.banked_record)
@@ -296,7 +306,7 @@ def seat_statuses(ctl, out):
     for s in range(min(len(out), len(ctl.stacks))):
         if r is None or not r.in_round[s]:
             out[s] = scenes.WAITING if ctl.stacks[s] > 0 else scenes.EMPTY
-        elif ctl.state == "idle":
+        elif ctl.state == IDLE:
             won = r.paid[s] > r.taken[s]
             out[s] = scenes.WINNER if won else \
                 scenes.WAITING if ctl.stacks[s] > 0 else scenes.EMPTY
@@ -309,12 +319,16 @@ def seat_statuses(ctl, out):
     return out
 
 
+def shown_button(ctl):
+    return ctl.button      # none: the house deals every round
+
+
 def snapshot(ctl, d):
     """The state answer's banked fields: the house's result this session (the players'
     chips plus it make what the table began with), the standing wagers, the chips in
     the circles and the seats deciding."""
     r = ctl.round
-    live = r is not None and ctl.state == "playing"
+    live = r is not None and ctl.state == PLAYING
     d["house"] = ctl.house
     d["wagers"] = [list(w) for w in ctl.wagers]
     d["pot"] = sum([sum(c.values()) for c in r.circle]) if live else 0

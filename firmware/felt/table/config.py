@@ -12,11 +12,12 @@ from felt.poker import structure as structure_mod
 from felt.poker.structure import ConfigError
 
 MAX_SEATS = 11
+MAX_RUN_IT = 3   # docs/rules.md: the board twice or three times at most (13:69F-14.10(l))
 REGIMES = ("casino", "casino_night")    # N.J.A.C. 19:47 / 13:69F, or 13:47-20
 BUTTON_STARTS = ("dealer_right", "high_card")   # 19:47-14.10(c)2 i and ii
 TABLE_KEYS = ("game", "regime", "seats", "stacks", "button", "rake", "min_wager", "max_wager")
 STRUCTURE_KEYS = ("structure", "small_bet", "big_bet", "blinds", "ante", "cap", "bring_in",
-                  "check_raise", "straddle")
+                  "check_raise", "straddle", "run_it")
 KEYS = TABLE_KEYS + STRUCTURE_KEYS
 # A house-banked table's (felt.banked.settings): a poker table's keys are not its own.
 BANKED_SETTINGS = ("aces_up", "settle_order", "ante_pays_from", "bonus_table")
@@ -68,6 +69,10 @@ def from_dict(d, board_seats=MAX_SEATS):
     given = dict([(k, d[k]) for k in STRUCTURE_KEYS if k in d])
     given["max_wager"] = max_wager or 0     # the structure's "none"
     structure = structure_mod.from_dict(given)
+    # Checked here, not by the structure (its code is in the heap at every table).
+    if not check.is_whole(structure.run_it) or not 1 <= structure.run_it <= MAX_RUN_IT:
+        raise ConfigError("run_it must be 1 (the board dealt once), 2 or 3, not %s "
+                          "(13:69F-14.10(l))" % check.shown(structure.run_it))
     if variant.stud() and structure.blinds:
         raise ConfigError("%s has no blinds: it opens with antes and the bring-in "
                           "(19:47-14.9(d))" % variant.title)
@@ -78,6 +83,15 @@ def from_dict(d, board_seats=MAX_SEATS):
         raise ConfigError("a bring-in belongs to stud games, not %s" % variant.title)
     if structure.straddle and variant.hand not in ("holdem", "omaha"):
         raise ConfigError("the straddle is a hold 'em wager (13:69F-14.10(f))")
+    if structure.run_it > 1:
+        # docs/rules.md: runouts need a board every player shares, and are a casino
+        # licensee's option (13:69F-14.10(l)), not a casino night's (13:47-20.36).
+        if variant.hand not in ("holdem", "omaha"):
+            raise ConfigError("run_it: %s has no shared board to deal again (13:69F-14.10(l))"
+                              % variant.title)
+        if regime != "casino":
+            raise ConfigError("run_it: running the board more than once is a casino "
+                              "licensee's option (13:69F-14.10(l)), not a casino night's")
     rake = rake_mod.from_dict(d.get("rake"), max_wager, min_wager)
     button = d.get("button", "dealer_right")
     if button not in BUTTON_STARTS:
@@ -213,6 +227,9 @@ def _rules(cfg):
         lines.append("Blinds: %s" % " and ".join([str(b) for b in s.blinds]))
     if s.straddle:
         lines.append("Straddle allowed: twice the big blind")
+    if s.run_it > 1:
+        lines.append("All-in with cards to come: the rest of the board %s if every player "
+                     "in agrees" % ("twice", "three times")[s.run_it - 2])
     if s.ante:
         lines.append("Ante: %d from every player" % s.ante)
     if s.bring_in:

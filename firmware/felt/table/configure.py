@@ -1,12 +1,12 @@
 """Configuring the table, changing its rules (19:47-8.3) and writing its sign: seldom
-done, so loaded for it and forgotten after (felt.lazy), as the controller's `_cold`.
+done, so loaded for it and forgotten after (felt.lazy), as the controller's `cold`.
 Each function takes the controller and the message's payload, and returns None or why
 not; a refusal changes nothing.
 """
 
 from felt import lazy
 from felt.poker.structure import ConfigError
-from felt.table.controller import IDLE
+from felt.table.states import IDLE
 
 CONFIG = "felt.table.config"   # reading a configuration, writing the sign (felt.lazy)
 RULE_NOTICE = 30           # minutes a rule change is posted before it applies (19:47-8.3(b))
@@ -50,12 +50,12 @@ def rules(ctl, p):
     if isinstance(cfg, str):
         return cfg
     if not [k for k in p if k not in AT_ONCE]:
-        ctl._time_charges()
+        ctl.time_charges()
         _apply(ctl, cfg)
-        ctl._evt({"e": "rules", "state": "in_effect", "changes": p})
+        ctl.evt({"e": "rules", "state": "in_effect", "changes": p})
         return None
     ctl.coming = {"rules": p, "at": ctl.minutes + RULE_NOTICE}
-    ctl._evt({"e": "rules", "state": "posted", "changes": p, "at": ctl.coming["at"]})
+    ctl.evt({"e": "rules", "state": "posted", "changes": p, "at": ctl.coming["at"]})
     return None
 
 
@@ -63,14 +63,14 @@ def due(ctl, p=None):
     """The posted rule change, its time come, applies (between rounds)."""
     changes = ctl.coming["rules"]
     ctl.coming = None
-    ctl._time_charges()      # what is due under the old rules first
+    ctl.time_charges()      # what is due under the old rules first
     cfg = _changed(ctl, changes)
     if isinstance(cfg, str):
         # The table changed since it was posted (a new maximum wager, say).
-        ctl._evt({"e": "rules", "state": "dropped", "changes": changes, "why": cfg})
+        ctl.evt({"e": "rules", "state": "dropped", "changes": changes, "why": cfg})
         return
     _apply(ctl, cfg)
-    ctl._evt({"e": "rules", "state": "in_effect", "changes": changes})
+    ctl.evt({"e": "rules", "state": "in_effect", "changes": changes})
 
 
 def sign(ctl, p):
@@ -91,34 +91,27 @@ def _apply(ctl, cfg):
     load_rules(ctl)
 
 
-BANKED = "felt.table.banked_table"   # a house-banked table's part (felt.lazy)
-ROUND = "felt.poker.round"
-POKER = (ROUND, "felt.poker.showdown", "felt.poker.hands", "felt.poker.low",
-         "felt.poker.rake", "felt.poker.variants")
+# The game's table, one module a kind: a poker table's, a house-banked table's.
+TABLES = ("felt.table.poker_table", "felt.table.banked_table")
 
 
 def load_rules(ctl):
-    """The rules the configuration plays by, loaded (felt.lazy): a house-banked table's
-    part and the banked games' cores, or a poker table's rounds; the other kind's
-    forgotten (at a new configuration, and when the table resumes at boot)."""
-    if ctl.config is not None and ctl.config.banked:
-        for name in POKER:
-            lazy.forget(name)
-        ctl.banked = lazy.load(BANKED)
-        ctl.banked.configured(ctl)
-        return
-    if ctl.banked is not None:
-        ctl.banked.forget()
-        ctl.banked = None
-        lazy.forget(BANKED)
-        lazy.forget("felt.table.banked_config")
-    if ctl.config is not None:
-        lazy.load(ROUND)
+    """The game's table the configuration plays by, loaded (felt.lazy) with its rules,
+    the other kind's forgotten with its rules (at a new configuration, and when the
+    table resumes at boot)."""
+    kind = None if ctl.config is None else TABLES[1 if ctl.config.banked else 0]
+    if ctl.game is not None and ctl.game.__name__ != kind:
+        ctl.game.forget()
+        lazy.forget(ctl.game.__name__)
+        ctl.game = None
+    if kind is not None:
+        ctl.game = lazy.load(kind)
+        ctl.game.configured(ctl)
 
 
 def _charged(ctl, cfg):
     """The time charges already assessed: none due at a house-banked table."""
-    ctl._charged = ctl.minutes // cfg.rake.every if cfg.rake else 0
+    ctl.charged = ctl.minutes // cfg.rake.every if cfg.rake else 0
 
 
 def _changed(ctl, changes):

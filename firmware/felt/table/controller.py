@@ -7,27 +7,25 @@ Accepted round events go to the journal before the round acts on them, and the t
 lasting state whenever it changes between rounds; at boot the table resumes from the
 journal (after a power cut, mid-round if need be).  After every accepted input the LEDs
 are redrawn from state.
+
+The game is the game's table's: felt.table.poker_table or felt.table.banked_table, the
+same operations in each, loaded with the configuration as `self.game`.  It, and the
+modules loaded for a moment (felt.table.configure, recovery, reports, placing,
+technician), use the controller's public methods: evt, apply, begin_round, cold,
+start_shuffle, irregularity, journal_write, save, resumed, seated, time_charges,
+rules_due, record, lock, write_history.
 """
 
-from felt import check, lazy
+from felt import FIRMWARE, check, lazy
 from felt.protocol import ACKED, QUERIES
 from felt.poker import cards as C
-from felt.poker.button import dealer_right, next_seat, rotate
 from felt.table import messages
 from felt.table import scenes
 from felt.table.decks import Decks
 from felt.table import journal as journal_mod
 from felt.table.journal import Journal, JournalError
 from felt.table.eventlog import EventLog
-
-FIRMWARE = "felt 0.1"
-
-IDLE = "idle"            # between rounds: the dealer presses deal
-PLACING = "placing"      # dealing one card a seat to place the button (14.10(c)2ii)
-SHUFFLING = "shuffling"  # the shuffler was started; waiting for it to finish
-HAND_SHUFFLE = "hand_shuffle"   # the dealer shuffles by hand (20.38(o), (p))
-CUT = "cut"              # every shuffle is cut before the deal (20.38(f)1)
-PLAYING = "playing"
+from felt.table.states import IDLE, PLACING, SHUFFLING, HAND_SHUFFLE, CUT, PLAYING, copied
 
 # A technician's, signed, where the board trusts keys (felt.table.technician).
 TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear")
@@ -36,26 +34,12 @@ RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)
 RECALL = "felt.table.recall"       # reading past rounds back, for the link (felt.lazy)
 RECORDS = "felt.table.records"     # its lines, for the boot and for recall (felt.lazy)
-BANKED = "felt.table.banked_table"  # a house-banked table's part, loaded for one (felt.lazy)
-# A poker table's rounds (felt.lazy): loaded with its configuration, never at a banked table.
-ROUND = "felt.poker.round"
 PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
-REPORTS = "felt.table.reports"     # the dealer's reports, the decks retired (felt.lazy)
-IRREGULAR_RULES = "felt.poker.irregular"   # felt.poker.round's, when one happens
+REPORTS = "felt.table.reports"     # the decks retired, the lock, time charges (felt.lazy)
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
-
-# Dealer-panel buttons that report an irregularity of the round, with the event each
-# makes (felt.poker.irregular); "card" and "seat" name what they concern.
-PANEL_ROUND = ("misdeal", "exposed", "off_table", "ineligible", "dead_round",
-               "player_away", "foul")
-# And at a house-banked table (felt.table.banked_table): 19:47-27.12(c), (d).
-PANEL_BANKED = ("miscount", "dealer_exposed")
-
-# Seat buttons: fold; check or call; bet or raise.  The forced and optional bets use
-# them too: call posts the bring-in, raise completes it or makes the straddle, fold
-# declines the straddle.
-BUTTON_ACTIONS = {"fold": ("fold", "decline"), "call": ("check", "call", "bring_in"),
-                  "raise": ("bet", "raise", "straddle")}
+# The dealer's buttons the controller answers itself; the others report an irregularity
+# of the round, to the game's table (its panel).
+DEALER_OWN = ("deal", "cut_done", "hand_shuffle_done", "shuffler_removed")
 
 
 class Controller:
@@ -72,7 +56,7 @@ class Controller:
         self.eventlog = EventLog(self.journal.path + ".events" if self.journal.path else None)
         self.trust = trust
         self.challenge = None       # drawn when first asked for (felt.table.technician)
-        self._authorised = False    # a technician's signed command is being carried out
+        self.authorised = False     # a technician's signed command is being carried out
         self.minutes = 0         # table time, for time charges
         self.reset()
         self._scene = None       # what the LEDs show: (seat statuses, button, centre)
@@ -81,11 +65,12 @@ class Controller:
         lazy.forget(RECOVERY)    # a boot's work only
         lazy.forget(RECORDS)
         lazy.forget(CONFIGURE)       # the rules the table plays by were loaded with it
-        lazy.forget(IRREGULAR_RULES)   # if the replay needed it: back when asked for
+        if self.game is not None:    # its irregularity rules, if the replay needed them
+            lazy.forget(self.game.IRREGULAR_RULES)   # back when asked for
         self.journal.buf = None
         if ended:                # the power went after the round's last event
-            self._end_round()
-            self._save()
+            self.game.end_round(self)
+            self.save()
         self.render()
 
     def reset(self):
@@ -97,8 +82,8 @@ class Controller:
         self.state = IDLE
         self.round = None
         self.rake_total = 0      # taken by the house this session (13:47-20.37)
-        self._charged = 0        # time-charge assessments made
-        self._placing = []       # (seat, card) dealt to place the button
+        self.charged = 0         # time-charge assessments made (felt.table.reports)
+        self.placing = []        # (seat, card) dealt to place the button (felt.table.placing)
         self.decks = Decks()
         self.shuffler_present = True
         self.shoe_must_go = False   # 19:47-27.12(g): the failed shoe is removed first
@@ -111,7 +96,9 @@ class Controller:
         self.locked = None       # why play is stopped (lock()), or None
         self.link_down = False   # the host is silent and play waits for it (link_lost)
         self.coming = None       # a posted rule change: {"rules": {...}, "at": minute}
-        self.banked = None       # felt.table.banked_table at a house-banked table
+        # The game's table: felt.table.poker_table or felt.table.banked_table, chosen
+        # with the configuration (felt.table.configure); None before one.
+        self.game = None
         self.house = 0           # the house's result at a banked table this session
         self.wagers = None       # a banked table's standing [ante, side] per seat
 
@@ -132,7 +119,7 @@ class Controller:
             reason = "the table is locked: %s" % self.locked
         elif self.link_down and self._waits_for_link(kind, payload):
             reason = "the host link is lost: play waits for it"
-        elif kind in TECHNICIAN_ONLY and self.trust is not None and not self._authorised:
+        elif kind in TECHNICIAN_ONLY and self.trust is not None and not self.authorised:
             reason = "%s is a technician's command: send it signed (tech)" % kind
         else:
             reason = messages.why_not(kind, payload)   # checked whole before any change
@@ -151,47 +138,28 @@ class Controller:
         if reason is None:
             if kind not in QUERIES:   # a question changes nothing: no new frame
                 if self.state != PLAYING:
-                    self._save()
+                    self.save()
                 self.render()
                 self.notice = None    # an irregularity is lit until the next input
         else:
-            self._evt({"e": "refused", "what": kind, "why": reason})
+            self.evt({"e": "refused", "what": kind, "why": reason})
         return reason
 
     def _mark(self):
         """What an input may change, kept to put back should its handler fail: the
         table's fields, its lists and decks copied, and the round under way's state
-        (Round.save, which _apply's undo uses too)."""
+        (Round.save, which apply's undo uses too)."""
         d = dict(self.__dict__)
         d["stacks"], d["wagers"] = list(self.stacks), copied(self.wagers)
-        d["_placing"], d["decks"] = list(self._placing), self.decks.as_dict()
+        d["placing"], d["decks"] = list(self.placing), self.decks.as_dict()
         r = self.round if self.state == PLAYING else None
         self._marked = (d, r.save() if r is not None else None)
         return self._marked
 
     def _fault(self, kind, e, mark):
         """A handler raised what no check does: a bug of the firmware, not the input
-        (docs/tilts.md, internal_fault).  What the input changed is put back, the table
-        locks, the event log keeps the exception's type and where it was raised (the
-        traceback goes to stderr), and the host sees the lock, not a refusal.  An input
-        already journaled is in the journal: the next boot resumes with it."""
-        from felt import guard
-        if mark is not None:
-            d, saved = mark
-            decks = Decks()
-            decks.restore(d["decks"])
-            d["decks"] = decks
-            for k in d:
-                setattr(self, k, d[k])
-            if saved is not None:
-                self.round.undo(saved)
-        guard.print_traceback(e)
-        why = journal_mod.brief("internal fault: %s, handling %s" % (guard.place(e), kind))
-        if self.locked is None:
-            self.lock(why, "internal_fault")
-        else:
-            self.record("internal_fault", why)
-        self.render()
+        (docs/tilts.md, internal_fault): put back, locked, logged (felt.table.reports)."""
+        self.cold(REPORTS, "fault", (kind, e, mark))
         return "the table is locked: %s" % self.locked
 
     def _on_hello(self, p):
@@ -234,18 +202,18 @@ class Controller:
     # A technician's command (felt.table.technician): loaded only for one.
 
     def _on_deck(self, p):
-        return self._cold(REPORTS, "register_deck", p)
+        return self.cold(REPORTS, "register_deck", p)
 
     def _on_challenge(self, p):
-        self._cold(TECHNICIAN, "challenge", p)
+        self.cold(TECHNICIAN, "challenge", p)
 
     def _on_tech(self, p):
-        return self._cold(TECHNICIAN, "command", p)
+        return self.cold(TECHNICIAN, "command", p)
 
     def _on_clear(self, p):
-        return self._cold(TECHNICIAN, "clear", p)
+        return self.cold(TECHNICIAN, "clear", p)
 
-    def _cold(self, module, name, p):
+    def cold(self, module, name, p):
         """`name`(self, p) of a module loaded for it and forgotten after (felt.lazy)."""
         try:
             return getattr(lazy.load(module), name)(self, p)
@@ -253,7 +221,7 @@ class Controller:
             lazy.forget(module)
 
     def _on_sign(self, p):
-        return self._cold(CONFIGURE, "sign", p)
+        return self.cold(CONFIGURE, "sign", p)
 
     def _on_clock(self, p):
         """Table time in minutes, for time charges (13:47-20.37(a)4iii)."""
@@ -265,78 +233,57 @@ class Controller:
             return "clock minutes may go at most %d ahead at once" % MAX_CLOCK_STEP
         self.minutes = minutes
         if self.state == IDLE:
-            self._time_charges()
-            self._rules_due()
+            self.time_charges()
+            self.rules_due()
         return None
 
     # The configuration and the rules, changed seldom (felt.table.configure).
 
     def _on_cfg(self, p):
-        return self._cold(CONFIGURE, "new_table", p)
+        return self.cold(CONFIGURE, "new_table", p)
 
     def _on_rules(self, p):
-        return self._cold(CONFIGURE, "rules", p)
+        return self.cold(CONFIGURE, "rules", p)
 
-    def _rules_due(self):
+    def rules_due(self):
         """A posted rule change whose time has come applies, between rounds."""
         if self.coming is not None and self.minutes >= self.coming["at"]:
-            self._cold(CONFIGURE, "due", None)
+            self.cold(CONFIGURE, "due", None)
 
     def _on_dealer(self, p):
         b = p["b"]
-        if self.banked is not None and (b in PANEL_ROUND or b in PANEL_BANKED):
-            return self.banked.panel(self, b, p)
-        if b in PANEL_ROUND:
-            return self._cold(REPORTS, "panel", (b, p))
+        if b not in DEALER_OWN:
+            if self.game is None:
+                return "no round under way for %s" % b
+            return self.game.panel(self, b, p)
         if b == "cut_done":
             if self.state != CUT:
                 return "no cut is due: the table is %s" % self.state
-            self._start_round()
+            self.game.start_round(self)
             return None
         if b == "hand_shuffle_done":
             if self.state != HAND_SHUFFLE:
                 return "no hand shuffle is due: the table is %s" % self.state
             if self.shuffler_present:
                 return "remove the shuffler before shuffling by hand (%s)" % (
-                    "19:47-27.12(g)" if self.banked else "13:47-20.38(p)")
-            self._evt({"e": "shuffled", "how": "hand", "deck": self.decks.name()})
+                    self.game.HAND_SHUFFLE_RULE)
+            self.evt({"e": "shuffled", "how": "hand", "deck": self.decks.name()})
             self.record("shuffler_jam_cleared", "deck %s shuffled by hand" % self.decks.name())
             self._wait(CUT)
             return None
         if b == "shuffler_removed":
             self._shuffler_presence(False)
             return None
-        if b != "deal":
-            return "unknown dealer button %s" % check.shown(b)
         if self.config is None:
             return "no table configuration: send cfg first"
         if self.state != IDLE:
             return "a round is already under way (%s)" % self.state
-        self._rules_due()
+        self.rules_due()
         if self.shoe_must_go:
             return "remove the failed dealing shoe first (19:47-27.12(g))"
         if not self.decks.usable():
             return "both decks are retired (13:47-20.38(h)): a technician registers one"
-        if self.banked is not None:
-            return self.banked.deal(self)
-        seated = self._seated()
-        if sum(seated) < 2:
-            return "fewer than two players with chips"
-        self.called_off = None
-        if self.config.variant.stud():
-            self._start_shuffle()   # stud has no button: dealing starts left of the dealer
-            return None
-        if self.button < 0 or not seated[self.button]:
-            if self.button < 0 and self.config.button_start == "high_card":
-                self.state = PLACING
-                self._placing = []
-                self._cold(PLACE, "want", None)
-                return None
-            self.button = dealer_right(seated) if self.button < 0 else \
-                next_seat(self.button, seated)
-            self._evt({"e": "button", "seat": self.button, "how": "dealer_right"})
-        self._start_shuffle()
-        return None
+        return self.game.deal(self)
 
     def _on_shuf(self, p):
         """The shuffler's status: its state, whether it is fitted, its deck check."""
@@ -352,21 +299,20 @@ class Controller:
             return None
         if state == "jammed" or (state == "idle" and self._cycle):
             # 13:47-20.38(o): jammed, stopped or a cycle not completed: shuffle by hand.
-            self._irregularity("shuffler_jam", "19:47-27.12(e)" if self.banked else
-                               "13:47-20.38(o)",
-                               "the shuffler failed: shuffle deck %s by hand" % self.decks.name())
+            self.irregularity("shuffler_jam", self.game.SHUFFLER_JAM_RULE,
+                              "the shuffler failed: shuffle deck %s by hand" % self.decks.name())
             self.record("shuffler_jam", "deck %s to be shuffled by hand" % self.decks.name())
             self._wait(HAND_SHUFFLE)
         elif state == "done":
             bad = self._deck_check(p)
             if bad:
-                self._cold(REPORTS, "retire_deck", bad)
+                self.cold(REPORTS, "retire_deck", bad)
                 if self.decks.usable():
-                    self._start_shuffle()
+                    self.start_shuffle()
                 else:
                     self.state = IDLE
             else:
-                self._evt({"e": "shuffled", "how": "device", "deck": self.decks.name()})
+                self.evt({"e": "shuffled", "how": "device", "deck": self.decks.name()})
                 self._wait(CUT)
         return None
 
@@ -383,14 +329,14 @@ class Controller:
     def _shuffler_presence(self, present):
         if present != self.shuffler_present:
             self.shuffler_present = present
-            self._evt({"e": "shuffler", "present": present})
+            self.evt({"e": "shuffler", "present": present})
 
     def _on_shoe(self, p):
         """The dealing shoe's status (19:47-27.12(f)-(g))."""
         if "present" in p:
             if not p["present"] and self.shoe_must_go:
                 self.shoe_must_go = False
-                self._evt({"e": "shoe", "present": False})
+                self.evt({"e": "shoe", "present": False})
                 self.record("shoe_failure_cleared", "the failed shoe was removed")
         state = p.get("state", "ok")
         if state == "ok":
@@ -400,103 +346,39 @@ class Controller:
         # A jam, a stop or a failure to deal all cards voids the round: every wager goes
         # back, the cards are reshuffled with those dealt, and the shoe is removed.
         self.shoe_must_go = True
-        self._apply(("void", "dealing shoe " + state))
+        self.apply(("void", "dealing shoe " + state))
         self.record("shoe_failure", "the dealing shoe reported %s: the round is void" % state)
         return None
 
     def _on_card(self, p):
-        code = p["code"]
         if self.state == PLACING:
-            return self._cold(PLACE, "card", code)
+            return self.cold(PLACE, "card", p["code"])
         if self.state != PLAYING:
             return "no card is due: the table is %s" % self.state
-        if self.banked is not None:
-            return self.banked.card(self, p)
-        r = self.round
-        deck = p.get("deck")
-        if p.get("face_up"):
-            event = ("face_up", code)          # 13:47-20.38(i)
-        elif deck is not None and deck != self.decks.name() and r.expecting():
-            # A card of another deck: an extra card (13:47-20.38(h)).
-            event = ("dead", "foreign card %s from deck %s" % (code, deck))
-        else:
-            event = ("card", code)
-            reason = r.why_not(event)
-            if reason is not None and "already seen" in reason:
-                event = ("dead", "duplicate card %s" % code)   # an extra card, (h)
-            elif reason is not None:
-                return reason
-        reason = r.why_not(event)
-        if reason is None:
-            self.last_card = code
-            self._apply(event)
-        return reason
+        return self.game.card(self, p)
+
+    # The seats' inputs, the game's table's to take or refuse.
 
     def _on_btn(self, p):
-        seat, b = p["seat"], p["b"]
-        if self.banked is not None:
-            return self.banked.button(self, p)
-        R = lazy.load(ROUND)
-        if self.state != PLAYING or self.round.phase not in (R.BETTING, R.CHOOSING):
+        if self.game is None:
             return "no betting now: the table is %s" % self.state
-        if seat != self.round.to_act:
-            return "out of turn: seat %s pressed %s, the action is on seat %d" % (
-                seat, b, self.round.to_act)
-        to = p.get("to")
-        for action in BUTTON_ACTIONS[b]:
-            event = (action, seat, to) if to is not None and action in ("bet", "raise") \
-                else (action, seat)
-            if self.round.why_not(event) is None:
-                self._apply(event)
-                return None
-        meant = self._meant(b, seat)
-        return self.round.why_not((meant, seat) if to is None or meant not in ("bet", "raise")
-                                  else (meant, seat, to))
-
-    def _meant(self, b, seat):
-        """The action a refused press of `b` meant: the first of its button's the round
-        allows now, whatever the amount (a bet of too much is refused as a bet, not as a
-        raise with no bet to raise); else the one the betting calls for (a raise once a
-        bet is made, a call once one is owed)."""
-        r = self.round
-        legal = r.legal_actions(seat)
-        for action in BUTTON_ACTIONS[b]:
-            if action in legal:
-                return action
-        if b == "fold":
-            return "fold"
-        if b == "call":
-            return "call" if r.to_call(seat) > 0 else "check"
-        return "raise" if r.level > 0 else "bet"
+        return self.game.button(self, p)
 
     def _on_chip(self, p):
         """A single chip put in by the player on turn (a chip-sensing table)."""
-        seat, amount = p["seat"], p["amount"]
-        if self.state != PLAYING or self.banked or \
-                self.round.phase != lazy.load(ROUND).BETTING:
+        if self.state != PLAYING:
             return "no betting now: the table is %s" % self.state
-        if seat != self.round.to_act:
-            return "out of turn: the action is on seat %d" % self.round.to_act
-        event = self.round.chip_event(seat, amount, p.get("announced", False))
-        reason = self.round.why_not(event)
-        if reason is None:
-            self._apply(event)
-        return reason
+        return self.game.chip(self, p)
 
     def _on_discard(self, p):
         """The cards a player throws away: Pineapple's discard or a draw."""
-        seat, codes = p["seat"], p["cards"]
-        if self.state != PLAYING or self.banked:
+        if self.state != PLAYING:
             return "no discards now: the table is %s" % self.state
-        kind = "draw" if "draw" in self.round.legal_actions(seat) else "discard"
-        reason = self.round.why_not((kind, seat, codes))
-        if reason is None:
-            self._apply((kind, seat, codes))
-        return reason
+        return self.game.discard(self, p)
 
     def _on_wager(self, p):
         """A seat's standing wagers at a house-banked table (felt.table.banked_table)."""
-        return self.banked.wager(self, p) if self.banked else "no house-banked table"
+        return self.game.wager(self, p) if self.game else "no house-banked table"
 
     def link_lost(self, lost):
         """The host fell silent (`lost`) or was heard again (felt.loop, on a table whose
@@ -504,7 +386,7 @@ class Controller:
         what already happened at the table (cards read, the shuffler, the shoe, the
         dealer's reports) is still taken, so nothing physical goes unrecorded."""
         if lost != self.link_down:
-            self._cold(REPORTS, "link_lost", lost)
+            self.cold(REPORTS, "link_lost", lost)
 
     def _waits_for_link(self, kind, payload):
         if self.hal.link.frame is not None:     # the host speaks: the link is back
@@ -518,14 +400,14 @@ class Controller:
         on, the centre LEDs show it, and the link says why; nothing is changed or
         forgotten, so a technician can see what was found."""
         if self.locked is None:
-            self._cold(REPORTS, "lock", (why, code))
+            self.cold(REPORTS, "lock", (why, code))
 
     # ----- rounds ------------------------------------------------------------------------
 
-    def _seated(self):
+    def seated(self):
         return [s > 0 for s in self.stacks]
 
-    def _start_shuffle(self):
+    def start_shuffle(self):
         """Every deal follows a completed shuffle, by the device or by hand, then the cut."""
         if not self.shuffler_present:
             self._wait(HAND_SHUFFLE)
@@ -537,33 +419,27 @@ class Controller:
     def _wait(self, state):
         """The table waits for the dealer: a hand shuffle or the cut."""
         self.state = state
-        self._evt({"e": "waiting", "for": state, "deck": self.decks.name()})
+        self.evt({"e": "waiting", "for": state, "deck": self.decks.name()})
 
-    def _irregularity(self, kind, section, detail):
-        self._evt({"e": "irregularity", "kind": kind, "section": section, "detail": detail})
+    def irregularity(self, kind, section, detail):
+        self.evt({"e": "irregularity", "kind": kind, "section": section, "detail": detail})
 
-    def _start_round(self):
-        if self.banked is not None:
-            self.banked.start_round(self)
-            return
-        cfg = self.config
-        button = self.button if self.button >= 0 else len(self.stacks) - 1
-        r = lazy.load(ROUND).Round(self.stacks, button, cfg.structure, cfg.variant, cfg.rake)
-        # The table as the round begins, then its header: a cut between them resumes
-        # the table as it was, the hand not yet counted.
-        self._save()
+    def begin_round(self, r, button, wagers=None):
+        """The round `r` begins (the game's table made it): the table saved as it
+        begins, then the round's header journaled, so that a cut between them resumes
+        the table as it was, the hand not yet counted.  Not journaled, not begun: the
+        table locks."""
+        self.save()
         if self.locked is None:
-            self._journal(self.journal.begin, self.hand + 1, button, self.stacks, cfg)
+            self.journal_write(self.journal.begin, self.hand + 1, button, self.stacks,
+                               self.config, wagers)
         if self.locked is not None:
             raise check.Refused("the table is locked: %s" % self.locked)
         self.hand += 1
         self.round = r
         self.state = PLAYING
-        self._evt({"e": "hand", "hand": self.hand, "button": self.button,
-                   "stacks": list(self.stacks)})
-        self._effects(self.round.start())
 
-    def _apply(self, event):
+    def apply(self, event):
         """The LEDs first: the round takes the event and the LEDs show the new state
         before its journal write, its frames and the end of the round (the showdown's
         work).  Not journaled, not applied: a write that fails undoes the event and
@@ -574,13 +450,13 @@ class Controller:
             saved = r.save()
         effects = r.apply(event, settle=False)
         self.render()
-        if not self._journal(self.journal.append, event):
+        if not self.journal_write(self.journal.append, event):
             r.undo(saved)
             self.render()
             raise check.Refused("the table is locked: %s" % self.locked)
-        self._effects(effects)
+        self.game.effects(self, effects)
 
-    def _journal(self, write, *args):
+    def journal_write(self, write, *args):
         """A journal write; True if it went, else the table is locked (the flash is
         full, or failing): no chip may move unrecorded."""
         try:
@@ -589,94 +465,6 @@ class Controller:
             self.lock(str(e), "journal_write_failed")
             return False
         return True
-
-    def _effects(self, effects):
-        if self.banked is not None:
-            self.banked.effects(self, effects)
-            return
-        for e in effects:
-            k = e[0]
-            if k == "need":
-                self.hal.card_reader.want(e[1], e[2])
-            elif k == "post":
-                self._evt({"e": "post", "seat": e[1], "kind": e[2], "amount": e[3], "all_in": e[4]})
-            elif k == "dealt":
-                self._evt({"e": "dealt", "what": e[1], "seat": e[2], "card": C.code(e[3])})
-            elif k == "reshuffle":
-                self._evt({"e": "reshuffle", "cards": C.codes(e[1])})
-            elif k == "discarded":
-                self._evt({"e": "discarded", "seat": e[1], "cards": C.codes(e[2])})
-            elif k == "rake":
-                self._evt({"e": "rake", "amount": e[1]})   # counted when the round ends
-            elif k == "street":
-                self._evt({"e": "street", "name": e[1]})
-            elif k == "to_act":
-                self._to_act(e[1])
-            elif k == "action":
-                self._evt({"e": "action", "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]})
-            elif k == "return":
-                self._evt({"e": "return", "seat": e[1], "amount": e[2]})
-            elif k == "show":
-                s = e[1]
-                v = self.round.variant
-                hands = lazy.load("felt.poker.hands")
-                d = {"e": "show", "seat": s, "high": e[2], "low": e[3],
-                     "cards": C.codes(self.round.hole[s])}
-                if e[2] >= 0:
-                    d["hand"] = hands.describe(e[2], hands.HIGH3 if v.hand == "mambo"
-                                               else hands.HIGH)
-                if e[3] >= 0:
-                    d["low_hand"] = hands.describe(e[3], _low_kind(hands, v))
-                self._evt(d)
-            elif k == "award":
-                self._evt({"e": "award", "pot": e[1], "seat": e[2], "amount": e[3],
-                           "share": e[4]})
-            elif k == "refund":
-                self._evt({"e": "refund", "seat": e[1], "amount": e[2]})
-            elif k == "called_off":
-                self.called_off = e[1]
-                self._irregularity(e[1], e[3], e[2])
-            elif k == "irregularity":
-                self.notice = e[1]
-                self._irregularity(e[1], e[2], e[3])
-            elif k == "dead_hand":
-                self._evt({"e": "dead_hand", "seat": e[1]})
-            elif k == "exposed":
-                self._evt({"e": "exposed", "seat": e[1], "card": C.code(e[2])})
-            elif k == "end":
-                self._end_round()
-            elif k == "settle":
-                self._effects(self.round.settle())   # the showdown, after the LEDs
-
-    def _end_round(self):
-        if self.banked is not None:
-            self.banked.end_round(self)
-            return
-        r = self.round
-        lazy.forget(IRREGULAR_RULES)   # loaded if the round had an irregularity
-        self.stacks = list(r.stacks)
-        self.rake_total += r.raked   # after a void, dead round or misdeal: nothing
-        self._evt({"e": "end", "hand": self.hand, "button": self.button,
-                   "stacks": list(self.stacks), "winners": list(r.winners),
-                   "board": C.codes(r.board), "rake": r.raked,
-                   "called_off": r.called_off, "deck": self.decks.name()})
-        self.state = IDLE
-        if r.called_off == "dead":
-            self._cold(REPORTS, "retire_deck", "the round was called dead")
-        elif r.called_off is None:
-            self.decks.alternate()
-        self.write_history(r)
-        if r.called_off is not None:
-            # The cards go back for a reshuffle and the round is dealt again: the
-            # button stays (13:47-20.38(f) for a misdeal; the same for a void or dead round).
-            self._time_charges()
-            return
-        if self.button >= 0:
-            # 13:47-20.36(c)3: the button moves clockwise after each round.
-            nxt = rotate(self.button, self._seated())
-            if nxt >= 0:
-                self.button = nxt
-        self._time_charges()
 
     def write_history(self, r):
         """The round's hand history (PHH, or a house-banked round's record), with a
@@ -687,13 +475,13 @@ class Controller:
             self.hal.link.send("log", {"msg": journal_mod.brief(
                 "hand history not written: %s" % journal_mod.why(e))})
 
-    def _time_charges(self):
+    def time_charges(self):
         """13:47-20.37(a)4iii: the hourly fee, assessed every 20 or 30 minutes between
         rounds (felt.table.reports), at a table that charges by time."""
         rake = self.config.rake if self.config else None
         if rake is not None and rake.method == "time" and \
-                self._charged < self.minutes // rake.every:
-            self._cold(REPORTS, "time_charges", rake)
+                self.charged < self.minutes // rake.every:
+            self.cold(REPORTS, "time_charges", rake)
 
     # ----- power cuts ---------------------------------------------------------------------
 
@@ -705,53 +493,33 @@ class Controller:
         d = {"config": self.config.as_dict() if self.config else None,
              "stacks": list(self.stacks), "button": self.button, "hand": self.hand,
              "decks": self.decks.as_dict(), "rake_total": self.rake_total,
-             "minutes": self.minutes, "charged": self._charged,
+             "minutes": self.minutes, "charged": self.charged,
              "shuffler_present": self.shuffler_present,
              "shoe_must_go": self.shoe_must_go, "called_off": self.called_off,
              "coming": copied(self.coming)}
-        if self.banked is not None:
-            d["house"] = self.house
-            d["wagers"] = copied(self.wagers)
+        for k in self.game.LASTING if self.game is not None else ():
+            d[k] = copied(getattr(self, k))
         return d
 
-    def _save(self):
+    def resumed(self, table):
+        """The table record the journal holds, as the table resumes from it
+        (felt.table.recovery): what the next save compares with."""
+        self._saved = table
+
+    def save(self):
         state = self.lasting()
-        if state != self._saved and self._journal(self.journal.table, state):
+        if state != self._saved and self.journal_write(self.journal.table, state):
             self._saved = state
 
     # ----- output --------------------------------------------------------------------------
 
-    def _to_act(self, seat):
-        r = self.round
-        d = {"e": "to_act", "seat": seat, "legal": r.legal_actions(seat)}
-        if r.phase == lazy.load(ROUND).BETTING and self.config.structure.kind != "fixed":
-            d["min"], d["max"] = r.raise_bounds(seat)
-        self._evt(d)
-
-    def _evt(self, payload):
+    def evt(self, payload):
         self.hal.link.send("evt", payload)
 
     def seat_statuses(self):
         n = len(self.leds["seats"])
         out = [scenes.EMPTY] * n
-        if self.banked is not None:
-            return self.banked.seat_statuses(self, out)
-        r = self.round
-        for s in range(min(n, len(self.stacks))):
-            if r is None or not r.dealt_in[s]:
-                out[s] = scenes.WAITING if self.stacks[s] > 0 else scenes.EMPTY
-            elif self.state == IDLE and s in r.winners:
-                out[s] = scenes.WINNER
-            elif r.folded[s]:
-                out[s] = scenes.FOLDED
-            elif s == r.to_act:
-                out[s] = scenes.ACTION
-            elif r.stacks[s] == 0 and self.state == PLAYING:
-                out[s] = scenes.ALL_IN
-            else:
-                out[s] = scenes.WAITING if self.stacks[s] > 0 or self.state == PLAYING \
-                    else scenes.EMPTY
-        return out
+        return out if self.game is None else self.game.seat_statuses(self, out)
 
     def centre_status(self):
         if self.locked is not None or self.link_down:
@@ -779,43 +547,22 @@ class Controller:
 
     def render(self):
         """Light the LEDs for the table's state; written only when they change."""
-        # Between rounds the last round's button stays lit with its winners.
-        shown_button = self.round.button if self.state == IDLE and self.round and \
-            self.banked is None else self.button
+        shown_button = self.button if self.game is None else self.game.shown_button(self)
         scene = (self.seat_statuses(), shown_button, self.centre_status())
         if scene != self._scene:
             self._scene = scene
             scenes.render(self.hal.pixels, self.leds, scene[0], scene[1], scene[2])
 
     def snapshot(self):
+        """The state answer: the table between rounds, the game's table adding the
+        round under way."""
         r = self.round
-        live = r is not None and self.state == PLAYING
-        if self.banked is not None:
-            live = False    # the round's pot and to_act are a poker round's
         d = {"state": self.state, "hand": self.hand, "button": self.button,
-             "stacks": list(r.stacks if live else self.stacks),
-             "to_act": r.to_act if live else -1,
+             "stacks": list(self.stacks), "to_act": -1,
              "board": C.codes(r.board) if r is not None else "",
-             "pot": r.pot() if live else 0,
-             "rake": self.rake_total + (r.raked if live else 0),
+             "pot": 0, "rake": self.rake_total,
              "decks": self.decks.as_dict(),
              "shuffler_present": self.shuffler_present, "shoe_must_go": self.shoe_must_go,
              "config": self.config.as_dict() if self.config else None,
              "locked": self.locked}
-        return d if self.banked is None else self.banked.snapshot(self, d)
-
-
-def copied(v):
-    """`v` with every list and dict in it copied: a live table and the copy of it that
-    was journaled share nothing (Controller.lasting, felt.table.recovery)."""
-    if isinstance(v, list):
-        return [copied(x) for x in v]
-    if isinstance(v, dict):
-        return dict([(k, copied(v[k])) for k in v])
-    return v
-
-
-def _low_kind(hands, variant):
-    if variant.hand == "mambo":
-        return hands.LOW3
-    return hands.LOW_27 if variant.low == "27" else hands.LOW_A5
+        return d if self.game is None else self.game.snapshot(self, d)

@@ -15,7 +15,7 @@ never stops the table: the journal, not this log, guards the chips.
 import os
 
 from felt import lazy
-from felt.table.journal import MAX_WHY, _line, _size
+from felt.table.journal import MAX_WHY, file_size, record_line
 
 MEMORY = 32         # records kept without a file
 READING = "felt.table.eventlog_read"   # reading the log back, seldom (felt.lazy)
@@ -32,7 +32,7 @@ class EventLog:
         if path is not None:
             self.seq = lazy.load(READING).last_seq(path)
             lazy.forget(READING)
-            self._size = max(0, _size(path))
+            self._size = max(0, file_size(path))
 
     def add(self, minute, hand, code, detail=""):
         self.seq += 1
@@ -43,10 +43,10 @@ class EventLog:
             del self.memory[:-MEMORY]
             return
         try:
-            line = _line(self.seq, record)
+            line = record_line(self.seq, record)
             if self._size + len(line) > self.limit:
-                if _size(self.path) >= 0:
-                    if _size(self.path + ".1") >= 0:
+                if file_size(self.path) >= 0:
+                    if file_size(self.path + ".1") >= 0:
                         os.remove(self.path + ".1")   # not every filesystem renames onto one
                     os.rename(self.path, self.path + ".1")
                 self._size = 0

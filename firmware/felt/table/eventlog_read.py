@@ -5,7 +5,7 @@ for the link's `eventlog` query, a page at a time; loaded for that and forgotten
 import json
 
 from felt.protocol import dumps
-from felt.table.journal import _crc_text, _size
+from felt.table.journal import crc_text, file_size
 
 PAGE = 700          # bytes of records in one `eventlog` answer (a frame is 1024)
 TAIL = 600          # bytes from a file's end that hold its last record whole
@@ -14,7 +14,7 @@ TAIL = 600          # bytes from a file's end that hold its last record whole
 def last_seq(path):
     """The last record's number, read from the end of the newest file that has one."""
     for name in (path, path + ".1"):
-        size = _size(name)
+        size = file_size(name)
         if size <= 0:
             continue
         with open(name, "rb") as f:
@@ -62,7 +62,7 @@ def every(log):
 def _read(path, n, line):
     parts = line.rstrip(b"\n").split(b" ", 2)
     try:
-        if len(parts) == 3 and line.endswith(b"\n") and _crc_text(parts[0], parts[2]) == parts[1]:
+        if len(parts) == 3 and line.endswith(b"\n") and crc_text(parts[0], parts[2]) == parts[1]:
             record = json.loads(parts[2])
             if isinstance(record, dict) and record.get("n") == int(parts[0]):
                 return record["n"], record

@@ -92,6 +92,12 @@ class Journal:
         # heap fragments, and let go once the table has resumed (Controller).
         self.buf = bytearray(MAX_RECORD + 1) if path is not None else None
 
+    def ready(self, size):
+        """Records may be added, the file holding `size` bytes (None: none yet): once it
+        was read whole at boot (felt.table.recovery), or begun anew (a technician's clear)."""
+        self._size = size
+        self._ready = True
+
     def identify(self, fw, board):
         """Who writes: the stamp each file begins with.  A journal of another table is
         Damaged (a board's flash moved, or a journal copied in)."""
@@ -136,7 +142,7 @@ class Journal:
             if self._size is None or ("table" in record and self._size > self.limit):
                 self._new_file(record)
             else:
-                self._size += self._put(self.path, _lines(self.seq + 1, record), "ab")
+                self._size += self.put(self.path, _lines(self.seq + 1, record), "ab")
                 self.seq += 1 + ("table" in record)
         except JournalError:
             self._ready = False  # a table record's copy refused: its record may be written
@@ -162,15 +168,15 @@ class Journal:
             kept = kept[:n]
         stamp = {"board": self.stamp["board"], "fw": self.stamp["fw"], "archives": kept}
         new = self.path + ".new"
-        size = self._put(new, _lines(self.seq + 1, {"stamp": stamp}, record), "wb")
+        size = self.put(new, _lines(self.seq + 1, {"stamp": stamp}, record), "wb")
         if kept is not self.kept:
             path = self.path
             for i in range(len(self.kept), len(kept) - 1, -1):
-                self._remove(archive(path, i))
+                self.remove(archive(path, i))
             for i in range(len(kept) - 1, 0, -1):
-                self._rename(archive(path, i), archive(path, i + 1))
-            self._rename(path, archive(path, 1))
-        self._rename(new, self.path)
+                self.rename(archive(path, i), archive(path, i + 1))
+            self.rename(path, archive(path, 1))
+        self.rename(new, self.path)
         self._size = size
         self.seq += 2 + ("table" in record)
         self.kept, self.rounds = kept, 0
@@ -178,7 +184,7 @@ class Journal:
     # The file operations, one place for each (tests/host/journal_cuts.py cuts the
     # power between and within them).
 
-    def _put(self, path, pieces, mode):
+    def put(self, path, pieces, mode):
         """Write `pieces` one after the other, in one open; how many bytes."""
         n = 0
         with open(path, mode) as f:
@@ -187,16 +193,16 @@ class Journal:
                 n += len(piece)
         return n
 
-    def _rename(self, old, new):
+    def rename(self, old, new):
         try:
             os.rename(old, new)
         except OSError:
-            if not _exists(new):
+            if not exists(new):
                 raise
             os.remove(new)       # a filesystem that will not rename onto a file
             os.rename(old, new)
 
-    def _remove(self, path):
+    def remove(self, path):
         os.remove(path)
 
     # ----- rounds ---------------------------------------------------------------------
@@ -234,15 +240,15 @@ def _lines(seq, *records):
     other (felt.table.recovery).  Both go in one write, which a power cut leaves whole,
     torn in the copy (cut off with its table record at boot) or before it."""
     for record in records:
-        yield _line(seq, record)
+        yield record_line(seq, record)
         seq += 1
         if "table" in record:
             record["copy"] = 1
-            yield _line(seq, record)
+            yield record_line(seq, record)
             seq += 1
 
 
-def _line(seq, record):
+def record_line(seq, record):
     """One record as its line: `<seq> <crc> <json>\\n`, printable ASCII."""
     try:
         body = protocol.dumps(record)
@@ -252,18 +258,18 @@ def _line(seq, record):
         raise JournalError("journal write failed: a record that cannot be written")
     body = body.encode()
     digits = str(seq).encode()
-    line = b"%s %s %s\n" % (digits, _crc_text(digits, body), body)
+    line = b"%s %s %s\n" % (digits, crc_text(digits, body), body)
     if len(line) > MAX_RECORD:
         raise JournalError("journal write failed: a record of %d bytes, more than %d"
                            % (len(line), MAX_RECORD))
     return line
 
 
-def _crc_text(digits, body):
+def crc_text(digits, body):
     return b"%08x" % (binascii.crc32(body, binascii.crc32(digits)) & 0xffffffff)
 
 
-def _size(path):
+def file_size(path):
     """Bytes in the file; -1 when there is none."""
     try:
         return os.stat(path)[6]
@@ -271,5 +277,5 @@ def _size(path):
         return -1
 
 
-def _exists(path):
-    return _size(path) >= 0
+def exists(path):
+    return file_size(path) >= 0

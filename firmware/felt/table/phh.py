@@ -12,11 +12,12 @@ PHH players are the seats dealt in, in PHH's order: the first to the left of the
 button, the button last (stud: from the dealer's left).  `_seats` maps them back.
 """
 
+from felt import FIRMWARE
 from felt.poker import cards as C
 from felt.poker import rake as rake_mod
 from felt.poker import structure as structure_mod
 from felt.poker import variants
-from felt.poker.round import Round, DEALING, IRREGULAR
+from felt.poker.round import Round, IRREGULAR
 
 # Variant codes: the structure's letter, then the game's part.  FT, NT, PO, FO/8, F7S,
 # F7S/8 and F2L3D are PHH's own (the PHH specification and PokerKit 0.7.7); every
@@ -30,8 +31,6 @@ GAME_CODES = {
 }
 PHH_CODES = ("FT", "NT", "NS", "PO", "FO/8", "F7S", "F7S/8", "FR", "N2L1D", "F2L3D", "FB")
 
-DRAWN = "draw"
-
 
 def variant_code(game, kind):
     """The PHH variant code for a game in a betting structure."""
@@ -41,14 +40,6 @@ def variant_code(game, kind):
 def standard(code):
     """True for a code the PHH specification defines (PokerKit can load it)."""
     return code in PHH_CODES
-
-
-def _version():
-    try:
-        from felt.table.controller import FIRMWARE
-        return FIRMWARE
-    except ImportError:
-        return "felt"
 
 
 class Checks:
@@ -79,7 +70,7 @@ class Checks:
 def settled(r):
     """No player decision is left before the showdown: where PHH shows the hands down
     (PokerKit shows them as soon as betting is over, before the remaining cards)."""
-    if r.finished() or r.phase != DEALING or r.betround < 0:
+    if r.finished() or not r.dealing() or r.betround < 0:
         return False
     live = [s for s in range(r.n) if r.live(s)]
     if len(live) < 2 or len([s for s in live if r.stacks[s] > 0]) > 1:
@@ -152,7 +143,7 @@ class _Writer:
             self.pending.append((-1, code))
         elif not self.r.live(seat):
             self.dead.append(code)   # a folded stud position still dealt to (20.38(e))
-        elif self.r.phase == DEALING and self.r._choice == DRAWN:
+        elif self.r.dealing() and self.r.drawing():
             self.drawn.append((self.index[seat], code))
         else:
             self.pending.append((self.index[seat], code))
@@ -193,6 +184,10 @@ class _Writer:
         kind, seat = e[0], e[1]
         if kind in ("straddle", "decline"):
             return None              # the straddle is in blinds_or_straddles
+        if kind in ("run_it", "run_once"):
+            # PHH has no notation for the runouts' agreement: a commentary line (a
+            # no-op for PHH readers), the count in `_runouts`.
+            return "# felt: %s %s" % (kind, self.player(seat))
         if kind in ("discard", "draw"):
             cards = "".join([C.code(C.parse(c)) for c in e[2].split()])
             return ("%s sd %s" % (self.player(seat), cards)).strip()
@@ -247,7 +242,7 @@ def history(header, events, round=None):
             straddled = straddled or e[0] == "straddle"
         r.apply(e)
         w.checks.seen(r)
-        if w.drawn and r._choice != DRAWN:
+        if w.drawn and not r.drawing():
             w.flush(w.drawn, True)     # the draw round is over: its replacement cards
         if show_at < 0 and settled(r):
             w.flush_all()
@@ -307,7 +302,9 @@ def history(header, events, round=None):
     put("_dead", w.dead)
     put("_button", header["button"])
     put("_seats", order)
-    put("_felt_version", _version())
+    put("_felt_version", FIRMWARE)
+    if done.runouts > 1:
+        put("_runouts", done.runouts)     # PokerKit's runout count (docs/phh.md)
     if r.called_off:
         put("_called_off", r.called_off)
         put("_called_off_why", r.called_why)

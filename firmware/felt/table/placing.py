@@ -1,7 +1,7 @@
 """Placing the button by the high card (19:47-14.10(c)2ii): one card to each seat with
 chips, from the dealer's left; the highest takes the button.  Done once a session at
 most, so loaded for each of its cards and forgotten after (felt.lazy), as the
-controller's `_cold`.
+controller's `cold`.
 """
 
 from felt.poker import cards as C
@@ -9,7 +9,7 @@ from felt.poker.button import by_high_card, next_seat
 
 
 def _next(ctl):
-    return next_seat(ctl._placing[-1][0] if ctl._placing else -1, ctl._seated())
+    return next_seat(ctl.placing[-1][0] if ctl.placing else -1, ctl.seated())
 
 
 def want(ctl, p=None):
@@ -23,15 +23,15 @@ def card(ctl, code):
         c = C.parse(code)
     except C.CardError as e:
         return str(e)
-    if c in [x for _, x in ctl._placing]:
+    if c in [x for _, x in ctl.placing]:
         return "card %s already seen" % code
     seat = _next(ctl)
-    ctl._placing.append((seat, c))
-    ctl._evt({"e": "dealt", "what": "button", "seat": seat, "card": C.code(c)})
-    if len(ctl._placing) < sum(ctl._seated()):
+    ctl.placing.append((seat, c))
+    ctl.evt({"e": "dealt", "what": "button", "seat": seat, "card": C.code(c)})
+    if len(ctl.placing) < sum(ctl.seated()):
         want(ctl)
         return None
-    ctl.button = by_high_card(ctl._placing)
-    ctl._evt({"e": "button", "seat": ctl.button, "how": "high_card"})
-    ctl._start_shuffle()  # the placing cards go back into the deck
+    ctl.button = by_high_card(ctl.placing)
+    ctl.evt({"e": "button", "seat": ctl.button, "how": "high_card"})
+    ctl.start_shuffle()  # the placing cards go back into the deck
     return None

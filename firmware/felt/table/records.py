@@ -9,7 +9,7 @@ import json
 import sys
 
 from felt import check
-from felt.table.journal import KINDS, _crc_text
+from felt.table.journal import KINDS, crc_text
 
 
 class Lines:
@@ -74,7 +74,7 @@ def checksummed(line):
     number and checksum read; ValueError saying what is wrong otherwise."""
     digits, crc, at = head(line)
     body = line[at:]
-    if _crc_text(digits, body) != crc:
+    if crc_text(digits, body) != crc:
         raise ValueError("the checksum does not match: damaged or edited")
     return int(digits), body
 

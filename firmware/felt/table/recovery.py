@@ -8,8 +8,9 @@ table loads it then and forgets it after (felt.lazy).
 from felt import check, lazy
 from felt.table import records
 from felt.table.decks import Decks
-from felt.table.journal import (CALLED_OFF, MAX_RECORD, archive, brief, why, _crc_text,
-                                _exists, _size)
+from felt.table.states import PLAYING, copied
+from felt.table.journal import (CALLED_OFF, MAX_RECORD, archive, brief, why, crc_text,
+                                exists, file_size)
 
 
 class Damaged(Exception):
@@ -25,7 +26,6 @@ def resume(ctl):
     taken for a new table, and nothing more is written to it.  True when the round
     under way had ended: the controller ends it once this module is forgotten, its
     heap then free for the journal's writes."""
-    from felt.table.controller import PLAYING, copied   # loaded by now: the controller calls this
     j = ctl.journal
     try:
         saved = recover(j)
@@ -49,7 +49,7 @@ def resume(ctl):
     ctl.stacks = list(table["stacks"])
     ctl.button, ctl.hand = table["button"], table["hand"]
     ctl.rake_total, ctl.minutes = table["rake_total"], table["minutes"]
-    ctl._charged = table["charged"]
+    ctl.charged = table["charged"]
     ctl.shuffler_present = table["shuffler_present"]
     ctl.shoe_must_go, ctl.called_off = table["shoe_must_go"], table["called_off"]
     # The table record stays the copy of what was journaled: the live table gets copies
@@ -57,7 +57,7 @@ def resume(ctl):
     ctl.coming = copied(table["coming"])
     ctl.house, ctl.wagers = table.get("house", 0), copied(table.get("wagers"))
     lazy.load("felt.table.configure").load_rules(ctl)   # the controller forgets it
-    ctl._saved = table
+    ctl.resumed(table)
     if j.repaired is not None:
         # The flash is failing: the table resumes exactly, a technician is told.
         ctl.record("critical_memory_repaired", j.repaired)
@@ -68,7 +68,7 @@ def resume(ctl):
         ctl.state = PLAYING
         ctl.record("power_lost_in_play", "round %d resumed after %d events" % (
             ctl.hand, count))
-    ctl._evt({"e": "resumed", "hand": ctl.hand, "state": ctl.state,
+    ctl.evt({"e": "resumed", "hand": ctl.hand, "state": ctl.state,
               "events": count if under_way else 0})
     if not under_way:
         return False         # the last round, if any, stays lit with its winners
@@ -77,10 +77,8 @@ def resume(ctl):
     if r.expecting() is not None:
         what, seat = r.expecting()
         ctl.hal.card_reader.want(what, seat)
-    elif ctl.banked is not None:
-        ctl.banked.ask(ctl)
-    elif r.to_act >= 0:
-        ctl._to_act(r.to_act)
+    else:
+        ctl.game.ask(ctl)
     return False
 
 
@@ -102,19 +100,18 @@ def recover(j):
 
 def _recover(j):
     path, prev, new = j.path, archive(j.path, 1), j.path + ".new"
-    if _exists(new):
+    if exists(new):
         _settle(j, new)
     archives = _renumber(j)
-    size = _size(path)
+    size = file_size(path)
     if size == 0:
         # Every file is born whole (renamed into place): an empty one was emptied.
         raise Damaged(brief("journal %s is empty: the journal was lost" % path))
     if size < 0:
-        if _exists(prev):
+        if exists(prev):
             raise Damaged(brief("journal %s is missing but %s is there: the journal "
                                 "was lost" % (path, prev)))
-        j._size = None
-        j._ready = True
+        j.ready(None)
         return None
     table = None
     under_way = False
@@ -149,7 +146,7 @@ def _recover(j):
         last = kind
     if table is None:
         raise Damaged(brief("journal %s holds no whole table record" % path))
-    if _exists(prev):
+    if exists(prev):
         seq = _first_seq(prev, j.buf)
         if seq >= first:
             raise Damaged(brief("journal %s begins at record %d, but %s, the file before "
@@ -163,8 +160,7 @@ def _recover(j):
         j.repaired = brief("journal %s line %d: %s; the table record read from its other "
                            "copy, line %d%s" % (path, n, what, used,
                                                 " (and %d lines more)" % more if more else ""))
-    j._size = found["torn"] if found["torn"] is not None else found["end"]
-    j._ready = True
+    j.ready(found["torn"] if found["torn"] is not None else found["end"])
     return table, j.header, j.count, under_way
 
 
@@ -184,10 +180,10 @@ def _renumber(j):
     file moved them one number on (Journal._new_file) leaves one number free below
     some of them: those are moved back down, as they were before that new file."""
     n = 0
-    while _exists(archive(j.path, n + 1)):
+    while exists(archive(j.path, n + 1)):
         n += 1
-    while _exists(archive(j.path, n + 2)):
-        j._rename(archive(j.path, n + 2), archive(j.path, n + 1))
+    while exists(archive(j.path, n + 2)):
+        j.rename(archive(j.path, n + 2), archive(j.path, n + 1))
         n += 1
     return n
 
@@ -197,8 +193,8 @@ def _settle(j, new):
     renamed (the file is as it was); alone, one cut between its renames, to take the
     file's place if it is whole."""
     path = j.path
-    if _exists(path):
-        j._remove(new)
+    if exists(path):
+        j.remove(new)
         return
     found = {}
     try:
@@ -208,11 +204,11 @@ def _settle(j, new):
     except Damaged:
         whole = False
     if whole:
-        j._rename(new, path)
-    elif _exists(archive(path, 1)):
+        j.rename(new, path)
+    elif exists(archive(path, 1)):
         raise Damaged(brief("journal %s is missing and %s is not whole" % (path, new)))
     else:
-        j._remove(new)    # the table's first file, cut short: a new table
+        j.remove(new)    # the table's first file, cut short: a new table
 
 
 def _cut(j, end):
@@ -220,15 +216,15 @@ def _cut(j, end):
     never follows part of one: the whole records are copied to <path>.new, which
     then replaces the file (a cut meanwhile leaves the file as it was)."""
     new = j.path + ".new"
-    j._put(new, (), "wb")
+    j.put(new, (), "wb")
     with open(j.path, "rb") as f:
         while end > 0:
             chunk = f.read(min(end, 512))
             if not chunk:
                 break
-            j._put(new, (chunk,), "ab")
+            j.put(new, (chunk,), "ab")
             end -= len(chunk)
-    j._rename(new, j.path)
+    j.rename(new, j.path)
 
 
 def replay(j):
@@ -424,7 +420,7 @@ def _check_torn(path, n, tail, due):
     if len(crc) > 8 or (b >= 0 and len(crc) != 8) or \
             not all([c in b"0123456789abcdef" for c in crc]):
         raise _damaged(path, n, "the last line is not part of a record")
-    if b > 0 and len(rest) > b + 1 and _crc_text(digits, rest[b + 1:-1]) == crc:
+    if b > 0 and len(rest) > b + 1 and crc_text(digits, rest[b + 1:-1]) == crc:
         raise _damaged(path, n, "the last record's end is damaged")
 
 

@@ -1,10 +1,10 @@
 """What a table seldom does: the dealer's reports about the round under way
 (13:47-20.38), the decks retired and registered again (13:47-20.38(h)), the host's link
 lost and found, play locked, the time charges due.  Loaded for one and forgotten after (felt.lazy), as the
-controller's `_cold`.  Each function takes the controller and its argument.
+controller's `cold`.  Each function takes the controller and its argument.
 """
 
-from felt.table.controller import PLAYING
+from felt.table.states import PLAYING
 
 
 def panel(ctl, bp):
@@ -31,7 +31,7 @@ def panel(ctl, bp):
             event = ("replace", code, b)
     reason = ctl.round.why_not(event)
     if reason is None:
-        ctl._apply(event)
+        ctl.apply(event)
     return reason
 
 
@@ -40,7 +40,7 @@ def retire_deck(ctl, why):
     sealed = ctl.decks.name()
     other = ctl.decks.retire()
     ctl.record("deck_retired", "deck %s: %s" % (sealed, why))
-    ctl._irregularity("deck_retired", "13:47-20.38(h)",
+    ctl.irregularity("deck_retired", "13:47-20.38(h)",
                       "deck %s sealed and reported (%s); %s" % (
                           sealed, why, "deck %s to the table" % other if other
                           else "no deck left: a technician registers one"))
@@ -50,7 +50,7 @@ def register_deck(ctl, p):
     """A technician registers a checked deck anew (13:47-20.38(h))."""
     reason = ctl.decks.register(p["register"])
     if reason is None:
-        ctl._evt({"e": "deck", "registered": p["register"], "in_play": ctl.decks.name()})
+        ctl.evt({"e": "deck", "registered": p["register"], "in_play": ctl.decks.name()})
         ctl.record("deck_registered", "deck %s" % p["register"])
     return reason
 
@@ -60,7 +60,7 @@ def link_lost(ctl, lost):
     ctl.link_down = lost
     ctl.record("link_lost" if lost else "link_restored",
                "the host fell silent" if lost else "the host is heard again")
-    ctl._evt({"e": "link", "lost": lost})
+    ctl.evt({"e": "link", "lost": lost})
     ctl.render()
 
 
@@ -70,15 +70,15 @@ def lock(ctl, why_code):
     why, code = why_code
     ctl.locked = why
     ctl.record(code, why)
-    ctl._evt({"e": "locked", "code": code, "why": why})
+    ctl.evt({"e": "locked", "code": code, "why": why})
     ctl.render()
 
 
 def time_charges(ctl, rake):
     """13:47-20.37(a)4iii: the hourly fee due, from every seated player (inactive ones
     too) or shared by the table."""
-    while ctl._charged < ctl.minutes // rake.every:
-        ctl._charged += 1
+    while ctl.charged < ctl.minutes // rake.every:
+        ctl.charged += 1
         per_player, per_table = rake.time_charge(None)
         seated = [s for s in range(len(ctl.stacks)) if ctl.stacks[s] > 0]
         if not seated:
@@ -96,4 +96,56 @@ def time_charges(ctl, rake):
             ctl.stacks[s] -= c
             charges[s] = c
             ctl.rake_total += c
-        ctl._evt({"e": "time_charge", "charges": charges})
+        ctl.evt({"e": "time_charge", "charges": charges})
+
+
+def fault(ctl, kind_e_mark):
+    """A handler raised what no check does: a bug of the firmware, not the input
+    (docs/tilts.md, internal_fault).  What the input changed is put back (the mark
+    Controller.handle took), the table locks, the event log keeps the exception's type
+    and where it was raised (the traceback goes to stderr), and the host sees the lock,
+    not a refusal.  An input already journaled is in the journal: the next boot
+    resumes with it."""
+    from felt import guard
+    from felt.table.decks import Decks
+    from felt.table.journal import brief
+    kind, e, mark = kind_e_mark
+    if mark is not None:
+        d, saved = mark
+        decks = Decks()
+        decks.restore(d["decks"])
+        d["decks"] = decks
+        for k in d:
+            setattr(ctl, k, d[k])
+        if saved is not None:
+            ctl.round.undo(saved)
+    guard.print_traceback(e)
+    why = brief("internal fault: %s, handling %s" % (place(e), kind))
+    if ctl.locked is None:
+        lock(ctl, (why, "internal_fault"))
+    else:
+        ctl.record("internal_fault", why)
+    ctl.render()
+
+
+def place(e):
+    """`e`'s type and where it was raised, the innermost frame of its traceback:
+    "TypeError in button (felt/table/poker_table.py)".  The function and the file
+    only: the same on every runtime (a board's .mpy files keep no line numbers)."""
+    import io
+    from felt import guard
+    text = io.StringIO()
+    guard.print_traceback(e, text)
+    where = ""
+    for line in text.getvalue().split("\n"):
+        line = line.strip()
+        if line.startswith('File "'):
+            where = line
+    name = type(e).__name__
+    if not where:
+        return name
+    path = where[6:where.find('"', 6)]
+    at = path.rfind("felt/")
+    path = path[at:] if at >= 0 else path[path.rfind("/") + 1:]
+    func = where[where.rfind(" in ") + 4:] if " in " in where else "?"
+    return "%s in %s (%s)" % (name, func, path)

@@ -46,11 +46,11 @@ def command(ctl, p):
         return "the table is locked: %s" % ctl.locked
     reason = messages.why_not(kind, body)
     if reason is None:
-        ctl._authorised = True
+        ctl.authorised = True
         try:
             reason = getattr(ctl, "_on_" + kind)(messages.taken(kind, body))
         finally:
-            ctl._authorised = False
+            ctl.authorised = False
     if reason is None:
         ctl.record("technician", "%s, signed by key %s" % (kind, key))
     return reason
@@ -73,7 +73,7 @@ def clear(ctl, p):
         lazy.forget("felt.table.records")
     ctl.reset()
     ctl.record("tilt_cleared", "%s; the journal as found is %s" % (why, kept))
-    ctl._evt({"e": "cleared", "kept": kept})
+    ctl.evt({"e": "cleared", "kept": kept})
     return None
 
 
@@ -126,18 +126,17 @@ def _set_aside(j):
     docs/journal.md) and a new journal begun; returns the name kept.  The archives go
     first: a power cut on the way leaves a journal lost beside an archive, locked
     again, cleared again."""
-    from felt.table.journal import _exists
+    from felt.table.journal import exists
     from felt.table.recall import files
     kept = j.path + ".cleared"
     for old in files(j.path)[::-1]:
-        if _exists(old):
+        if exists(old):
             if old == j.path + ".new":
-                j._remove(old)
+                j.remove(old)
             else:
-                j._rename(old, kept + old[len(j.path):])
+                j.rename(old, kept + old[len(j.path):])
     j.seq = j.table_seq = j.header_seq = j.count = j.rounds = 0
     j.kept = []
     j.header = None
-    j._size = None
-    j._ready = True
+    j.ready(None)
     return kept

@@ -30,6 +30,7 @@ export class Chip {
     this.fault = null;
     this.resetWhy = null;                // a reset asked for from inside a run
     this.lastPC = -1;
+    this.spin = 0;                       // spinUntil's end, in this chip's clock (ns)
   }
 
   get now() { return this.epoch + (this.mcu ? this.mcu.clock.nanos : 0); }
@@ -91,6 +92,13 @@ export class Chip {
     };
   }
 
+  // The core is polling for something that cannot change before harness time `ns`
+  // (the flash's BUSY bit: the ROM's flash routines spin on it, with interrupts off,
+  // for the 45 ms of a sector erase): the run skips ahead to then, or to the next
+  // alarm, whichever is first, as it does for WFI/WFE.  The emulated time is the same;
+  // only the identical polls in between are not executed one by one.
+  spinUntil(ns) { this.spin = ns - this.epoch; }
+
   // Lower the end of the run in progress (a harness timer now falls before it).
   clamp(harnessNs) { this.limit = Math.min(this.limit, harnessNs - this.epoch); }
 
@@ -113,6 +121,12 @@ export class Chip {
         clock.nanosCounter += c * CYCLE_NS;
         const alarm = clock.nextAlarm;
         if (alarm !== null && alarm.nanos <= clock.nanosCounter) clock.tick(0);
+        if (this.spin > clock.nanosCounter) {
+          const next = clock.nextAlarm ? clock.nextAlarm.nanos : Infinity;
+          const d = Math.min(next, this.spin, this.limit) - clock.nanosCounter;
+          if (d > 0) clock.tick(d);
+        }
+        this.spin = 0;
       }
     }
     this.cycles += cycles;

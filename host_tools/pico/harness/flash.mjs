@@ -27,6 +27,9 @@ export class SpiFlash {
     this.cmd = null;           // bytes shifted in since chip select fell, or null when deselected
     this.armed = null;         // a power cut waiting for its page program: {left, byte, fire}
     this.stats = { erases: 0, programs: 0, reads: 0, torn: 0 };
+    // Told the end (ns) of the program or erase in progress when its status is read
+    // BUSY: the reader is waiting for it (Chip.spinUntil).
+    this.onBusyPoll = null;
   }
 
   get busy() {
@@ -46,7 +49,10 @@ export class SpiFlash {
     const c = t[0];
     if (this.busy && c !== 0x05 && c !== 0x35) return 0xff;   // busy: only status answers
     switch (c) {
-      case 0x05: return (this.busy ? 1 : 0) | (this.wel || this.busy ? 2 : 0);
+      case 0x05:
+        if (!this.busy) return this.wel ? 2 : 0;
+        this.onBusyPoll?.(this.op.end);
+        return 3;
       case 0x35: return SR2_QE;
       case 0x9f: return JEDEC_ID[i - 1] ?? 0xff;
       case 0x90: return i >= 4 ? [0xef, 0x14][(i - 4) & 1] : 0xff;

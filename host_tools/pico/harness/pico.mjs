@@ -23,6 +23,7 @@ export class Pico {
     this.sched = new Scheduler();
     this.sched.onEarlier = (at) => this.chip?.clamp(at);
     this.flash = new SpiFlash(mem, { now: () => this.now });
+    this.flash.onBusyPoll = (end) => this.chip.spinUntil(end);
     this.lines = new Lines();
     this.i2cStats = { transactions: 0, nacks: 0 };
     this.expanders = wiring.expanders.map((x) => new Mcp23017(x.address,

@@ -51,7 +51,6 @@ def test_feather_names_circuitpython_board_pins():
     b = B.load(_boards_dir() + "/feather-rp2040-cp.json")
     assert b["runtime"] == "circuitpython" and b["seats"] == 6
     assert b["link"]["tx"] == "TX" and "uart" not in b["link"]
-    assert B.backend(b) == "felt.hal.cp" and B.backend(_pico()) == "felt.hal.mp"
 
 
 def test_button_table_maps_each_expander_pin_to_its_seat_or_dealer_button():

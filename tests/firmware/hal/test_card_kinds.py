@@ -78,13 +78,13 @@ class _Placing:
     """What felt.table.placing needs of a controller: the seats, its reader."""
 
     def __init__(self, seated, reader):
-        self._placing = []
-        self.seated = seated
+        self.placing = []
+        self._seated = seated
         self.hal = self
         self.card_reader = reader
 
-    def _seated(self):
-        return self.seated
+    def seated(self):
+        return self._seated
 
 
 class _Kinds:

@@ -191,6 +191,66 @@ def test_expander_is_read_every_resync_ms_even_with_idle_int_line():
     assert fakes[0].gpio_reads == before + 2
 
 
+class _Flag:
+    """Stands in for asyncio.ThreadSafeFlag (set, clear, wait)."""
+
+    def __init__(self):
+        self.state = False
+        self.waits = 0
+
+    def set(self):
+        self.state = True
+
+    def clear(self):
+        self.state = False
+
+    async def wait(self):
+        self.waits += 1
+        self.state = False
+
+
+def test_buttons_are_quiet_only_with_a_flag_every_int_line_high_and_nothing_settling():
+    buttons, fakes = _buttons()
+    buttons.start(0)
+    assert not buttons.quiet()          # nothing to wait on: polled every poll_ms
+    flag = _Flag()
+    buttons.listen(flag)
+    flag.set()
+    assert buttons.quiet()
+    assert not flag.state               # cleared: an edge after the look sets it again
+    fakes[2].press(0)                   # its INT line falls
+    assert not buttons.quiet()
+    buttons.poll(5)                     # read: INT high again, the press settling
+    assert fakes[2].int_level() == 1
+    assert not buttons.quiet()
+    assert _polls(buttons, range(10, 30, 5)) == [(8, "fold")]
+    assert buttons.quiet()
+
+
+def test_buttons_without_an_int_line_are_never_quiet():
+    buttons, fakes = _buttons(use_int=False)
+    buttons.listen(_Flag())
+    buttons.start(0)
+    assert not buttons.quiet()
+
+
+def test_quiet_buttons_wait_on_the_flag():
+    buttons, fakes = _buttons()
+    flag = _Flag()
+    buttons.listen(flag)
+    buttons.start(0)
+    assert buttons.quiet()
+    timeouts = []
+
+    async def wait_for_ms(aw, ms):
+        timeouts.append(ms)
+        await aw
+
+    buttons.wait_for_ms = wait_for_ms
+    _run_now(buttons.wait(100))
+    assert flag.waits == 1 and timeouts == [100]
+
+
 def test_expander_without_int_line_is_read_every_poll():
     buttons, fakes = _buttons(use_int=False)
     buttons.start(0)
@@ -378,6 +438,30 @@ def test_read_waits_until_the_reader_sends_a_whole_line():
     assert r.sleep.waits == [7, 7]
 
 
+class _Stream:
+    """Stands in for asyncio.StreamReader over a FakeUart: readinto waits (here: the
+    hook makes bytes arrive) and reads what came."""
+
+    def __init__(self, uart, hook):
+        self.uart = uart
+        self.hook = hook
+        self.waits = 0
+
+    async def readinto(self, buf):
+        self.waits += 1
+        self.hook()
+        return self.uart.readinto(buf)
+
+
+def test_read_with_a_stream_waits_on_it_not_on_a_clock():
+    u = FakeUart()
+    chunks = [b"T", b"h\n"]
+    r = mp.CardReader(u, poll_ms=7, stream=_Stream(u, lambda: u.rx.extend(chunks.pop(0))))
+    r.sleep = _Sleeps()
+    assert _run_now(r.read()) == "Th"
+    assert r.stream.waits == 2 and r.sleep.waits == []
+
+
 def test_reader_longer_than_one_read_buffer_is_assembled():
     u = FakeUart()
     u.rx = bytearray(b"\x00" * 100 + b"Ac\n")
@@ -560,6 +644,16 @@ def test_uart_transport_read_waits_while_nothing_arrives():
     t.sleep = _Sleeps(lambda: u.rx.extend(b"hi"))
     assert _run_now(t.read()) == b"hi"
     assert t.sleep.waits == [3]
+
+
+def test_uart_transport_with_a_stream_waits_on_it_not_on_a_clock():
+    u = FakeUart()
+    u.rx = bytearray(b"ab")
+    t = mp.UartTransport(u, poll_ms=3, stream=_Stream(u, lambda: u.rx.extend(b"hi")))
+    t.sleep = _Sleeps()
+    assert _run_now(t.read()) == b"ab"    # what is there first, without waiting
+    assert _run_now(t.read()) == b"hi"
+    assert t.stream.waits == 1 and t.sleep.waits == []
 
 
 def test_shared_link_over_a_uart_acks_a_command_and_hands_it_on():

@@ -231,6 +231,33 @@ def test_a_straddle_outside_hold_em_and_omaha_is_refused():
     assert "13:69F-14.10(f)" in refusal(table_for("draw5", 4, straddle=True))
 
 
+def test_running_the_board_more_than_once_is_a_casino_s_board_game_option_off_by_default():
+    # 13:69F-14.10(l) and docs/rules.md: run_it 1 (the default, or null), 2 or 3; a
+    # shared board to deal again (hold 'em and Omaha); a casino licensee's option.
+    assert from_dict(table_for("holdem", 4)).structure.run_it == 1
+    assert from_dict(table_for("holdem", 4, run_it=None)).structure.run_it == 1
+    for game in ("holdem", "pineapple", "crazy-pineapple", "omaha", "omaha-hilo8"):
+        cfg = from_dict(table_for(game, 4, run_it=3))
+        assert cfg.structure.run_it == 3 and cfg.as_dict()["run_it"] == 3
+        assert from_dict(cfg.as_dict()).structure.run_it == 3
+    assert "run_it" not in from_dict(table_for("holdem", 4, run_it=1)).as_dict()
+    for bad in (0, 4, True, "2", 2.0):
+        why = refusal(table_for("holdem", 4, run_it=bad))
+        assert why.startswith("run_it must be 1") and "13:69F-14.10(l)" in why, why
+    for game in ("stud7", "draw5", "triple-draw-27", "mambo-stud"):
+        why = refusal(table_for(game, 4, run_it=2))
+        assert why.startswith("run_it:") and "no shared board" in why, why
+    why = refusal(table_for("holdem", 4, run_it=2, regime="casino_night"))
+    assert why.startswith("run_it:") and "casino night" in why
+
+
+def test_the_sign_says_when_the_board_is_run_twice():
+    text = sign(from_dict(table_for("holdem", 4, structure="no", run_it=2)))
+    assert "twice if every player in agrees" in line_with(text, "all-in")
+    assert "three times" in sign(from_dict(table_for("omaha", 4, run_it=3)))
+    assert "all-in" not in sign(from_dict(table_for("holdem", 4))).lower()
+
+
 def test_an_invalid_configuration_leaves_the_old_one_in_force():
     ctl, hal = controller()
     before = ctl.snapshot()

@@ -265,6 +265,33 @@ def test_a_refused_raise_press_names_the_raise_it_meant():
         "raise to 1001 refused: the no limit may go to 4..1000")
 
 
+def test_asked_to_run_the_board_twice_raise_agrees_and_fold_or_call_declines():
+    # 13:69F-14.10(l), docs/rules.md: seat 2 moves all in, seats 0 and 1 call all-in;
+    # each is asked in turn from the button's left (seat 0 first: the button is seat 2).
+    for press, answer, runouts in (("raise", "run_it", 2), ("fold", "run_once", 1),
+                                   ("call", "run_once", 1)):
+        ctl, hal = no_limit(stacks=[100, 100, 100], run_it=2)
+        assert ctl.handle("btn", {"seat": 2, "b": "raise", "to": 100}) is None
+        for seat in (0, 1):
+            assert ctl.handle("btn", {"seat": seat, "b": "call"}) is None
+        assert events(hal, "to_act")[-1] == {"e": "to_act", "seat": 0,
+                                             "legal": ["run_it", "run_once"]}
+        assert ctl.handle("btn", {"seat": 0, "b": "raise"}) is None
+        assert "out of turn" in ctl.handle("btn", {"seat": 2, "b": "raise"})
+        assert ctl.handle("btn", {"seat": 1, "b": press}) is None
+        assert events(hal, "action")[-1] == {"e": "action", "seat": 1, "a": answer,
+                                             "amount": 0, "all_in": False}
+        if runouts == 1:
+            assert ctl.round.to_act == -1 and ctl.round.expecting() == ("burn", -1)
+            continue
+        assert ctl.handle("btn", {"seat": 2, "b": "raise"}) is None
+        assert events(hal, "runout") == [{"e": "runout", "n": 1, "of": 2, "board": ""}]
+        for code in "9s Ah Kh Qd 8s 7h 6s Jc Tc Td Th Ts 9c 9d 9h As".split():
+            assert ctl.handle("card", {"code": code}) is None
+        assert ctl.state == IDLE and sum(ctl.stacks) == 300
+        assert [e["n"] for e in events(hal, "runout")] == [1, 2, 1, 2]
+
+
 # ----- faults: a bug is never answered as bad input --------------------------------------
 
 def test_a_bug_in_a_handler_mid_change_locks_the_table_with_internal_fault_chips_unchanged():

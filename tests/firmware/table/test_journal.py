@@ -7,7 +7,7 @@ MicroPython."""
 import json
 import os
 
-from felt import protocol as P
+from felt import FIRMWARE, protocol as P
 from felt.table import journal as J
 
 from table_fakes import (BOARD, boot, events, fold_round, journal_path, read_bytes,
@@ -52,7 +52,7 @@ def resigned(line, edit):
     seq, _, body = line.split(b" ", 2)
     record = json.loads(body)
     edit(record)
-    return J._line(int(seq), record)[:-1]
+    return J.record_line(int(seq), record)[:-1]
 
 
 def index_of(ls, kind, last=True):
@@ -84,7 +84,8 @@ def test_each_record_is_a_line_with_its_sequence_number_and_checksum():
     path = journal_path("format")
     mid_round(path)
     ls = lines(path)
-    assert b' {"stamp":{"archives":[],"board":"test","fw":"felt 0.1"}}' in ls[0]
+    stamp = ' {"stamp":{"archives":[],"board":"test","fw":"%s"}}' % FIRMWARE
+    assert stamp.encode() in ls[0]
     for i in range(len(ls)):
         seq, crc, body = ls[i].split(b" ", 2)
         assert int(seq) == i + 1
@@ -324,7 +325,7 @@ def test_a_stack_of_a_fraction_of_a_chip_locks_the_table():
     for k in (i, i + 1):                         # the table record and its copy
         seq, _, body = ls[k].split(b" ", 2)
         body = body.replace(b'"stacks":[99,101,100,100]}', b'"stacks":[99.5,101,100,100]}')
-        ls[k] = seq + b" " + J._crc_text(seq, body) + b" " + body
+        ls[k] = seq + b" " + J.crc_text(seq, body) + b" " + body
     put_lines(path, ls)
     ctl, hal = boot(path)
     assert_locked(ctl, hal, "stack 0 must be a whole number")

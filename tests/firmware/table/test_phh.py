@@ -177,6 +177,28 @@ def test_hands_all_in_are_shown_before_the_rest_of_the_board():
                          "d db 3s4s5d", "d db 7h", "d db 9d"]
 
 
+def test_runouts_are_commentary_and_each_runout_s_board_dealt_in_turn():
+    # 13:69F-14.10(l): PHH has no notation for the players' agreement: a commentary line
+    # each; the count is `_runouts` (PokerKit's runout count); each runout's board
+    # cards follow the last, street by street, as PokerKit deals them.
+    text = written([200, 51, 100], 0, Structure("no", 2, 0, (1, 2), run_it=2),
+                   "As Ks Qs Ad Kd Qd / raise 0 200 / call 1 / call 2 / run_it 1"
+                   " / run_it 2 / run_it 0 / 2d 2c 7h 9d 3d 3s 4d 4c"
+                   " / 5d Qh 5c 8d 6d Jc 7d 2h")
+    assert actions(text)[6:] == [
+        "# felt: run_it p1", "# felt: run_it p2", "# felt: run_it p3",
+        "p1 sm AsAd", "p2 sm KsKd", "p3 sm QsQd",
+        "d db 2c7h9d", "d db 3s", "d db 4c", "d db Qh5c8d", "d db Jc", "d db 2h"]
+    f = fields(text)
+    assert f["_runouts"] == "2" and f["finishing_stacks"] == "[77, 49, 225]"
+    assert f["_burns"] == "['2d', '3d', '4d', '5d', '6d', '7d']"
+    declined = written([200, 51, 100], 0, Structure("no", 2, 0, (1, 2), run_it=2),
+                       "As Ks Qs Ad Kd Qd / raise 0 200 / call 1 / call 2 / run_it 1"
+                       " / run_once 2 / 2d 2c 7h 9d 3d 3s 4d 4c")
+    assert "# felt: run_once p2" in actions(declined)
+    assert "_runouts" not in fields(declined)
+
+
 def test_a_check_phh_would_not_ask_for_is_left_out():
     # Seats 0 (button) and 1 have 2 chips each, seat 2 posts the big blind of 2; both
     # call all-in.  Felt asks the big blind to check; PHH asks nobody who is covered

@@ -58,6 +58,40 @@ def test_a_power_cut_mid_round_resumes_the_round_where_it_was():
     assert sum(ctl2.stacks) == 400 and events(hal2, "end")[0]["hand"] == 1
 
 
+def test_power_cuts_while_the_players_answer_and_between_runouts_resume_the_runouts():
+    # 13:69F-14.10(l): the answers to running the board twice and the runouts dealt
+    # are round events like any other: journaled, replayed at boot.  The button on
+    # seat 3: seat 2 moves all in for 100, the others call all-in (50, 30, 20).
+    path = journal_path("cut-run-it")
+    ctl, _ = boot(path)
+    cfg = dict(CFG, structure="no", stacks=[30, 20, 100, 50], run_it=2, cap=0)
+    assert ctl.handle("cfg", cfg) is None
+    start_round(ctl)
+    for code in "As Ks Qs Js Ad Kd Qd Jd".split():
+        assert ctl.handle("card", {"code": code}) is None
+    assert ctl.handle("btn", {"seat": 2, "b": "raise", "to": 100}) is None
+    for seat in (3, 0, 1):
+        assert ctl.handle("btn", {"seat": seat, "b": "call"}) is None
+    assert ctl.handle("btn", {"seat": 0, "b": "raise"}) is None     # agrees
+    before = ctl.snapshot()
+    ctl, hal = boot(path)                       # the power comes back mid-question
+    assert ctl.snapshot() == before
+    assert events(hal, "to_act")[-1] == {"e": "to_act", "seat": 1,
+                                         "legal": ["run_it", "run_once"]}
+    for seat in (1, 2, 3):
+        assert ctl.handle("btn", {"seat": seat, "b": "raise"}) is None
+    for code in "2d 2c 7h 9d 3d 3s 4d 4c 5d".split():   # the first runout, a burn
+        assert ctl.handle("card", {"code": code}) is None
+    before = ctl.snapshot()
+    ctl, hal = boot(path)                       # and back between the runouts
+    assert ctl.snapshot() == before and ctl.round.runouts == 2
+    assert ctl.round.boards[0] and hal.card_reader.calls == [("board", -1)]
+    for code in "Qh 5c 8d 6d Jc 7d 2h".split():
+        assert ctl.handle("card", {"code": code}) is None
+    assert ctl.state == IDLE and sum(ctl.stacks) == 200
+    assert [e["n"] for e in events(hal, "runout")] == [1, 2]
+
+
 def test_a_power_cut_while_a_card_is_due_asks_for_it_again():
     path = journal_path("cut-card-due")
     three_cards_dealt(path)

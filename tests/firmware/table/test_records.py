@@ -2,12 +2,12 @@
 buffer, longer lines cut, each line checked whole.  Runs on CPython and MicroPython."""
 
 from felt.table import records
-from felt.table.journal import _line
+from felt.table.journal import record_line
 
 from table_fakes import journal_path, write_bytes
 
-EVENT = _line(7, {"event": ["card", "2c"]})
-LONG = _line(8, {"table": {"stacks": [1000] * 40}})
+EVENT = record_line(7, {"event": ["card", "2c"]})
+LONG = record_line(8, {"table": {"stacks": [1000] * 40}})
 
 
 def lines_of(data, size):
@@ -49,7 +49,7 @@ def test_each_line_is_checked_whole():
             assert False, bad
         except ValueError as e:
             assert str(e) == why
-    seq, record = records.parse(memoryview(_line(3, {"table": {}, "copy": 1})[:-1]))
+    seq, record = records.parse(memoryview(record_line(3, {"table": {}, "copy": 1})[:-1]))
     assert records.kind(record) == "table"
     for record in ({"event": ["fold", 1], "copy": 1}, {"table": {}, "copy": 2},
                    {"table": {}, "copy": True}):

@@ -167,7 +167,7 @@ def test_copies_that_differ_lock_the_table():
     record = json.loads(body)
     record["table"]["stacks"][0] += 1
     record["table"]["stacks"][1] -= 1
-    ls[-1] = J._line(int(seq), record)[:-1]
+    ls[-1] = J.record_line(int(seq), record)[:-1]
     write_bytes(path, b"\n".join(ls) + b"\n")
     ctl, _ = boot(path)
     assert ctl.locked == "journal %s line %d: the table record's copy differs from it" % (
@@ -183,7 +183,7 @@ def test_a_table_record_without_its_copy_locks_the_table():
     kept = ls[:at]
     for line in ls[at + 1:]:                      # numbered on without it
         seq, _, body = line.split(b" ", 2)
-        kept.append(J._line(int(seq) - 1, json.loads(body))[:-1])
+        kept.append(J.record_line(int(seq) - 1, json.loads(body))[:-1])
     write_bytes(path, b"\n".join(kept) + b"\n")
     ctl, _ = boot(path)
     assert ctl.locked == "journal %s line %d: a table record without its copy (a journal " \

@@ -56,6 +56,22 @@ test('sector erase sets its 4 KiB to 0xff, busy for tSE', () => {
   assert.equal(cmd(flash, [0x05, 0])[1], 0, 'idle, WEL cleared');
 });
 
+test('a status read that finds the flash busy says until when (the chip skips its polls)', () => {
+  const { flash, clock } = flashAt();
+  const told = [];
+  flash.onBusyPoll = (end) => told.push(end);
+  assert.equal(cmd(flash, [0x05, 0])[1], 0, 'idle: nothing told');
+  clock.t = 1000;
+  cmd(flash, [0x06]);
+  assert.equal(cmd(flash, [0x05, 0])[1], 2, 'WEL, idle: nothing told');
+  cmd(flash, [0x20, ...addr(0)]);
+  assert.equal(cmd(flash, [0x05, 0, 0])[2], 3, 'BUSY and WEL while erasing');
+  assert.deepEqual(told, [1000 + TYPICAL_NS.sector, 1000 + TYPICAL_NS.sector]);
+  clock.t = 1000 + TYPICAL_NS.sector;
+  assert.equal(cmd(flash, [0x05, 0])[1], 0);
+  assert.equal(told.length, 2, 'done: nothing more told');
+});
+
 test('read, JEDEC id and unique id', () => {
   const { flash, mem } = flashAt();
   mem.set([7, 8, 9], 0x40);

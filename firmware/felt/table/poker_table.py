@@ -1,0 +1,336 @@
+"""A poker table at the controller (felt.table.controller): its rounds played by the
+rules core (felt.poker.round), the button, the seats' betting buttons, the dealer's
+panel reports of a round's irregularities, and the round's effects as link events.
+
+One of the two table kinds, each a module of the same operations, chosen when the
+table is configured and loaded for it (felt.lazy); felt.table.banked_table is the
+other.  Each operation takes the controller, whose public methods it calls.
+"""
+
+from felt import check, lazy
+from felt.poker import cards as C
+from felt.poker.button import dealer_right, next_seat, rotate
+from felt.table import scenes
+from felt.table.states import IDLE, PLACING, PLAYING
+
+ROUND = "felt.poker.round"
+PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
+REPORTS = "felt.table.reports"     # the dealer's reports, the decks retired (felt.lazy)
+IRREGULAR_RULES = "felt.poker.irregular"   # felt.poker.round's, when one happens
+RUNOUTS = "felt.poker.runouts"     # felt.poker.round's, at a table offering them
+# The sections of the procedures a poker table and a banked one share.
+HAND_SHUFFLE_RULE = "13:47-20.38(p)"   # the shuffler removed before a hand shuffle
+SHUFFLER_JAM_RULE = "13:47-20.38(o)"   # a jammed shuffler: shuffle by hand
+
+# Dealer-panel buttons that report an irregularity of the round, with the event each
+# makes (felt.poker.irregular); "card" and "seat" name what they concern.
+PANEL = ("misdeal", "exposed", "off_table", "ineligible", "dead_round", "player_away",
+         "foul")
+
+# Seat buttons: fold; check or call; bet or raise.  The forced and optional bets use
+# them too: call posts the bring-in, raise completes it or makes the straddle, fold
+# declines the straddle.  Asked to run the board more than once (13:69F-14.10(l)), raise
+# agrees and fold or call declines (docs/rules.md).
+BUTTON_ACTIONS = {"fold": ("fold", "decline", "run_once"),
+                  "call": ("check", "call", "bring_in", "run_once"),
+                  "raise": ("bet", "raise", "straddle", "run_it")}
+LASTING = ()   # a poker table keeps nothing of its own across a power cut (Controller.lasting)
+
+
+def configured(ctl):
+    """A new poker table, or one resumed: its rounds' rules loaded (the runouts' by a
+    round that offers them: not kept from a configuration before)."""
+    lazy.load(ROUND)
+    lazy.forget(RUNOUTS)
+
+
+def forget():
+    """The table is a house-banked table now: a poker table's modules go (felt.lazy)."""
+    for name in (ROUND, "felt.poker.showdown", "felt.poker.hands", "felt.poker.low",
+                 "felt.poker.rake", "felt.poker.variants", IRREGULAR_RULES, RUNOUTS):
+        lazy.forget(name)
+
+
+# ----- between rounds -------------------------------------------------------------------
+
+def deal(ctl):
+    """The dealer pressed deal: the button placed or moved on, then the shuffle."""
+    seated = ctl.seated()
+    if sum(seated) < 2:
+        return "fewer than two players with chips"
+    ctl.called_off = None
+    if ctl.config.variant.stud():
+        ctl.start_shuffle()   # stud has no button: dealing starts left of the dealer
+        return None
+    if ctl.button < 0 or not seated[ctl.button]:
+        if ctl.button < 0 and ctl.config.button_start == "high_card":
+            ctl.state = PLACING
+            ctl.placing = []
+            ctl.cold(PLACE, "want", None)
+            return None
+        ctl.button = dealer_right(seated) if ctl.button < 0 else \
+            next_seat(ctl.button, seated)
+        ctl.evt({"e": "button", "seat": ctl.button, "how": "dealer_right"})
+    ctl.start_shuffle()
+    return None
+
+
+def wager(ctl, p):
+    """Standing wagers are a house-banked table's (felt.table.banked_table)."""
+    return "no house-banked table"
+
+
+def start_round(ctl):
+    """After the cut: the table saved, the round's header journaled, the deal."""
+    cfg = ctl.config
+    button = ctl.button if ctl.button >= 0 else len(ctl.stacks) - 1
+    r = lazy.load(ROUND).Round(ctl.stacks, button, cfg.structure, cfg.variant, cfg.rake)
+    # The table as the round begins, then its header: a cut between them resumes
+    # the table as it was, the hand not yet counted.
+    ctl.begin_round(r, button)
+    ctl.evt({"e": "hand", "hand": ctl.hand, "button": ctl.button,
+             "stacks": list(ctl.stacks)})
+    effects(ctl, r.start())
+
+
+# ----- the round's inputs ---------------------------------------------------------------
+
+def card(ctl, p):
+    """A card read from the shoe: face up (13:47-20.38(i)), of the other deck or seen
+    already (an extra card, (h)), or the one due."""
+    code = p["code"]
+    r = ctl.round
+    deck = p.get("deck")
+    if p.get("face_up"):
+        event = ("face_up", code)          # 13:47-20.38(i)
+    elif deck is not None and deck != ctl.decks.name() and r.expecting():
+        # A card of another deck: an extra card (13:47-20.38(h)).
+        event = ("dead", "foreign card %s from deck %s" % (code, deck))
+    else:
+        event = ("card", code)
+        reason = r.why_not(event)
+        if reason is not None and "already seen" in reason:
+            event = ("dead", "duplicate card %s" % code)   # an extra card, (h)
+        elif reason is not None:
+            return reason
+    reason = r.why_not(event)
+    if reason is None:
+        ctl.last_card = code
+        ctl.apply(event)
+    return reason
+
+
+def button(ctl, p):
+    """A seat's betting button: the first of its actions the round allows."""
+    seat, b = p["seat"], p["b"]
+    r = ctl.round
+    R = lazy.load(ROUND)
+    if ctl.state != PLAYING or r.phase not in (R.BETTING, R.CHOOSING):
+        return "no betting now: the table is %s" % ctl.state
+    if seat != r.to_act:
+        return "out of turn: seat %s pressed %s, the action is on seat %d" % (
+            seat, b, r.to_act)
+    to = p.get("to")
+    for action in BUTTON_ACTIONS[b]:
+        event = (action, seat, to) if to is not None and action in ("bet", "raise") \
+            else (action, seat)
+        if r.why_not(event) is None:
+            ctl.apply(event)
+            return None
+    meant = _meant(r, b, seat)
+    return r.why_not((meant, seat) if to is None or meant not in ("bet", "raise")
+                     else (meant, seat, to))
+
+
+def _meant(r, b, seat):
+    """The action a refused press of `b` meant: the first of its button's the round
+    allows now, whatever the amount (a bet of too much is refused as a bet, not as a
+    raise with no bet to raise); else the one the betting calls for (a raise once a
+    bet is made, a call once one is owed)."""
+    legal = r.legal_actions(seat)
+    for action in BUTTON_ACTIONS[b]:
+        if action in legal:
+            return action
+    if b == "fold":
+        return "fold"
+    if b == "call":
+        return "call" if r.to_call(seat) > 0 else "check"
+    return "raise" if r.level > 0 else "bet"
+
+
+def chip(ctl, p):
+    """A single chip put in by the player on turn (a chip-sensing table)."""
+    seat, amount = p["seat"], p["amount"]
+    r = ctl.round
+    if ctl.state != PLAYING or r.phase != lazy.load(ROUND).BETTING:
+        return "no betting now: the table is %s" % ctl.state
+    if seat != r.to_act:
+        return "out of turn: the action is on seat %d" % r.to_act
+    event = r.chip_event(seat, amount, p.get("announced", False))
+    reason = r.why_not(event)
+    if reason is None:
+        ctl.apply(event)
+    return reason
+
+
+def discard(ctl, p):
+    """The cards a player throws away: Pineapple's discard or a draw."""
+    seat, codes = p["seat"], p["cards"]
+    if ctl.state != PLAYING:
+        return "no discards now: the table is %s" % ctl.state
+    kind = "draw" if "draw" in ctl.round.legal_actions(seat) else "discard"
+    reason = ctl.round.why_not((kind, seat, codes))
+    if reason is None:
+        ctl.apply((kind, seat, codes))
+    return reason
+
+
+def panel(ctl, b, p):
+    """The dealer's report of an irregularity of the round (felt.table.reports)."""
+    if b not in PANEL:
+        return "%s is a house-banked table's report: at a poker table report %s" % (
+            b, ", ".join(PANEL))
+    return ctl.cold(REPORTS, "panel", (b, p))
+
+
+# ----- the round's effects, as link events ----------------------------------------------
+
+def effects(ctl, out):
+    """The round's effects (felt.poker.round) as `evt` frames and card requests."""
+    evt = ctl.evt
+    for e in out:
+        k = e[0]
+        if k == "need":
+            ctl.hal.card_reader.want(e[1], e[2])
+        elif k == "post":
+            evt({"e": "post", "seat": e[1], "kind": e[2], "amount": e[3], "all_in": e[4]})
+        elif k == "dealt":
+            evt({"e": "dealt", "what": e[1], "seat": e[2], "card": C.code(e[3])})
+        elif k == "reshuffle":
+            evt({"e": "reshuffle", "cards": C.codes(e[1])})
+        elif k == "discarded":
+            evt({"e": "discarded", "seat": e[1], "cards": C.codes(e[2])})
+        elif k == "rake":
+            evt({"e": "rake", "amount": e[1]})   # counted when the round ends
+        elif k == "street":
+            evt({"e": "street", "name": e[1]})
+        elif k == "runout":
+            evt({"e": "runout", "n": e[1], "of": e[2], "board": C.codes(e[3])})
+        elif k == "to_act":
+            _to_act(ctl, e[1])
+        elif k == "action":
+            evt({"e": "action", "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]})
+        elif k == "return":
+            evt({"e": "return", "seat": e[1], "amount": e[2]})
+        elif k == "show":
+            _show(ctl, e)
+        elif k == "award":
+            evt({"e": "award", "pot": e[1], "seat": e[2], "amount": e[3], "share": e[4]})
+        elif k == "refund":
+            evt({"e": "refund", "seat": e[1], "amount": e[2]})
+        elif k == "called_off":
+            ctl.called_off = e[1]
+            ctl.irregularity(e[1], e[3], e[2])
+        elif k == "irregularity":
+            ctl.notice = e[1]
+            ctl.irregularity(e[1], e[2], e[3])
+        elif k == "dead_hand":
+            evt({"e": "dead_hand", "seat": e[1]})
+        elif k == "exposed":
+            evt({"e": "exposed", "seat": e[1], "card": C.code(e[2])})
+        elif k == "end":
+            end_round(ctl)
+        elif k == "settle":
+            effects(ctl, ctl.round.settle())   # the showdown, after the LEDs
+
+
+def _show(ctl, e):
+    s = e[1]
+    hands = lazy.load("felt.poker.hands")
+    high, low = hands.kinds(ctl.round.variant)
+    d = {"e": "show", "seat": s, "high": e[2], "low": e[3],
+         "cards": C.codes(ctl.round.hole[s])}
+    if e[2] >= 0:
+        d["hand"] = hands.describe(e[2], high)
+    if e[3] >= 0:
+        d["low_hand"] = hands.describe(e[3], low)
+    ctl.evt(d)
+
+
+def _to_act(ctl, seat):
+    r = ctl.round
+    d = {"e": "to_act", "seat": seat, "legal": r.legal_actions(seat)}
+    if r.phase == lazy.load(ROUND).BETTING and ctl.config.structure.kind != "fixed":
+        d["min"], d["max"] = r.raise_bounds(seat)
+    ctl.evt(d)
+
+
+def ask(ctl):
+    """After a power cut, the seat whose action it is, asked again (felt.table.recovery)."""
+    if ctl.round.to_act >= 0:
+        _to_act(ctl, ctl.round.to_act)
+
+
+def end_round(ctl):
+    """The round is over: the stacks, the rake, the decks, the button (13:47-20.36(c)3)."""
+    r = ctl.round
+    lazy.forget(IRREGULAR_RULES)   # loaded if the round had an irregularity
+    ctl.stacks = list(r.stacks)
+    ctl.rake_total += r.raked   # after a void, dead round or misdeal: nothing
+    ctl.evt({"e": "end", "hand": ctl.hand, "button": ctl.button,
+             "stacks": list(ctl.stacks), "winners": list(r.winners),
+             "board": C.codes(r.board), "rake": r.raked,
+             "called_off": r.called_off, "deck": ctl.decks.name()})
+    ctl.state = IDLE
+    if r.called_off == "dead":
+        ctl.cold(REPORTS, "retire_deck", "the round was called dead")
+    elif r.called_off is None:
+        ctl.decks.alternate()
+    ctl.write_history(r)
+    # After a misdeal, void or dead round the cards go back for a reshuffle and the
+    # round is dealt again: the button stays (13:47-20.38(f) for a misdeal).
+    if r.called_off is None and ctl.button >= 0:
+        # 13:47-20.36(c)3: the button moves clockwise after each round.
+        nxt = rotate(ctl.button, ctl.seated())
+        if nxt >= 0:
+            ctl.button = nxt
+    ctl.time_charges()
+
+
+# ----- what the table shows -------------------------------------------------------------
+
+def seat_statuses(ctl, out):
+    r = ctl.round
+    state = ctl.state
+    for s in range(min(len(out), len(ctl.stacks))):
+        if r is None or not r.dealt_in[s]:
+            out[s] = scenes.WAITING if ctl.stacks[s] > 0 else scenes.EMPTY
+        elif state == IDLE and s in r.winners:
+            out[s] = scenes.WINNER
+        elif r.folded[s]:
+            out[s] = scenes.FOLDED
+        elif s == r.to_act:
+            out[s] = scenes.ACTION
+        elif r.stacks[s] == 0 and state == PLAYING:
+            out[s] = scenes.ALL_IN
+        else:
+            out[s] = scenes.WAITING if ctl.stacks[s] > 0 or state == PLAYING \
+                else scenes.EMPTY
+    return out
+
+
+def shown_button(ctl):
+    """Between rounds the last round's button stays lit with its winners."""
+    if ctl.state == IDLE and ctl.round is not None:
+        return ctl.round.button
+    return ctl.button
+
+
+def snapshot(ctl, d):
+    """The state answer's fields of the round under way: the stacks as they stand,
+    whose action it is, the pot and the rake so far."""
+    r = ctl.round
+    if r is not None and ctl.state == PLAYING:
+        d["stacks"], d["to_act"], d["pot"] = list(r.stacks), r.to_act, r.pot()
+        d["rake"] += r.raked
+    return d
