@@ -162,7 +162,7 @@ def chip(ctl, p):
     """A single chip put in by the player on turn (a chip-sensing table)."""
     seat, amount = p["seat"], p["amount"]
     r = ctl.round
-    if ctl.state != PLAYING or r.phase != lazy.load(ROUND).BETTING:
+    if r.phase != lazy.load(ROUND).BETTING:   # the controller asks only while playing
         return "no betting now: the table is %s" % ctl.state
     if seat != r.to_act:
         return "out of turn: the action is on seat %d" % r.to_act
@@ -175,9 +175,7 @@ def chip(ctl, p):
 
 def discard(ctl, p):
     """The cards a player throws away: Pineapple's discard or a draw."""
-    seat, codes = p["seat"], p["cards"]
-    if ctl.state != PLAYING:
-        return "no discards now: the table is %s" % ctl.state
+    seat, codes = p["seat"], p["cards"]     # the controller asks only while playing
     kind = "draw" if "draw" in ctl.round.legal_actions(seat) else "discard"
     reason = ctl.round.why_not((kind, seat, codes))
     if reason is None:
