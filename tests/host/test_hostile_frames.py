@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from sampling import examples, sampled
 from hostile import KEYS, KINDS, NINE_SEATS, TABLES, VALUES, judge, over_link, play, table
 from felt.table.messages import SPECS
 from host_tools import micropython
@@ -27,7 +28,9 @@ def frames(draw):
     return kind, dict((k, draw(values)) for k in keys)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@sampled
+@settings(max_examples=examples(300), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(range(len(TABLES))), st.integers(0, 80), st.integers(0, 2 ** 32),
        st.lists(frames(), min_size=1, max_size=10))
 def test_a_refused_frame_changes_nothing(which, steps, seed, sent):
