@@ -42,7 +42,7 @@ def test_a_refused_frame_changes_nothing(which, steps, seed, sent):
         assert not fault, "%s %r: the firmware failed on it (internal_fault)" % (kind, payload)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_hostile_frames_over_the_link_reboot_nothing_at_the_boards_heap(seed, tmp_path):
     """The whole firmware in the unix port at pico-11's heap, a 9-seat table played on
     between bursts of random frames (kinds of their own among them): it never runs out
