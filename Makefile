@@ -143,6 +143,7 @@ test: venv micropython compile pico pico-harness
 # at every byte, 10,000 frames over the link; make soak sends 50,000).
 check: venv micropython compile pico pico-harness
 	$(STAGE) pytest-slow env FELT_LONG=1 $(VENV)/bin/pytest -n 2 -m "slow or sampled"
+	$(STAGE) micropython-long env FELT_LONG=1 $(VENV)/bin/python tests/mp/run.py
 	$(STAGE) compare-long $(VENV)/bin/python tests/mp/compare.py --long
 	$(STAGE) pico-all $(VENV)/bin/python tests/pico/run.py
 	$(STAGE) soak $(VENV)/bin/python tests/host/soak.py --link-frames 10000
