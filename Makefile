@@ -137,11 +137,13 @@ test: venv micropython compile pico pico-harness
 	$(STAGE) compare $(VENV)/bin/python tests/mp/compare.py
 	$(STAGE) pico $(VENV)/bin/python tests/pico/run.py $(PICO_QUICK)
 
-# What make test leaves out for time: the slow tests, the 1000-hand runs compared across
-# runtimes, every case of the Pico set, and the soak (hostile frames, power cuts at every
-# byte, 10,000 frames over the link; make soak sends 50,000).
+# What make test leaves out for time: the slow tests and the sampled ones at full length
+# (FELT_LONG=1: make test draws a fifth of their examples), the 1000-hand runs compared
+# across runtimes, every case of the Pico set, and the soak (hostile frames, power cuts
+# at every byte, 10,000 frames over the link; make soak sends 50,000).
 check: venv micropython compile pico pico-harness
-	$(STAGE) pytest-slow $(VENV)/bin/pytest -n 2 -m slow
+	$(STAGE) pytest-slow env FELT_LONG=1 $(VENV)/bin/pytest -n 2 -m "slow or sampled"
+	$(STAGE) micropython-long env FELT_LONG=1 $(VENV)/bin/python tests/mp/run.py
 	$(STAGE) compare-long $(VENV)/bin/python tests/mp/compare.py --long
 	$(STAGE) pico-all $(VENV)/bin/python tests/pico/run.py
 	$(STAGE) soak $(VENV)/bin/python tests/host/soak.py --link-frames 10000

@@ -148,12 +148,15 @@ def _into(out, make):
 def _build(board, board_file, out, key):
     # CircuitPython's .mpy format follows its own releases, so its boards get source.
     bytecode = board["runtime"] != "circuitpython"
+    if bytecode:
+        micropython.board_tree()    # the same .mpy, compiled again only where the source changed
     for src in sorted((FIRMWARE / "felt").rglob("*.py")):
         rel = src.relative_to(FIRMWARE)
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
         if bytecode:
-            micropython.compile_file(src, out / rel.with_suffix(".mpy"), rel.as_posix())
+            mpy = rel.with_suffix(".mpy")
+            shutil.copyfile(micropython.TREE / mpy, out / mpy)
         else:
-            (out / rel).parent.mkdir(parents=True, exist_ok=True)
             (out / rel).write_bytes(src.read_bytes())
     (out / "main.py").write_bytes((FIRMWARE / "main.py").read_bytes())
     (out / "board.json").write_bytes(board_file.read_bytes())

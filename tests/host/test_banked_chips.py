@@ -14,6 +14,7 @@ from felt.banked.settings import Settings
 from felt.poker import cards as C
 from felt.poker.evaluate import evaluate, category, FLUSH, STRAIGHT
 from banked_oracle import ACES_UP, four_card_net, bonus_odds
+from sampling import examples, sampled
 
 STACK = 1000
 IRREGULAR = (None, "face_up", "face_up_twice", "miscount", "dealer_exposed", "void")
@@ -162,7 +163,8 @@ def expected_net(p, seat, holes, dealer, board):
     return net + (side * odds if odds else -side)
 
 
-@settings(max_examples=1500, deadline=None)
+@sampled
+@settings(max_examples=examples(1500), deadline=None)
 @given(rounds())
 def test_every_seat_is_paid_the_posted_odds_and_chips_are_conserved(p):
     r, events, out = play(p)
@@ -183,7 +185,8 @@ def test_every_seat_is_paid_the_posted_odds_and_chips_are_conserved(p):
         assert net == expected_net(p, seat, holes, dealer, board), (seat, w)
 
 
-@settings(max_examples=300, deadline=None)
+@sampled
+@settings(max_examples=examples(300), deadline=None)
 @given(rounds())
 def test_replaying_the_events_rebuilds_the_round(p):
     r, events, out = play(p)

@@ -13,6 +13,7 @@ import pytest
 from felt import FIRMWARE
 from host_tools.emulator.faults import Faults
 from host_tools.micropython import MicroPythonMissing, binary
+from sampling import examples, sampled
 
 GAMES = ("four-card-poker", "holdem-bonus")
 SUMMARY = r"summary: hands=(\d+) chips_start=(\d+) chips_end=(\d+) house=(-?\d+) faults=(\d+)"
@@ -70,7 +71,7 @@ def test_a_thousand_hands_with_faults_conserve_chips_and_show_the_house(fault_ru
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_same_seed_gives_the_same_output(game):
-    args = ("--game", game, "--hands", "60", "--players", "5", "--seed", "9", "--faults",
+    args = ("--game", game, "--hands", "30", "--players", "5", "--seed", "9", "--faults",
             "random")
     a, b = run_cli(*args), run_cli(*args)
     assert a.returncode == 0, a.stdout[-2000:] + a.stderr
@@ -118,16 +119,18 @@ def _micropython():
         pytest.skip(str(e))
 
 
+@sampled
 @pytest.mark.parametrize("game", GAMES)
 def test_micropython_at_the_boards_heap_plays_the_same_rounds(game, tmp_path):
     _micropython()
-    args = ["--game", game, "--hands", "100", "--players", "6", "--seed", "5", "--faults",
+    hands = examples(100)
+    args = ["--game", game, "--hands", str(hands), "--players", "6", "--seed", "5", "--faults",
             "random"]
     mp = run_cli("--runtime", "micropython", "--phh", str(tmp_path), *args)
     cp = run_cli(*args)
     assert mp.returncode == 0, mp.stdout[-2000:] + mp.stderr
     assert mp.stdout == cp.stdout
-    assert len(list(tmp_path.glob("*.banked"))) == 100
+    assert len(list(tmp_path.glob("*.banked"))) == hands
 
 
 def test_felt_recall_rebuilds_the_records_the_table_wrote(tmp_path):

@@ -8,6 +8,7 @@ from math import comb
 from hypothesis import given, settings, strategies as st
 
 from felt.banked import hands4 as H4
+from sampling import examples, sampled
 from banked_oracle import CATEGORIES, key4, best_key
 
 
@@ -51,7 +52,8 @@ def test_names_follow_the_categories():
 cards = st.lists(st.integers(0, 51), min_size=5, max_size=6, unique=True)
 
 
-@settings(max_examples=3000, deadline=None)
+@sampled
+@settings(max_examples=examples(3000), deadline=None)
 @given(cards, cards)
 def test_best_four_of_five_or_six_matches_brute_force(a, b):
     va, chosen = H4.best4(a)

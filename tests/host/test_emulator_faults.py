@@ -11,9 +11,11 @@ import io
 import re
 import subprocess
 import sys
+import types
 
 import pytest
 
+from once import once
 from host_tools.emulator import cli, faults
 from host_tools.emulator.session import Session, table_config
 from host_tools.emulator.view import FeltView
@@ -30,9 +32,12 @@ def fault_kinds(stdout):
 
 
 @pytest.fixture(scope="module")
-def holdem_run():
-    return run_cli("--game", "holdem", "--hands", "150", "--players", "6", "--seed", "5",
-                   "--faults", "random")
+def holdem_run(tmp_path_factory, worker_id):
+    def run(folder):
+        r = run_cli("--game", "holdem", "--hands", "150", "--players", "6", "--seed", "5",
+                    "--faults", "random")
+        return {"returncode": r.returncode, "stdout": r.stdout, "stderr": r.stderr}
+    return types.SimpleNamespace(**once(tmp_path_factory, worker_id, "holdem-faults", run))
 
 
 @pytest.mark.parametrize("game", ["holdem", "stud7"])

@@ -27,6 +27,8 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
+from sampling import examples, first, sampled
+
 pokerkit = pytest.importorskip("pokerkit")
 from pokerkit import (  # noqa: E402
     Card, EightOrBetterLowHand, OmahaEightOrBetterLowHand, OmahaHoldemHand,
@@ -146,10 +148,11 @@ def test_three_card_high_every_hand_like_rhode_island_hand_14_3_c():
         assert felt_cmp(rows[i][0], rows[i + 1][0]) == (ka > kb) - (ka < kb), (a, b)
 
 
+@sampled
 def test_mambo_high_best_three_of_four_like_pokerkit_14_3_c():
     rng = random.Random(1437)
     deals = []
-    for _ in range(20000):
+    for _ in range(examples(20000)):
         cs = rng.sample(DECK, 7)
         com = cs[6]
         deals.append(((tuple(cs[:3]), com), (tuple(cs[3:6]), com)))
@@ -194,9 +197,10 @@ def test_three_card_low_every_hand_like_the_rule_text():
             assert (rows[i][0] == -1) == (ka is None)
 
 
+@sampled
 def test_mambo_low6_best_three_of_four_like_the_rule_text():
     rng = random.Random(6)
-    for _ in range(30000):
+    for _ in range(examples(30000)):
         cs = rng.sample(DECK, 7)
         a, b, com = cs[:3], cs[3:6], cs[6]
         ours = felt_cmp(mambo_low6(a, com), mambo_low6(b, com))
@@ -222,19 +226,21 @@ def test_a5_eight_or_better_every_five_card_class_like_pokerkit_14_9_j():
 
 # -- five of five to seven cards, random deals -----------------------------------------
 
+@sampled
 @pytest.mark.parametrize("n", [5, 6, 7])
 def test_a5_low_best_five_like_regular_low_hand(n):
     rng = random.Random(1400 + n)
-    deals = [(tuple(rng.sample(DECK, n)), tuple(rng.sample(DECK, n))) for _ in range(8000)]
+    deals = [(tuple(rng.sample(DECK, n)), tuple(rng.sample(DECK, n))) for _ in range(examples(8000))]
     check_pairs(deals, lambda h: low_a5(h), lambda h: RegularLowHand.from_game(pk(h)))
 
 
+@sampled
 @pytest.mark.parametrize("n", [5, 6, 7])
 def test_a5_low_paired_hands_like_regular_low_hand(n):
     """Cards from four or five ranks only, so most hands pair, two pair, trip up..."""
     rng = random.Random(2400 + n)
     deals = []
-    for _ in range(6000):
+    for _ in range(examples(6000)):
         ranks = rng.sample(range(13), rng.choice((2, 3, 4, 5)))
         small = [r * 4 + s for r in ranks for s in range(4)]
         if len(small) < 2 * n:
@@ -246,18 +252,20 @@ def test_a5_low_paired_hands_like_regular_low_hand(n):
     assert ties > 0
 
 
+@sampled
 def test_draw_lows_like_pokerkit():
     rng = random.Random(1412)
-    deals = [(tuple(rng.sample(DECK, 5)), tuple(rng.sample(DECK, 5))) for _ in range(10000)]
+    deals = [(tuple(rng.sample(DECK, 5)), tuple(rng.sample(DECK, 5))) for _ in range(examples(10000))]
     check_pairs(deals, draw_low_a5, lambda h: RegularLowHand(pk(h)))
     check_pairs(deals, draw_low_27, lambda h: StandardLowHand(pk(h)))
 
 
+@sampled
 @pytest.mark.parametrize("chunk", range(2))
 def test_stud_eight_or_better_like_pokerkit_14_9_j(chunk):
     rng = random.Random(1490 + chunk)
     deals = []
-    for _ in range(10000):
+    for _ in range(examples(10000)):
         cs = rng.sample(DECK, 14)
         deals.append((tuple(cs[:7]), tuple(cs[7:])))
     ties = check_pairs(deals, lambda h: stud_low(h, 8),
@@ -277,19 +285,20 @@ def omaha_deals(seed, count):
     return out
 
 
-@pytest.mark.parametrize("chunk", [0] + [pytest.param(c, marks=pytest.mark.slow) for c in (1, 2, 3)])
+@pytest.mark.parametrize("chunk", first(range(4), 1))
 def test_omaha_high_like_pokerkit(chunk):
     ties = check_pairs(omaha_deals(1480 + chunk, 2500), lambda d: omaha_high(d[0], d[1]),
                        lambda d: OmahaHoldemHand.from_game(pk(d[0]), pk(d[1])))
     assert ties > 0
 
 
+@sampled
 def test_omaha_high_clustered_deals_like_pokerkit():
     """Cards from few ranks and suits, so that flushes, full houses, quads and straight
     flushes come up often."""
     rng = random.Random(1483)
     deals = []
-    while len(deals) < 4000:
+    while len(deals) < examples(4000):
         ranks = rng.sample(range(13), rng.choice((4, 5, 6, 7)))
         suits = rng.sample(range(4), rng.choice((2, 3, 4)))
         pool = [r * 4 + s for r in ranks for s in suits]
@@ -303,7 +312,7 @@ def test_omaha_high_clustered_deals_like_pokerkit():
     assert ties > 0
 
 
-@pytest.mark.parametrize("chunk", [0] + [pytest.param(c, marks=pytest.mark.slow) for c in (1, 2, 3)])
+@pytest.mark.parametrize("chunk", first(range(4), 1))
 def test_omaha_low8_like_pokerkit(chunk):
     ties = check_pairs(
         omaha_deals(1481 + 10 * chunk, 4000), lambda d: omaha_low8(d[0], d[1]),
@@ -311,12 +320,13 @@ def test_omaha_low8_like_pokerkit(chunk):
     assert ties > 0
 
 
+@sampled
 def test_omaha_low8_on_low_boards_like_pokerkit():
     """Boards of three or more low cards, so that most hands have a low to compare."""
     rng = random.Random(1488)
     low = [c for c in DECK if (c >> 2) < 7 or (c >> 2) == 12]  # A..8
     deals = []
-    for _ in range(5000):
+    for _ in range(examples(5000)):
         board = rng.sample(low, 3) + rng.sample(DECK, 2)
         if len(set(board)) < 5:
             continue

@@ -7,6 +7,8 @@ import sys
 
 from hypothesis import assume, given, settings, strategies as st
 
+from sampling import examples, sampled
+
 try:
     from felt import protocol as P
 except ImportError:  # run without PYTHONPATH=firmware
@@ -93,7 +95,8 @@ def test_noise_between_frames_never_adds_or_loses_a_frame(items, lead, chunks):
     assert got == sent  # an '@' always restarts a frame, and frames contain no other '@'
 
 
-@settings(max_examples=300)
+@sampled
+@settings(max_examples=examples(300))
 @given(st.binary(max_size=3000) | st.lists(noise_bytes, max_size=50).map(b"".join),
        st.lists(st.integers(1, 700), max_size=10))
 def test_random_bytes_never_crash_or_yield_a_frame(data, chunks):

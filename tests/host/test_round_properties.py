@@ -24,12 +24,14 @@ from felt.poker.variants import every, get
 VARIANTS = every()
 from felt.table import config
 from round_helpers import assert_refused_and_unchanged, snapshot, structures
+from sampling import examples, sampled
 
 # Tuned so the whole file runs in about half a minute when it passes (a round with
 # refused events tried between its steps costs ~30-50 ms, one without ~5 ms).
-SETTINGS = settings(max_examples=600, deadline=None, report_multiple_bugs=False,
+SETTINGS = settings(max_examples=examples(600), deadline=None, report_multiple_bugs=False,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-FEWER = settings(SETTINGS, max_examples=300)
+FEWER = settings(SETTINGS, max_examples=examples(300))
+pytestmark = sampled
 
 # Codes the card reader could send that are no card: 13:47-20.34(a), one 52-card deck.
 UNKNOWN_CODES = ["Zz", "1x", "10h", "Ax", "Xs", "A", "", "Asd", " s", None, 42]

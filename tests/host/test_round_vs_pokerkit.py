@@ -24,6 +24,8 @@ import random
 
 import pytest
 
+from sampling import first
+
 pokerkit = pytest.importorskip("pokerkit")
 from pokerkit import Automation, FixedLimitTexasHoldem  # noqa: E402
 
@@ -328,7 +330,8 @@ def play_and_compare(hand, rng, tally):
 
 
 @pytest.mark.parametrize("capped", [False, True], ids=["no cap", "cap"])
-@pytest.mark.parametrize("seed", SEEDS)
+# make test: three seeds with a cap and three without; make check all twelve.
+@pytest.mark.parametrize("seed", first(SEEDS, 3))
 def test_random_hands_agree_with_pokerkit(seed, capped):
     """13:47-20.36(c)-(j) and the README's betting decisions, hand by hand."""
     rng = random.Random(seed * 2 + capped)
