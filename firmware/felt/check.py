@@ -19,6 +19,10 @@ class Refused(ValueError):
     """An input refused; str() is the reason, a sentence."""
 
 
+class ConfigError(Refused):
+    """A table setting the rules or the hardware cannot honour."""
+
+
 def is_whole(v):
     return isinstance(v, int) and v is not True and v is not False
 

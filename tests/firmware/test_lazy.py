@@ -10,7 +10,7 @@ from table_fakes import boot, journal_path, start_round
 CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
 COLD = ("felt.board", "felt.table.recovery", "felt.table.config", "felt.poker.games",
-        "felt.poker.irregular", "felt.poker.runouts")
+        "felt.poker.irregular", "felt.poker.runouts", "felt.poker.posted", "felt.poker.low")
 
 
 def loaded(name):

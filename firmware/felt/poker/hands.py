@@ -18,11 +18,14 @@ for the logs given its kind.
   draw low ball A-5 and deuce-to-seven, 13:69F-14.12B(l)).
 """
 
+from felt import lazy
 from felt.poker.evaluate import evaluate, evaluate5, evaluate3, kickers, NAMES, \
     H3_NAMES, HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, \
     STRAIGHT_FLUSH, H3_PAIR, H3_TRIPS, H3_STRAIGHT, H3_STRAIGHT_FLUSH
-from felt.poker.low import low_a5, low27_5, lowest, low_ranks, a5_mask, LOW_TOP, \
-    LOW_RANKS
+
+# The low hands' rules, loaded (felt.lazy) by the first low a table's game values or
+# names: a game with no low never has them in the heap.
+LOWS = "felt.poker.low"
 
 # Kinds of value, for describe().
 HIGH = "high"        # five-card high: evaluate, holdem_high, omaha_high, stud_high, draw_high
@@ -129,6 +132,8 @@ def omaha_low8(hole, board):
     cards, or -1.  No combination loop over the board: for two hole cards of distinct
     ranks eight or lower, the best three board cards are the three lowest board ranks
     eight or lower not already held, and a lower five-rank mask is a better low."""
+    low = lazy.load(LOWS)
+    lowest = low.lowest
     board_low = 0
     for c in board:
         board_low |= _a5_bit(c)
@@ -152,7 +157,7 @@ def omaha_low8(hole, board):
                     best = low5
     if not best:
         return -1
-    return LOW_TOP - low_ranks(best, 5)
+    return low.LOW_TOP - low.low_ranks(best, 5)
 
 
 def stud_high(cards):
@@ -163,7 +168,7 @@ def stud_high(cards):
 def stud_low(cards, qualifier=None):
     """The best five-card A-5 low of five to seven cards; qualifier=8 for eight or
     better (19:47-14.9(j)), -1 when none qualifies."""
-    return low_a5(cards, qualifier)
+    return lazy.load(LOWS).low_a5(cards, qualifier)
 
 
 def mambo_high(own, community):
@@ -189,13 +194,14 @@ def mambo_low6(own, community):
     """The best three-card A-5 six-or-better low of the three own cards and the
     community card, or -1: the three lowest distinct ranks six or lower among the four
     cards (an unpaired three-card low compares like its rank mask)."""
+    low = lazy.load(LOWS)
     m = 1 << (community >> 2)
     for c in own:
         m |= 1 << (c >> 2)
-    h = low_ranks(a5_mask(m) & 0x3F, 3)  # A..6
+    h = low.low_ranks(low.a5_mask(m) & 0x3F, 3)  # A..6
     if h < 0:
         return -1
-    return LOW_TOP - h
+    return low.LOW_TOP - h
 
 
 def draw_high(cards):
@@ -205,12 +211,12 @@ def draw_high(cards):
 
 def draw_low_a5(cards):
     """Five-card draw low, triple draw A-5: the five cards held, no qualifier."""
-    return low_a5(cards)
+    return lazy.load(LOWS).low_a5(cards)
 
 
 def draw_low_27(cards):
     """Triple draw deuce-to-seven: the five cards held."""
-    return low27_5(cards[0], cards[1], cards[2], cards[3], cards[4])
+    return lazy.load(LOWS).low27_5(cards[0], cards[1], cards[2], cards[3], cards[4])
 
 
 # -- names for the logs --------------------------------------------------------------
@@ -308,7 +314,8 @@ def describe(value, kind):
         return _describe_high(value)
     if kind == HIGH3:
         return _describe_high3(value)
-    h = LOW_TOP - value
+    low = lazy.load(LOWS)
+    h = low.LOW_TOP - value
     cat = h >> 20
     if kind == LOW_27:
         if cat == HIGH_CARD:
@@ -316,5 +323,5 @@ def describe(value, kind):
         return _describe_high(h)
     groups = (_GROUPS3 if kind == LOW3 else _GROUPS)[cat]
     if cat == HIGH_CARD:
-        return _cards(h, groups, LOW_RANKS) + " low"
-    return "%s, %s low" % (NAMES[cat], _cards(h, groups, LOW_RANKS))
+        return _cards(h, groups, low.LOW_RANKS) + " low"
+    return "%s, %s low" % (NAMES[cat], _cards(h, groups, low.LOW_RANKS))

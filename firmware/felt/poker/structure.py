@@ -18,22 +18,13 @@ agree (felt.poker.runouts); 1, the default, deals it once.  felt.table.config ch
 (2 or 3 at most): this module's code is in the heap at every table.
 """
 
-from felt import check
+from felt import lazy
+from felt.check import ConfigError   # a setting refused (felt.poker.posted's checks)
 
+POSTED = "felt.poker.posted"   # the checks of a posted structure and rake (felt.lazy)
 DEFAULT_CAP = 4  # rules README: a bet and three raises unless posted otherwise
 KINDS = ("fixed", "spread", "pot", "no")
 NAMES = ("fixed limit", "spread limit", "pot limit", "no limit")
-
-
-class ConfigError(check.Refused):
-    """A table setting the rules or the hardware cannot honour."""
-
-
-def _whole(name, v, low=0):
-    try:
-        check.whole(v, name, low)
-    except check.Refused as e:
-        raise ConfigError(str(e))
 
 
 class Structure:
@@ -56,44 +47,8 @@ class Structure:
         self.straddle = straddle
         self.max_wager = max_wager
         self.run_it = run_it
-        self._validate()
+        posted("structure", self, KINDS)
 
-    def _validate(self):
-        if self.kind not in KINDS:
-            raise ConfigError("structure must be one of %s, not %s"
-                              % (", ".join(KINDS), check.shown(self.kind)))
-        for name in ("small_bet", "big_bet", "ante", "cap", "bring_in", "max_wager"):
-            _whole(name, getattr(self, name))
-        if self.blinds is None:
-            raise ConfigError("blinds must be a list of whole numbers of chips")
-        if self.small_bet < 1:
-            raise ConfigError("small_bet must be at least 1")
-        if self.kind in ("fixed", "spread") and self.big_bet < self.small_bet:
-            raise ConfigError("big_bet must be at least small_bet (for spread limit: the "
-                              "maximum wager at least the minimum)")
-        if self.cap == 1:
-            raise ConfigError("cap 1 would forbid every raise; use 2 or more, or 0 for no cap")
-        for name in ("check_raise", "straddle"):
-            if getattr(self, name) is not True and getattr(self, name) is not False:
-                raise ConfigError("%s must be true or false" % name)
-        for b in self.blinds:
-            _whole("each blind", b, 1)
-        if self.blinds and max(self.blinds) > self.small_bet and self.kind == "fixed":
-            # The largest blind is the opening bet before the flop (19:47-14.10(d)).
-            raise ConfigError("the largest blind may not exceed the small bet")
-        if self.bring_in and self.bring_in >= self.small_bet:
-            raise ConfigError("the bring-in must be less than the small bet it completes to")
-        if self.straddle and not self.blinds:
-            raise ConfigError("a straddle follows the blinds (13:69F-14.10(f)): post blinds")
-        if self.max_wager:
-            # 19:47-8.2: the posted maximum bounds every wager, the fixed ones included.
-            units = (self.small_bet, self.big_bet) if self.kind in ("fixed", "spread") \
-                else (self.small_bet,)
-            largest = max(units + self.blinds + (self.ante, self.bring_in,
-                                                 2 * max(self.blinds) if self.straddle else 0))
-            if largest > self.max_wager:
-                raise ConfigError("a bet of %d is above the posted maximum wager of %d "
-                                  "(19:47-8.2)" % (largest, self.max_wager))
 
     def unit(self, big):
         """The fixed-limit bet on a betting round that uses the big bet or not."""
@@ -112,6 +67,15 @@ class Structure:
         if self.run_it > 1:
             d["run_it"] = self.run_it
         return d
+
+
+def posted(what, *args):
+    """felt.poker.posted's `what`(*args), the checks of a posted setting: loaded for
+    them and forgotten after (felt.lazy), as a table is configured seldom."""
+    try:
+        return getattr(lazy.load(POSTED), what)(*args)
+    finally:
+        lazy.forget(POSTED)
 
 
 def FixedLimit(small_bet, big_bet, blinds=(), ante=0, cap=DEFAULT_CAP, bring_in=0):

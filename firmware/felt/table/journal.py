@@ -222,11 +222,13 @@ class Journal:
             finally:
                 lazy.forget(BANKED_RECORD)
             return path
-        from felt.table.phh import history
+        from felt.table.phh import lines
         path = "%s/hand-%d.phh" % (self.phh_dir, self.header["hand"])
-        text = history(self.header, self.events, round)
+        text = lines(self.header, self.events, round)
         with open(path, "w") as f:
-            f.write(text)
+            for line in text:      # a line at a time: no block of the heap for the whole
+                f.write(line)
+                f.write("\n")
         return path
 
 

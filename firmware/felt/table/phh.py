@@ -212,6 +212,12 @@ def history(header, events, round=None):
     """The PHH document of one round: the journal's `header` (hand, button, stacks,
     game, structure, rake), its accepted `events`, and the finished Round for the
     finishing stacks (replayed from the events when not given)."""
+    return "\n".join(lines(header, events, round)) + "\n"
+
+
+def lines(header, events, round=None):
+    """history()'s document as its lines, without their newlines: a board writes them
+    one at a time, as its heap, cut up by the round, may hold no block for the whole."""
     variant = variants.get(header["game"])
     st = structure_mod.from_dict(header["structure"])
     rk = rake_mod.from_dict(header["rake"])
@@ -312,7 +318,7 @@ def history(header, events, round=None):
         # PHH cannot say what an irregularity did (a replaced or exposed card, a foul, a
         # misdeal): the journal's own events rebuild the round exactly.
         put("_felt_events", [list(e) for e in events])
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _pairs(cards):

@@ -18,6 +18,7 @@ PLACE = "felt.table.placing"       # the high card that places the button (felt.
 REPORTS = "felt.table.reports"     # the dealer's reports, the decks retired (felt.lazy)
 IRREGULAR_RULES = "felt.poker.irregular"   # felt.poker.round's, when one happens
 RUNOUTS = "felt.poker.runouts"     # felt.poker.round's, at a table offering them
+LOWS = "felt.poker.low"            # felt.poker.hands', at a showdown with a low
 # The sections of the procedures a poker table and a banked one share.
 HAND_SHUFFLE_RULE = "13:47-20.38(p)"   # the shuffler removed before a hand shuffle
 SHUFFLER_JAM_RULE = "13:47-20.38(o)"   # a jammed shuffler: shuffle by hand
@@ -39,14 +40,16 @@ LASTING = ()   # a poker table keeps nothing of its own across a power cut (Cont
 
 def configured(ctl):
     """A new poker table, or one resumed: its rounds' rules loaded (the runouts' by a
-    round that offers them: not kept from a configuration before)."""
+    round that offers them, the low hands' by a showdown with a low: neither kept from
+    a configuration before)."""
     lazy.load(ROUND)
     lazy.forget(RUNOUTS)
+    lazy.forget(LOWS)
 
 
 def forget():
     """The table is a house-banked table now: a poker table's modules go (felt.lazy)."""
-    for name in (ROUND, "felt.poker.showdown", "felt.poker.hands", "felt.poker.low",
+    for name in (ROUND, "felt.poker.showdown", "felt.poker.hands", LOWS,
                  "felt.poker.rake", "felt.poker.variants", IRREGULAR_RULES, RUNOUTS):
         lazy.forget(name)
 

@@ -7,7 +7,8 @@ Unless said otherwise: three seats of 200, the button on seat 2, blinds 5 and 10
 (seat 0, seat 1), fixed limit 10/20, hold 'em."""
 
 from felt.poker.cards import parse
-from felt.poker.rake import Rake, from_dict as rake_from_dict, MAX_PERCENT
+from felt.poker.rake import Rake, from_dict as rake_from_dict
+from felt.poker.posted import MAX_PERCENT
 from felt.poker.round import Round
 from felt.poker.structure import ConfigError, Structure, FixedLimit
 from felt.poker.variants import get
