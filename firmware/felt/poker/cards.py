@@ -11,6 +11,9 @@ from felt import check
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
+# Every code in card order: card c is CODES[2c:2c+2].  A code found at an odd index
+# straddles two cards (a suit, then a rank), so only an even index names a card.
+CODES = "".join([r + s for r in RANKS for s in SUITS])
 
 
 class CardError(check.Refused):
@@ -21,11 +24,10 @@ def parse(code):
     """The card for a two-character code; CardError with the reason otherwise."""
     if not isinstance(code, str) or len(code) != 2:
         raise CardError("unknown card code %s: want rank and suit, e.g. 'As'" % check.shown(code))
-    r = RANKS.find(code[0])   # exactly as printed: "As", never "as" or "AS"
-    s = SUITS.find(code[1])
-    if r < 0 or s < 0:
+    i = CODES.find(code)   # exactly as printed: "As", never "as" or "AS"
+    if i < 0 or i & 1:
         raise CardError("unknown card code %s: rank of 23456789TJQKA, suit of cdhs" % check.shown(code))
-    return r * 4 + s
+    return i >> 1
 
 
 def code(card):
