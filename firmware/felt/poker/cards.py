@@ -12,8 +12,10 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
 # Every code in card order: card c is CODES[2c:2c+2].  A code found at an odd index
-# straddles two cards (a suit, then a rank), so only an even index names a card.
-CODES = "".join([r + s for r in RANKS for s in SUITS])
+# straddles two cards (a suit, then a rank), so only an even index names a card.  A
+# literal, so a board's frozen image keeps it in flash.
+CODES = ("2c2d2h2s3c3d3h3s4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s8c8d8h8s9c9d9h9s"
+         "TcTdThTsJcJdJhJsQcQdQhQsKcKdKhKsAcAdAhAs")
 
 
 class CardError(check.Refused):

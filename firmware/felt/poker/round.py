@@ -209,11 +209,14 @@ class Round:
     def can_act(self, seat):
         return self.live(seat) and self.stacks[seat] > 0
 
+    # A loop, not a comprehension: MicroPython allocates nothing but the list for it.
     def _live_seats(self):
-        """The seats still in the hand, in seat order (live(), one list)."""
-        dealt_in = self.dealt_in
-        folded = self.folded
-        return [s for s in range(self.n) if dealt_in[s] and not folded[s]]
+        """The seats still in the hand, in seat order (live(), in one pass)."""
+        seats = []
+        for s in range(self.n):
+            if self.dealt_in[s] and not self.folded[s]:
+                seats.append(s)
+        return seats
 
     def _live_clockwise(self):
         """The seats still in the hand, clockwise from the first left of the button
@@ -223,9 +226,12 @@ class Round:
         return [s for s in live if s > o] + [s for s in live if s <= o]
 
     def _able_seats(self):
-        """The seats that can still act (can_act(), one list)."""
-        stacks = self.stacks
-        return [s for s in self._live_seats() if stacks[s] > 0]
+        """The seats that can still act (can_act(), in one pass)."""
+        seats = []
+        for s in range(self.n):
+            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] > 0:
+                seats.append(s)
+        return seats
 
     def to_call(self, seat):
         return min(self.level - self.street_bet[seat], self.stacks[seat])
@@ -922,7 +928,7 @@ class Round:
         self._return_uncalled(out)
         if self.betround >= 0 and not self._round_raked:
             self._take_rake(out)
-        live = self._live_seats()
+        live = [s for s in range(self.n) if self.live(s)]
         pots = []
         rake = self.raked
         for amount, eligible in self.pots():
@@ -966,25 +972,23 @@ class Round:
 
     def pots(self):
         """[(amount, eligible seats)]: the main pot, then each side pot."""
-        live = self._live_seats()
-        total = self.total
-        live_levels = sorted(set([total[s] for s in live]))
+        live_levels = sorted(set([self.total[s] for s in range(self.n) if self.live(s)]))
         pots = []
         prev = 0
         for level in live_levels:
             if level == prev:
                 continue
             amount = 0
-            for t in total:
-                amount += min(t, level) - min(t, prev)
-            eligible = [s for s in live if total[s] >= level]
+            for s in range(self.n):
+                amount += min(self.total[s], level) - min(self.total[s], prev)
+            eligible = [s for s in range(self.n) if self.live(s) and self.total[s] >= level]
             pots.append((amount, eligible))
             prev = level
         if not pots:
             # No live player has chips in: the whole pot is the main pot.
-            return [(sum(total), live)]
+            return [(sum(self.total), [s for s in range(self.n) if self.live(s)])]
         # Chips folded above every live player's level belong to the last pot.
-        extra = sum([max(0, t - prev) for t in total])
+        extra = sum([max(0, t - prev) for t in self.total])
         if extra:
             amount, eligible = pots[-1]
             pots[-1] = (amount + extra, eligible)
