@@ -11,11 +11,6 @@ from felt import check
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
-# Every code in card order: card c is CODES[2c:2c+2].  A code found at an odd index
-# straddles two cards (a suit, then a rank), so only an even index names a card.  A
-# literal, so a board's frozen image keeps it in flash.
-CODES = ("2c2d2h2s3c3d3h3s4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s8c8d8h8s9c9d9h9s"
-         "TcTdThTsJcJdJhJsQcQdQhQsKcKdKhKsAcAdAhAs")
 
 
 class CardError(check.Refused):
@@ -26,10 +21,11 @@ def parse(code):
     """The card for a two-character code; CardError with the reason otherwise."""
     if not isinstance(code, str) or len(code) != 2:
         raise CardError("unknown card code %s: want rank and suit, e.g. 'As'" % check.shown(code))
-    i = CODES.find(code)   # exactly as printed: "As", never "as" or "AS"
-    if i < 0 or i & 1:
+    r = RANKS.find(code[0])   # exactly as printed: "As", never "as" or "AS"
+    s = SUITS.find(code[1])
+    if r < 0 or s < 0:
         raise CardError("unknown card code %s: rank of 23456789TJQKA, suit of cdhs" % check.shown(code))
-    return i >> 1
+    return r * 4 + s
 
 
 def code(card):

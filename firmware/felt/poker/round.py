@@ -210,11 +210,12 @@ class Round:
         return self.live(seat) and self.stacks[seat] > 0
 
     # A loop, not a comprehension: MicroPython allocates nothing but the list for it.
-    def _live_seats(self):
-        """The seats still in the hand, in seat order (live(), in one pass)."""
+    def _live_seats(self, chips=0):
+        """The seats still in the hand, in seat order (live(), in one pass); with
+        chips=1, those that can still act (can_act())."""
         seats = []
         for s in range(self.n):
-            if self.dealt_in[s] and not self.folded[s]:
+            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] >= chips:
                 seats.append(s)
         return seats
 
@@ -224,14 +225,6 @@ class Round:
         live = self._live_seats()
         o = self.origin
         return [s for s in live if s > o] + [s for s in live if s <= o]
-
-    def _able_seats(self):
-        """The seats that can still act (can_act(), in one pass)."""
-        seats = []
-        for s in range(self.n):
-            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] > 0:
-                seats.append(s)
-        return seats
 
     def to_call(self, seat):
         return min(self.level - self.street_bet[seat], self.stacks[seat])
@@ -302,7 +295,7 @@ class Round:
         if not cap or self.bets < cap:
             return False
         # Rules README: no cap once only two players remain in the betting.
-        return len(self._able_seats()) > 2
+        return len(self._live_seats(1)) > 2
 
     def reopened(self, seat):
         """Rules README: a short all-in raise does not reopen the betting.  A seat that
@@ -317,7 +310,13 @@ class Round:
         kind = event[0]
         if kind not in ACTIONS and kind not in CHOICES:   # the common cases first
             if kind == "card":
-                return self._why_not_card(event[1]) if len(event) == 2 else "malformed card event"
+                if len(event) != 2:
+                    return "malformed card event"
+                try:
+                    self._due_card(event[1])
+                except Refused as e:
+                    return str(e)
+                return None
             if kind in IRREGULAR:
                 return lazy.load(IRREGULAR_RULES).why_not(self, event)
             return "unknown event %s" % check.shown(kind)
@@ -332,7 +331,7 @@ class Round:
                  "over")[self.phase])
         if seat != self.to_act:
             return "out of turn: the action is on seat %d" % self.to_act
-        if len(event) == 3 and kind not in ("bet", "raise"):
+        if len(event) == 3 and kind != "bet" and kind != "raise":
             return "only a bet or a raise takes an amount"
         owe = self.level - self.street_bet[seat]
         if self.bring_in_due:
@@ -375,7 +374,7 @@ class Round:
 
     def _callers(self, seat):
         """The other players who could call more than the current level."""
-        return [s for s in range(self.n) if s != seat and self.can_act(s)
+        return [s for s in self._live_seats(1) if s != seat
                 and self.street_bet[s] + self.stacks[s] > self.level]
 
     def _completing(self):
@@ -404,7 +403,7 @@ class Round:
             return "no %s now" % kind
         if seat != self.to_act:
             return "out of turn: seat %d is to %s" % (self.to_act, self.choice)
-        if kind not in ("discard", "draw"):
+        if kind != "discard" and kind != "draw":
             return None if codes is None else "a %s takes no amount" % kind
         if codes is None:
             return "say which cards to %s" % kind
@@ -427,13 +426,6 @@ class Round:
             if c in cards[:i]:
                 raise C.CardError("%s named twice" % C.code(c))
         return cards
-
-    def _why_not_card(self, code):
-        try:
-            self._due_card(code)
-        except Refused as e:
-            return str(e)
-        return None
 
     def _due_card(self, code):
         """The card the code names, if a card is due and this one is not yet seen;
@@ -517,7 +509,7 @@ class Round:
                     out.append(("street", self.variant.rounds[self.betround]))
                 if self._start_betting(st[1], out):
                     return
-            elif k in ("discard", "draw"):
+            elif k == "discard" or k == "draw":
                 self.ask_in_turn(k, self._live_clockwise(), out)
                 return
             else:
@@ -693,7 +685,7 @@ class Round:
         if opener == "blinds":
             if self.opener < 0:
                 return live[0]
-            able = self._able_seats()
+            able = self._live_seats(1)
             return next_seat(self.opener, [s in able for s in range(self.n)])
         if opener == "button":
             return live[0]
@@ -717,27 +709,18 @@ class Round:
 
     def _betting_possible(self):
         """Betting needs two players with chips, or one who still owes a call."""
-        able = self._able_seats()
+        able = self._live_seats(1)
         if len(able) >= 2:
             return True
         return len(able) == 1 and self.street_bet[able[0]] < self.level
 
     def set_to_act(self, after, out):
         n = self.n
-        dealt_in = self.dealt_in
-        folded = self.folded
-        stacks = self.stacks
-        acted_at = self.acted_at
-        street_bet = self.street_bet
-        level = self.level
-        s = after
-        for _ in range(n):
-            s += 1
-            if s == n:
-                s = 0
+        for i in range(1, n + 1):
+            s = (after + i) % n
             # can_act(s), and not yet acted at this level
-            if dealt_in[s] and not folded[s] and stacks[s] > 0 and \
-                    (acted_at[s] < 0 or street_bet[s] < level):
+            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] > 0 and \
+                    (self.acted_at[s] < 0 or self.street_bet[s] < self.level):
                 self.to_act = s
                 out.append(("to_act", s))
                 return
@@ -750,8 +733,7 @@ class Round:
         return sum([1 for w in self._wagered if w])
 
     def act(self, kind, seat, to, out):
-        if self.just_dealt:
-            self.just_dealt = []
+        self.just_dealt = []
         amount = 0
         if kind == "check":
             self.checked[seat] = True
@@ -837,12 +819,11 @@ class Round:
         self.next_chooser(out)
 
     def choose(self, kind, seat, codes, out):
-        if self.just_dealt:
-            self.just_dealt = []
-        if kind in ("run_it", "run_once"):
+        self.just_dealt = []
+        if kind == "run_it" or kind == "run_once":
             lazy.load(RUNOUTS).agree(self, kind, seat, out)
             return
-        if kind in ("straddle", "decline"):
+        if kind == "straddle" or kind == "decline":
             if kind == "straddle":
                 # 13:69F-14.10(f): a straddle of twice the big blind, who then acts last.
                 big = max(self.structure.blinds)
