@@ -63,7 +63,7 @@ def straight_top(mask):
 def kickers(mask, n, value, shift):
     """Pack the n highest ranks of mask into value, from bit `shift` downwards."""
     while n and mask:
-        r = top(mask)
+        r = 7 + _TOP7[mask >> 7] if mask >> 7 else _TOP7[mask]   # top(mask), inline
         value |= r << shift
         mask &= ~(1 << r)
         shift -= 4

@@ -75,8 +75,10 @@ class Round:
     boards = ()
 
     def __init__(self, stacks, button, structure, variant=None, rake=None):
-        from felt.poker.variants import get
-        self.variant = variant or get("holdem")
+        if variant is None:
+            from felt.poker.variants import get
+            variant = get("holdem")
+        self.variant = variant
         self.rake = rake
         self.raked = 0              # taken by the rake this round (13:47-20.37)
         self._pot_before = 0        # the pot when the betting round began
@@ -207,6 +209,23 @@ class Round:
     def can_act(self, seat):
         return self.live(seat) and self.stacks[seat] > 0
 
+    # A loop, not a comprehension: MicroPython allocates nothing but the list for it.
+    def _live_seats(self, chips=0):
+        """The seats still in the hand, in seat order (live(), in one pass); with
+        chips=1, those that can still act (can_act())."""
+        seats = []
+        for s in range(self.n):
+            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] >= chips:
+                seats.append(s)
+        return seats
+
+    def _live_clockwise(self):
+        """The seats still in the hand, clockwise from the first left of the button
+        (or, in stud, of the dealer)."""
+        live = self._live_seats()
+        o = self.origin
+        return [s for s in live if s > o] + [s for s in live if s <= o]
+
     def to_call(self, seat):
         return min(self.level - self.street_bet[seat], self.stacks[seat])
 
@@ -276,7 +295,7 @@ class Round:
         if not cap or self.bets < cap:
             return False
         # Rules README: no cap once only two players remain in the betting.
-        return sum([1 for s in range(self.n) if self.can_act(s)]) > 2
+        return len(self._live_seats(1)) > 2
 
     def reopened(self, seat):
         """Rules README: a short all-in raise does not reopen the betting.  A seat that
@@ -289,11 +308,17 @@ class Round:
         if not isinstance(event, tuple) or not 2 <= len(event) <= 3:
             return "malformed event %s: want (kind, card code or seat[, amount])" % check.shown(event)
         kind = event[0]
-        if kind == "card":
-            return self._why_not_card(event[1]) if len(event) == 2 else "malformed card event"
-        if kind in IRREGULAR:
-            return lazy.load(IRREGULAR_RULES).why_not(self, event)
-        if kind not in ACTIONS and kind not in CHOICES:
+        if kind not in ACTIONS and kind not in CHOICES:   # the common cases first
+            if kind == "card":
+                if len(event) != 2:
+                    return "malformed card event"
+                try:
+                    self._due_card(event[1])
+                except Refused as e:
+                    return str(e)
+                return None
+            if kind in IRREGULAR:
+                return lazy.load(IRREGULAR_RULES).why_not(self, event)
             return "unknown event %s" % check.shown(kind)
         seat = event[1]
         if not check.is_whole(seat) or not 0 <= seat < self.n:
@@ -306,7 +331,7 @@ class Round:
                  "over")[self.phase])
         if seat != self.to_act:
             return "out of turn: the action is on seat %d" % self.to_act
-        if len(event) == 3 and kind not in ("bet", "raise"):
+        if len(event) == 3 and kind != "bet" and kind != "raise":
             return "only a bet or a raise takes an amount"
         owe = self.level - self.street_bet[seat]
         if self.bring_in_due:
@@ -314,18 +339,17 @@ class Round:
             if kind == "bring_in" or kind == "bet":
                 return self._why_not_amount(event, seat)
             return "seat %d must post the bring-in or complete the bet" % seat
-        if kind == "bring_in":
-            return "no bring-in is due"
-        if kind == "fold":
-            if owe > 0 or self.variant.stud():
-                return None  # 20.38(e): in stud a player may fold on a round of checking
-            return "nothing to call: check instead of folding"
         if kind == "check":
             return None if owe == 0 else "cannot check: %d to call" % owe
         if kind == "call":
             return None if owe > 0 else "nothing to call: check"
-        if not [s for s in range(self.n) if s != seat and self.can_act(s)
-                and self.street_bet[s] + self.stacks[s] > self.level]:
+        if kind == "fold":
+            if owe > 0 or self.variant.stud():
+                return None  # 20.38(e): in stud a player may fold on a round of checking
+            return "nothing to call: check instead of folding"
+        if kind == "bring_in":
+            return "no bring-in is due"
+        if not self._callers(seat):
             return "nobody left to call a %s: every other player is all-in" % kind
         if kind == "bet":
             if self.level > 0 and not self._completing():
@@ -347,6 +371,11 @@ class Round:
         if self._raise_capped():
             return "raise cap reached: %d bets this round" % self.structure.cap
         return self._why_not_amount(event, seat)
+
+    def _callers(self, seat):
+        """The other players who could call more than the current level."""
+        return [s for s in self._live_seats(1) if s != seat
+                and self.street_bet[s] + self.stacks[s] > self.level]
 
     def _completing(self):
         """Only the bring-in is in: the next wager completes it to the full bet."""
@@ -374,7 +403,7 @@ class Round:
             return "no %s now" % kind
         if seat != self.to_act:
             return "out of turn: seat %d is to %s" % (self.to_act, self.choice)
-        if kind not in ("discard", "draw"):
+        if kind != "discard" and kind != "draw":
             return None if codes is None else "a %s takes no amount" % kind
         if codes is None:
             return "say which cards to %s" % kind
@@ -398,20 +427,18 @@ class Round:
                 raise C.CardError("%s named twice" % C.code(c))
         return cards
 
-    def _why_not_card(self, code):
-        return self._check_card(code)[1]
-
-    def _check_card(self, code):
-        """(card, None) when the code names a card that is due, else (-1, reason)."""
+    def _due_card(self, code):
+        """The card the code names, if a card is due and this one is not yet seen;
+        Refused otherwise."""
         try:
             card = C.parse(code)
         except C.CardError as e:
-            return -1, str(e)
-        if self.expecting() is None:
-            return -1, "no card is due now"
+            raise Refused(str(e))
+        if self.phase != DEALING or self.next_card >= len(self.plan):   # expecting()
+            raise Refused("no card is due now")
         if self.seen[card]:
-            return -1, "card %s already seen this round" % C.code(card)
-        return card, None
+            raise Refused("card %s already seen this round" % C.code(card))
+        return card
 
     # ----- applying events -------------------------------------------------------------
 
@@ -422,7 +449,19 @@ class Round:
         out = []
         self._defer = not settle
         try:
-            self._apply(event, out)
+            if isinstance(event, tuple) and len(event) == 2 and event[0] == "card":
+                self._take_card(self._due_card(event[1]), out)   # the card read, parsed once
+                return out
+            reason = self.why_not(event)
+            if reason is not None:
+                raise Refused(reason)
+            kind = event[0]
+            if kind in ACTIONS:
+                self.act(kind, event[1], event[2] if len(event) == 3 else None, out)
+            elif kind in CHOICES:
+                self.choose(kind, event[1], event[2] if len(event) == 3 else None, out)
+            else:
+                lazy.load(IRREGULAR_RULES).apply(self, event, out)
         finally:
             self._defer = False
         return out
@@ -450,24 +489,6 @@ class Round:
         for k in state:
             setattr(self, k, state[k])
 
-    def _apply(self, event, out):
-        if isinstance(event, tuple) and len(event) == 2 and event[0] == "card":
-            card, reason = self._check_card(event[1])   # the card read, parsed once
-            if reason is not None:
-                raise Refused(reason)
-            self._take_card(card, out)
-            return
-        reason = self.why_not(event)
-        if reason is not None:
-            raise Refused(reason)
-        kind = event[0]
-        if kind in IRREGULAR:
-            lazy.load(IRREGULAR_RULES).apply(self, event, out)
-        elif kind in CHOICES:
-            self.choose(kind, event[1], event[2] if len(event) == 3 else None, out)
-        else:
-            self.act(kind, event[1], event[2] if len(event) == 3 else None, out)
-
     def _advance(self, out):
         """Carry out the variant's steps until one waits for cards or a player."""
         steps = self.variant.steps
@@ -488,8 +509,8 @@ class Round:
                     out.append(("street", self.variant.rounds[self.betround]))
                 if self._start_betting(st[1], out):
                     return
-            elif k in ("discard", "draw"):
-                self.ask_in_turn(k, [s for s in self.clockwise() if self.live(s)], out)
+            elif k == "discard" or k == "draw":
+                self.ask_in_turn(k, self._live_clockwise(), out)
                 return
             else:
                 if k == "deal":
@@ -510,8 +531,11 @@ class Round:
         if k == "board":
             return [("board", -1)] * st[1]
         down, up = st[1], st[2]
-        to = [s for s in clockwise_from(self.origin, self.dealt_in) if self.live(s) or self.ghost[s]]
-        return [("hole" if i < down else "up", s) for i in range(down + up) for s in to]
+        folded = self.folded
+        ghost = self.ghost
+        to = [s for s in clockwise_from(self.origin, self.dealt_in) if not folded[s] or ghost[s]]
+        # One card a player at a time: a round of each down card, then of each up card.
+        return [("hole", s) for s in to] * down + [("up", s) for s in to] * up
 
     def _burn_or_common(self):
         """19:47-14.9(h): when the deck cannot give each player the next card, burn
@@ -528,13 +552,14 @@ class Round:
         return [("burn", -1), ("board", -1)]
 
     def ask_card(self, out):
-        nxt = self.expecting()
-        if nxt is None:
+        k = self.next_card
+        if self.phase != DEALING or k >= len(self.plan):   # expecting()
             return
-        if self.cards_left() == 0 or self._reshuffle_first:
+        if self.left == 0 or self._reshuffle_first:
             self._reshuffle_first = False
             self._reshuffle(out)
-        out.append(("need", nxt[0], nxt[1]))
+        what, seat = self.plan[k]
+        out.append(("need", what, seat))
 
     def _reshuffle(self, out):
         """The stub is out.  Stud (19:47-14.9(h)): the burn cards are shuffled.  Draw
@@ -559,12 +584,15 @@ class Round:
         out.append(("reshuffle", pool))
 
     def _take_card(self, card, out):
-        what, seat = self.plan[self.next_card]
-        self.next_card += 1
+        plan = self.plan
+        k = self.next_card
+        what, seat = plan[k]
+        k += 1
+        self.next_card = k
         self.seen[card] = 1
         self.left -= 1
-        if what in ("hole", "up"):
-            if self.live(seat):
+        if what == "hole" or what == "up":
+            if self.dealt_in[seat] and not self.folded[seat]:   # live
                 self.hole[seat].append(card)
                 self.up[seat].append(what == "up")
                 self.just_dealt.append(card)
@@ -576,10 +604,13 @@ class Round:
             self.board.append(card)
             self.just_dealt.append(card)
         out.append(("dealt", what, seat, card))
-        if self.next_card < len(self.plan):
+        if k == len(plan):
+            self.deal_done(out)
+        elif self.left and not self._reshuffle_first:
+            what, seat = plan[k]     # ask_card(), when no reshuffle is due
+            out.append(("need", what, seat))
+        else:
             self.ask_card(out)
-            return
-        self.deal_done(out)
 
     def deal_done(self, out):
         """The cards of a deal are all in: go on with the round."""
@@ -650,10 +681,12 @@ class Round:
         return True
 
     def _opener(self, opener):
-        live = [s for s in clockwise_from(self.origin, self.dealt_in) if self.live(s)]
+        live = self._live_clockwise()
         if opener == "blinds":
-            return next_seat(self.opener, [self.can_act(s) for s in range(self.n)]) \
-                if self.opener >= 0 else live[0]
+            if self.opener < 0:
+                return live[0]
+            able = self._live_seats(1)
+            return next_seat(self.opener, [s in able for s in range(self.n)])
         if opener == "button":
             return live[0]
         if opener == "showing":
@@ -668,7 +701,7 @@ class Round:
         # A player all-in on the ante cannot bring it in: the lowest card with chips does.
         order = self.variant.bring_in if opener == "bring_in" else opener
         best = None
-        for s in [s for s in live if self.can_act(s)] or live:
+        for s in [s for s in live if self.stacks[s] > 0] or live:   # can_act()
             v = showdown.up_card_key(self.showing(s)[-1], order)
             if best is None or v > best[0]:
                 best = (v, s)
@@ -676,7 +709,7 @@ class Round:
 
     def _betting_possible(self):
         """Betting needs two players with chips, or one who still owes a call."""
-        able = [s for s in range(self.n) if self.can_act(s)]
+        able = self._live_seats(1)
         if len(able) >= 2:
             return True
         return len(able) == 1 and self.street_bet[able[0]] < self.level
@@ -685,7 +718,9 @@ class Round:
         n = self.n
         for i in range(1, n + 1):
             s = (after + i) % n
-            if self.can_act(s) and (self.acted_at[s] < 0 or self.street_bet[s] < self.level):
+            # can_act(s), and not yet acted at this level
+            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] > 0 and \
+                    (self.acted_at[s] < 0 or self.street_bet[s] < self.level):
                 self.to_act = s
                 out.append(("to_act", s))
                 return
@@ -699,10 +734,12 @@ class Round:
 
     def act(self, kind, seat, to, out):
         self.just_dealt = []
-        stack = self.stacks[seat]
         amount = 0
-        before = self.level
-        if kind == "fold":
+        if kind == "check":
+            self.checked[seat] = True
+        elif kind == "call":
+            amount = min(self.level - self.street_bet[seat], self.stacks[seat])
+        elif kind == "fold":
             self.folded[seat] = True
             self.alive -= 1
             # 13:47-20.38(e): a player who folds after making the forced bet, or with no
@@ -710,17 +747,14 @@ class Round:
             # later wager (stud, where cards come street by street).
             if self.variant.stud() and (not self.voluntary or self.forced == seat):
                 self.ghost[seat] = True
-        elif kind == "call":
-            amount = min(self.level - self.street_bet[seat], stack)
-        elif kind == "check":
-            self.checked[seat] = True
         elif kind == "bring_in":
-            amount = min(self.structure.bring_in, stack)
+            amount = min(self.structure.bring_in, self.stacks[seat])
             self.bring_in_due = False
             self.brought_in = True
             self.forced = seat
             self.level = max(self.level, self.street_bet[seat] + amount)
         else:
+            before = self.level
             lo, hi = self.raise_bounds(seat)
             target = lo if to is None else to
             amount = target - self.street_bet[seat]
@@ -739,16 +773,18 @@ class Round:
             self.bring_in_due = False
             if self.full:
                 self.brought_in = False
-        if kind in ("call", "bet", "raise"):
-            self.ghost = [False] * self.n   # 20.38(e): a wager ends the dead deals
+        if kind == "call" or kind == "bet" or kind == "raise":
+            if True in self.ghost:
+                self.ghost = [False] * self.n   # 20.38(e): a wager ends the dead deals
             self.voluntary = True
             self._wagered[seat] = True
-        self.stacks[seat] -= amount
-        self.street_bet[seat] += amount
-        self.total[seat] += amount
+        if amount:
+            self.stacks[seat] -= amount
+            self.street_bet[seat] += amount
+            self.total[seat] += amount
         # A bring-in is not a voluntary action: completing it reopens the betting.
         self.acted_at[seat] = 0 if kind == "bring_in" else self.level
-        out.append(("action", seat, kind, amount, self.stacks[seat] == 0 and amount > 0))
+        out.append(("action", seat, kind, amount, amount > 0 and self.stacks[seat] == 0))
         if self.alive == 1:
             self.finish(out)
             return
@@ -784,10 +820,10 @@ class Round:
 
     def choose(self, kind, seat, codes, out):
         self.just_dealt = []
-        if kind in ("run_it", "run_once"):
+        if kind == "run_it" or kind == "run_once":
             lazy.load(RUNOUTS).agree(self, kind, seat, out)
             return
-        if kind in ("straddle", "decline"):
+        if kind == "straddle" or kind == "decline":
             if kind == "straddle":
                 # 13:69F-14.10(f): a straddle of twice the big blind, who then acts last.
                 big = max(self.structure.blinds)
@@ -803,12 +839,14 @@ class Round:
             self.phase = DEALING
             self._advance(out)
             return
-        cards = self._parse_held(codes, seat)
+        cards = [C.parse(c) for c in codes.split()]   # why_not has checked them
+        hole = self.hole[seat]
+        up = self.up[seat]
         for c in cards:
-            i = self.hole[seat].index(c)
-            self.hole[seat].pop(i)
-            self.up[seat].pop(i)
-            self.muck.append(c)
+            i = hole.index(c)
+            hole.pop(i)
+            up.pop(i)
+        self.muck += cards
         out.append(("discarded", seat, cards))
         self.order.pop(0)
         if kind == "draw" and cards:
@@ -902,11 +940,10 @@ class Round:
 
     def _return_uncalled(self, out):
         top = max(self.total)
-        at_top = [s for s in range(self.n) if self.total[s] == top]
-        if len(at_top) == 1 and self.live(at_top[0]):
+        if self.total.count(top) == 1 and self.live(self.total.index(top)):
             # Only a player still in the hand takes back an uncalled bet: a folded
             # player's chips stay in the pot (13:47-20.38(k)2).
-            s = at_top[0]
+            s = self.total.index(top)
             second = max([self.total[i] for i in range(self.n) if i != s])
             back = min(top - second, self.pot())   # a rake already taken stays taken
             self.total[s] -= back
@@ -943,7 +980,7 @@ class Round:
         # 13:47-20.38(d): the player who made the final wager shows first, then
         # clockwise; with no wager in the last betting round, the first live player
         # left of the button (or, in stud, of the dealer) (rules README).
-        alive = [self.live(s) for s in range(self.n)]
+        alive = [s in live for s in range(self.n)]
         first = self.last_wager if self.last_wager >= 0 and self.live(self.last_wager) \
             else next_seat(self.origin, alive)
         order = [first] + clockwise_from(first, alive)[:-1]

@@ -11,7 +11,6 @@ from felt.poker.evaluate import evaluate
 
 def values(variant, hole, board):
     h = variant.hand
-    q = variant.qualifier()
     if h == "holdem":
         return hands.holdem_high(hole, board), -1
     if h == "omaha":
@@ -19,7 +18,7 @@ def values(variant, hole, board):
             (hands.omaha_low8(hole, board) if variant.has_low() else -1)
     if h == "stud":
         cards = hole + board   # the common card, when the deck ran short
-        low = hands.stud_low(cards, q or None) if variant.has_low() else -1
+        low = hands.stud_low(cards, variant.qualifier() or None) if variant.has_low() else -1
         return hands.stud_high(cards), low
     if h == "mambo":
         return hands.mambo_high(hole, board[0]), hands.mambo_low6(hole, board[0])
