@@ -11,7 +11,8 @@
 pot is awarded ((c)): the round stops asking then.
 """
 
-from felt.poker.structure import posted
+from felt import lazy
+from felt.poker.structure import POSTED
 
 
 class Rake:
@@ -24,7 +25,10 @@ class Rake:
         self.hourly = hourly
         self.every = every
         self.per = per
-        posted("rake", self)
+        try:
+            lazy.load(POSTED).rake(self)
+        finally:
+            lazy.forget(POSTED)
 
     def due(self, round_wagers, pot, taken):
         """What to take now, after a betting round: `round_wagers` bet in it and `pot`
@@ -54,4 +58,7 @@ class Rake:
 
 def from_dict(d, max_wager=None, min_wager=None):
     """A Rake as posted, from as_dict()'s keys, or ConfigError (felt.poker.posted)."""
-    return posted("rake_from_dict", Rake, d, max_wager, min_wager)
+    try:
+        return lazy.load(POSTED).rake_from_dict(Rake, d, max_wager, min_wager)
+    finally:
+        lazy.forget(POSTED)

@@ -21,7 +21,9 @@ agree (felt.poker.runouts); 1, the default, deals it once.  felt.table.config ch
 from felt import lazy
 from felt.check import ConfigError   # a setting refused (felt.poker.posted's checks)
 
-POSTED = "felt.poker.posted"   # the checks of a posted structure and rake (felt.lazy)
+# The checks of a posted structure and rake: loaded for them and forgotten after
+# (felt.lazy), as a table is configured seldom.
+POSTED = "felt.poker.posted"
 DEFAULT_CAP = 4  # rules README: a bet and three raises unless posted otherwise
 KINDS = ("fixed", "spread", "pot", "no")
 NAMES = ("fixed limit", "spread limit", "pot limit", "no limit")
@@ -47,8 +49,10 @@ class Structure:
         self.straddle = straddle
         self.max_wager = max_wager
         self.run_it = run_it
-        posted("structure", self, KINDS)
-
+        try:
+            lazy.load(POSTED).structure(self, KINDS)
+        finally:
+            lazy.forget(POSTED)
 
     def unit(self, big):
         """The fixed-limit bet on a betting round that uses the big bet or not."""
@@ -67,15 +71,6 @@ class Structure:
         if self.run_it > 1:
             d["run_it"] = self.run_it
         return d
-
-
-def posted(what, *args):
-    """felt.poker.posted's `what`(*args), the checks of a posted setting: loaded for
-    them and forgotten after (felt.lazy), as a table is configured seldom."""
-    try:
-        return getattr(lazy.load(POSTED), what)(*args)
-    finally:
-        lazy.forget(POSTED)
 
 
 def FixedLimit(small_bet, big_bet, blinds=(), ante=0, cap=DEFAULT_CAP, bring_in=0):
