@@ -17,6 +17,6 @@ def once(tmp_path_factory, worker_id, name, make):
         done = shared / (name + ".json")
         if not done.exists():
             folder = shared / name
-            folder.mkdir()
+            folder.mkdir(exist_ok=True)     # a worker that failed before may have begun it
             done.write_text(json.dumps(make(folder)))
         return json.loads(done.read_text())

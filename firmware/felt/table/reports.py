@@ -145,7 +145,14 @@ def place(e):
     if not where:
         return name
     path = where[6:where.find('"', 6)]
-    at = path.rfind("felt/")
-    path = path[at:] if at >= 0 else path[path.rfind("/") + 1:]
+    # The firmware's files from felt/ on, wherever the package sits (a frozen image's
+    # are named so already); any other file by its name alone.
+    import felt
+    top = getattr(felt, "__file__", "felt/")
+    top = top[:top.rfind("felt/")]
+    if not path.startswith(top + "felt/") and not path.startswith("felt/"):
+        path = path[path.rfind("/") + 1:]
+    elif top and path.startswith(top):
+        path = path[len(top):]
     func = where[where.rfind(" in ") + 4:] if " in " in where else "?"
     return "%s in %s (%s)" % (name, func, path)
