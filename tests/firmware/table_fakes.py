@@ -72,12 +72,13 @@ def events(hal, name):
 
 
 def scratch_dir(name):
-    """A fresh folder to write in: a temporary one on CPython, /<name> in the VM."""
+    """A fresh folder to write in: a temporary one on CPython, <name> in the folder
+    tests/mp/run.py made for the run (FELT_SCRATCH) in the VM."""
     try:
         import tempfile
         return tempfile.mkdtemp()
     except ImportError:
-        path = "/" + name
+        path = os.getenv("FELT_SCRATCH") + "/" + name
         try:
             os.mkdir(path)
         except OSError:

@@ -11,6 +11,7 @@ such as "hardware/boards/x.json" opens as it does under pytest.  Prints
 
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +29,11 @@ def main(argv):
     cmd, env = micropython.command(ROOT / "tests" / "mp" / "runner.py",
                                    [str(ROOT / "tests" / "firmware"), " ".join(argv)], HEAP,
                                    [ROOT / "tests" / "firmware"])
-    return subprocess.run(cmd, env=env, cwd=str(ROOT)).returncode
+    # The tests' files go in a folder of this run's (table_fakes.scratch_dir), so two
+    # runs at once never share one.
+    with tempfile.TemporaryDirectory(prefix="felt-mp-") as scratch:
+        env["FELT_SCRATCH"] = scratch
+        return subprocess.run(cmd, env=env, cwd=str(ROOT)).returncode
 
 
 if __name__ == "__main__":
