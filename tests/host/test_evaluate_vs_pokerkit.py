@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from sampling import first
+from sampling import examples, first, sampled
 
 pokerkit = pytest.importorskip("pokerkit")
 from pokerkit import Card, StandardHighHand  # noqa: E402
@@ -48,13 +48,14 @@ def parse_all(codes):
 
 
 # make test compares the first chunk, make check the other nine (pytest -m slow).
+@sampled
 @pytest.mark.parametrize("chunk", first(range(CHUNKS), 1))
 def test_random_river_showdowns_order_like_pokerkit(chunk):
     rng = random.Random(20_36 * 1000 + chunk)
     deck = list(range(C.DECK_SIZE))
     mismatches = []
     ties = 0
-    for _ in range(DEALS // CHUNKS):
+    for _ in range(examples(DEALS // CHUNKS)):
         cards = rng.sample(deck, 9)
         board, a, b = cards[:5], cards[5:7], cards[7:]
         ours, theirs = felt_order(board, a, b), pk_order(board, a, b)
@@ -63,7 +64,7 @@ def test_random_river_showdowns_order_like_pokerkit(chunk):
             mismatches.append("board %s, %s vs %s: Felt %d, PokerKit %d" % (
                 C.codes(board), C.codes(a), C.codes(b), ours, theirs))
     assert not mismatches, "\n".join(mismatches)
-    assert ties > 0  # ties do occur in 10,000 deals (the board plays, same ranks)
+    assert ties > 0  # ties do occur in a chunk's deals (the board plays, same ranks)
 
 
 @pytest.mark.parametrize("board_size", [3, 4])

@@ -285,9 +285,10 @@ def omaha_deals(seed, count):
     return out
 
 
+@sampled
 @pytest.mark.parametrize("chunk", first(range(4), 1))
 def test_omaha_high_like_pokerkit(chunk):
-    ties = check_pairs(omaha_deals(1480 + chunk, 2500), lambda d: omaha_high(d[0], d[1]),
+    ties = check_pairs(omaha_deals(1480 + chunk, examples(2500)), lambda d: omaha_high(d[0], d[1]),
                        lambda d: OmahaHoldemHand.from_game(pk(d[0]), pk(d[1])))
     assert ties > 0
 
@@ -312,10 +313,11 @@ def test_omaha_high_clustered_deals_like_pokerkit():
     assert ties > 0
 
 
+@sampled
 @pytest.mark.parametrize("chunk", first(range(4), 1))
 def test_omaha_low8_like_pokerkit(chunk):
     ties = check_pairs(
-        omaha_deals(1481 + 10 * chunk, 4000), lambda d: omaha_low8(d[0], d[1]),
+        omaha_deals(1481 + 10 * chunk, examples(4000)), lambda d: omaha_low8(d[0], d[1]),
         lambda d: OmahaEightOrBetterLowHand.from_game_or_none(pk(d[0]), pk(d[1])))
     assert ties > 0
 
