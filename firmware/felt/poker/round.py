@@ -416,6 +416,17 @@ class Round:
             return "discard exactly %d card%s" % (want, "" if want == 1 else "s")
         return None
 
+    def _held(self, kind, seat, codes):
+        """The cards of the discard or draw `kind` of the seat choosing, when
+        _why_not_choice() would pass them; None otherwise."""
+        try:
+            cards = self._parse_held(codes, seat)
+        except C.CardError:
+            return None
+        if kind == "discard" and len(cards) != self.variant.steps[self.step][1]:
+            return None
+        return cards
+
     def _parse_held(self, codes, seat):
         if not isinstance(codes, str):
             raise C.CardError("cards must be a string of codes such as 'As Kd'")
@@ -449,9 +460,27 @@ class Round:
         out = []
         self._defer = not settle
         try:
-            if isinstance(event, tuple) and len(event) == 2 and event[0] == "card":
-                self._take_card(self._due_card(event[1]), out)   # the card read, parsed once
-                return out
+            if isinstance(event, tuple) and 2 <= len(event) <= 3:
+                kind = event[0]
+                seat = event[1]
+                if kind == "card":
+                    if len(event) == 2:
+                        self._take_card(self._due_card(seat), out)   # the card read, parsed once
+                        return out
+                elif type(seat) is int and seat == self.to_act and seat >= 0:
+                    # The common events of the seat to act, when why_not would pass them:
+                    # applied without it (a refusal still goes through it, for its reason).
+                    if len(event) == 2:
+                        if self.phase == BETTING and not self.bring_in_due:
+                            owe = self.level - self.street_bet[seat]
+                            if kind == "check" and owe == 0 or kind == "call" and owe > 0:
+                                self.act(kind, seat, None, out)
+                                return out
+                    elif (kind == "draw" or kind == "discard") and self._may_choose(kind, seat):
+                        cards = self._held(kind, seat, event[2])
+                        if cards is not None:
+                            self._replace(kind, seat, cards, out)   # the codes parsed once
+                            return out
             reason = self.why_not(event)
             if reason is not None:
                 raise Refused(reason)
@@ -839,7 +868,11 @@ class Round:
             self.phase = DEALING
             self._advance(out)
             return
-        cards = [C.parse(c) for c in codes.split()]   # why_not has checked them
+        self._replace(kind, seat, self._held(kind, seat, codes), out)   # why_not passed them
+
+    def _replace(self, kind, seat, cards, out):
+        """The discard or draw of `cards`, which the seat holds."""
+        self.just_dealt = []
         hole = self.hole[seat]
         up = self.up[seat]
         for c in cards:
