@@ -219,6 +219,16 @@ class Round:
                 seats.append(s)
         return seats
 
+    def _first_live(self, after, chips=0):
+        """The first seat clockwise after `after` still in the hand (with chips=1, that
+        can still act), or -1."""
+        n = self.n
+        for i in range(1, n + 1):
+            s = (after + i) % n
+            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] >= chips:
+                return s
+        return -1
+
     def _live_clockwise(self):
         """The seats still in the hand, clockwise from the first left of the button
         (or, in stud, of the dealer)."""
@@ -441,10 +451,18 @@ class Round:
     def _due_card(self, code):
         """The card the code names, if a card is due and this one is not yet seen;
         Refused otherwise."""
-        try:
-            card = C.parse(code)
-        except C.CardError as e:
-            raise Refused(str(e))
+        # C.parse() inline for a code as the reader sends it (a call less per card);
+        # it gives the reason for any other.
+        r = s = -1
+        if isinstance(code, str) and len(code) == 2:
+            r = C.RANKS.find(code[0])
+            s = C.SUITS.find(code[1])
+        if r < 0 or s < 0:
+            try:
+                C.parse(code)
+            except C.CardError as e:
+                raise Refused(str(e))
+        card = r * 4 + s
         if self.phase != DEALING or self.next_card >= len(self.plan):   # expecting()
             raise Refused("no card is due now")
         if self.seen[card]:
@@ -460,17 +478,18 @@ class Round:
         out = []
         self._defer = not settle
         try:
-            if isinstance(event, tuple) and 2 <= len(event) <= 3:
+            n = len(event) if isinstance(event, tuple) else 0
+            if n == 2 or n == 3:
                 kind = event[0]
                 seat = event[1]
                 if kind == "card":
-                    if len(event) == 2:
+                    if n == 2:
                         self._take_card(self._due_card(seat), out)   # the card read, parsed once
                         return out
                 elif type(seat) is int and seat == self.to_act and seat >= 0:
                     # The common events of the seat to act, when why_not would pass them:
                     # applied without it (a refusal still goes through it, for its reason).
-                    if len(event) == 2:
+                    if n == 2:
                         if self.phase == BETTING and not self.bring_in_due:
                             owe = self.level - self.street_bet[seat]
                             if kind == "check" and owe == 0 or kind == "call" and owe > 0:
@@ -710,14 +729,11 @@ class Round:
         return True
 
     def _opener(self, opener):
+        if opener == "blinds" and self.opener >= 0:
+            return self._first_live(self.opener, 1)
+        if opener == "blinds" or opener == "button":
+            return self._first_live(self.origin)
         live = self._live_clockwise()
-        if opener == "blinds":
-            if self.opener < 0:
-                return live[0]
-            able = self._live_seats(1)
-            return next_seat(self.opener, [s in able for s in range(self.n)])
-        if opener == "button":
-            return live[0]
         if opener == "showing":
             # 19:47-14.9(f): the highest hand showing; ties to the closest to the dealer's left.
             best = None
