@@ -495,7 +495,8 @@ class Round:
                             if kind == "check" and owe == 0 or kind == "call" and owe > 0:
                                 self.act(kind, seat, None, out)
                                 return out
-                    elif (kind == "draw" or kind == "discard") and self._may_choose(kind, seat):
+                    elif (kind == "draw" or kind == "discard") and self.phase == CHOOSING \
+                            and self.choice == kind:   # _may_choose()
                         cards = self._held(kind, seat, event[2])
                         if cards is not None:
                             self._replace(kind, seat, cards, out)   # the codes parsed once
