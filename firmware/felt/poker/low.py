@@ -119,6 +119,18 @@ def low_a5(cards, qualifier=None):
 
 def low27_5(a, b, c, d, e):
     """low_27() of the five cards a..e passed as ints."""
+    r = sorted((a >> 2, b >> 2, c >> 2, d >> 2, e >> 2))
+    if r[0] < r[1] < r[2] < r[3] < r[4]:
+        # No pair, the common case: evaluate5()'s value without its kickers loop.  The
+        # ace plays high only, so A-2-3-4-5 is no straight (r[4] - r[0] is then 12).
+        s = a & 3
+        flush = (b & 3) == s and (c & 3) == s and (d & 3) == s and (e & 3) == s
+        if r[4] - r[0] == 4:
+            h = ((STRAIGHT_FLUSH if flush else STRAIGHT) << 20) | (r[4] << 16)
+        else:
+            h = ((FLUSH if flush else HIGH_CARD) << 20) | (r[4] << 16) | (r[3] << 12) \
+                | (r[2] << 8) | (r[1] << 4) | r[0]
+        return LOW_TOP - h
     h = evaluate5(a, b, c, d, e)
     cat = h >> 20
     if (cat == STRAIGHT or cat == STRAIGHT_FLUSH) and ((h >> 16) & 15) == 3:

@@ -219,6 +219,16 @@ class Round:
                 seats.append(s)
         return seats
 
+    def _first_live(self, after, chips=0):
+        """The first seat clockwise after `after` still in the hand (with chips=1, that
+        can still act), or -1."""
+        n = self.n
+        for i in range(1, n + 1):
+            s = (after + i) % n
+            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] >= chips:
+                return s
+        return -1
+
     def _live_clockwise(self):
         """The seats still in the hand, clockwise from the first left of the button
         (or, in stud, of the dealer)."""
@@ -416,6 +426,17 @@ class Round:
             return "discard exactly %d card%s" % (want, "" if want == 1 else "s")
         return None
 
+    def _held(self, kind, seat, codes):
+        """The cards of the discard or draw `kind` of the seat choosing, when
+        _why_not_choice() would pass them; None otherwise."""
+        try:
+            cards = self._parse_held(codes, seat)
+        except C.CardError:
+            return None
+        if kind == "discard" and len(cards) != self.variant.steps[self.step][1]:
+            return None
+        return cards
+
     def _parse_held(self, codes, seat):
         if not isinstance(codes, str):
             raise C.CardError("cards must be a string of codes such as 'As Kd'")
@@ -430,10 +451,18 @@ class Round:
     def _due_card(self, code):
         """The card the code names, if a card is due and this one is not yet seen;
         Refused otherwise."""
-        try:
-            card = C.parse(code)
-        except C.CardError as e:
-            raise Refused(str(e))
+        # C.parse() inline for a code as the reader sends it (a call less per card);
+        # it gives the reason for any other.
+        r = s = -1
+        if isinstance(code, str) and len(code) == 2:
+            r = C.RANKS.find(code[0])
+            s = C.SUITS.find(code[1])
+        if r < 0 or s < 0:
+            try:
+                C.parse(code)
+            except C.CardError as e:
+                raise Refused(str(e))
+        card = r * 4 + s
         if self.phase != DEALING or self.next_card >= len(self.plan):   # expecting()
             raise Refused("no card is due now")
         if self.seen[card]:
@@ -449,9 +478,29 @@ class Round:
         out = []
         self._defer = not settle
         try:
-            if isinstance(event, tuple) and len(event) == 2 and event[0] == "card":
-                self._take_card(self._due_card(event[1]), out)   # the card read, parsed once
-                return out
+            n = len(event) if isinstance(event, tuple) else 0
+            if n == 2 or n == 3:
+                kind = event[0]
+                seat = event[1]
+                if kind == "card":
+                    if n == 2:
+                        self._take_card(self._due_card(seat), out)   # the card read, parsed once
+                        return out
+                elif type(seat) is int and seat == self.to_act and seat >= 0:
+                    # The common events of the seat to act, when why_not would pass them:
+                    # applied without it (a refusal still goes through it, for its reason).
+                    if n == 2:
+                        if self.phase == BETTING and not self.bring_in_due:
+                            owe = self.level - self.street_bet[seat]
+                            if kind == "check" and owe == 0 or kind == "call" and owe > 0:
+                                self.act(kind, seat, None, out)
+                                return out
+                    elif (kind == "draw" or kind == "discard") and self.phase == CHOOSING \
+                            and self.choice == kind:   # _may_choose()
+                        cards = self._held(kind, seat, event[2])
+                        if cards is not None:
+                            self._replace(kind, seat, cards, out)   # the codes parsed once
+                            return out
             reason = self.why_not(event)
             if reason is not None:
                 raise Refused(reason)
@@ -681,14 +730,11 @@ class Round:
         return True
 
     def _opener(self, opener):
+        if opener == "blinds" and self.opener >= 0:
+            return self._first_live(self.opener, 1)
+        if opener == "blinds" or opener == "button":
+            return self._first_live(self.origin)
         live = self._live_clockwise()
-        if opener == "blinds":
-            if self.opener < 0:
-                return live[0]
-            able = self._live_seats(1)
-            return next_seat(self.opener, [s in able for s in range(self.n)])
-        if opener == "button":
-            return live[0]
         if opener == "showing":
             # 19:47-14.9(f): the highest hand showing; ties to the closest to the dealer's left.
             best = None
@@ -839,7 +885,11 @@ class Round:
             self.phase = DEALING
             self._advance(out)
             return
-        cards = [C.parse(c) for c in codes.split()]   # why_not has checked them
+        self._replace(kind, seat, self._held(kind, seat, codes), out)   # why_not passed them
+
+    def _replace(self, kind, seat, cards, out):
+        """The discard or draw of `cards`, which the seat holds."""
+        self.just_dealt = []
         hole = self.hole[seat]
         up = self.up[seat]
         for c in cards:
