@@ -26,12 +26,6 @@ except ImportError:
         return x
 
 
-def _wait_for_ms(aw, ms):
-    return asyncio.wait_for(aw, ms / 1000)
-
-
-_wait_for_ms = getattr(asyncio, "wait_for_ms", _wait_for_ms)   # CPython has no wait_for_ms
-
 
 # ---- MCP23017 on I2C ----------------------------------------------------------------
 
@@ -105,17 +99,17 @@ class ExpanderButtons:
 
     Between polls the caller sleeps poll_ms, unless the buttons are `quiet()`: every
     expander has an INT line, every line is high and no input is settling, so the next
-    poll would read nothing.  Then `await wait(ms)` sleeps until an INT line falls or
-    `ms` pass, whichever is first, when `listen(flag)` was given a flag the INT lines'
-    falling edges set (an asyncio.ThreadSafeFlag set from the pins' IRQ, on a board):
-    the chip idles, instead of waking every poll_ms to find nothing.
+    poll would read nothing.  Then `await wait()` sleeps until the flag given to
+    `listen(flag)` is set: by an INT line's falling edge (an asyncio.ThreadSafeFlag set
+    from the pins' IRQ, on a board) or by `tick(ms)`, a task setting it every `ms`: the
+    chip idles, instead of waking every poll_ms to find nothing.
     """
 
     def __init__(self, chips, ints, events, masks, debounce_ms):
         self.chips = chips
         self.ints = ints  # INT pin per chip, or None
         self.flag = None  # set when an INT line falls (listen)
-        self.wait_for_ms = _wait_for_ms  # replaceable, for tests
+        self.sleep = sleep_ms  # replaceable, for tests
         self.events = events
         self.masks = masks
         n = len(chips)
@@ -205,12 +199,17 @@ class ExpanderButtons:
                 return False
         return True
 
-    async def wait(self, ms):
-        """Until an INT line falls (the flag is set) or `ms` pass: call when quiet()."""
-        try:
-            await self.wait_for_ms(self.flag.wait(), ms)
-        except asyncio.TimeoutError:
-            pass
+    async def wait(self):
+        """Until an INT line falls or tick() sets the flag: call when quiet()."""
+        await self.flag.wait()
+
+    async def tick(self, ms):
+        """Set the flag every `ms`, for ever: a quiet wait() ends by then.  The timeout
+        of every wait, without asyncio.wait_for_ms (its module, and a task each wait,
+        in the heap)."""
+        while True:
+            await self.sleep(ms)
+            self.flag.set()
 
     def faults(self):
         """Indices of the expanders not answering (allocates; for diagnostics)."""
@@ -506,6 +505,26 @@ class UartTransport:
                 return bytes(self._rx[:n])
 
 
+class UartStream(getattr(asyncio, "ThreadSafeFlag", object)):   # CPython has none
+    """A UART as CardReader's and UartTransport's `stream` (`await readinto(buf)`) in
+    less heap than asyncio.StreamReader and its module: a ThreadSafeFlag that the event
+    loop's poll finds set while the UART holds bytes, so wait() sleeps until some come
+    (the UART's RX interrupt wakes the loop)."""
+
+    def __init__(self, uart):
+        super().__init__()
+        self.uart = uart
+
+    def ioctl(self, req, flags):
+        if req == 3:   # MP_STREAM_POLL: readable while bytes wait
+            return flags & 1 if self.uart.any() else 0
+        return -1
+
+    async def readinto(self, buf):
+        await self.wait()
+        return self.uart.readinto(buf)
+
+
 # ---- the HAL object -----------------------------------------------------------------
 
 class Hal:
@@ -557,15 +576,16 @@ def assemble(board, io, watchdog=True):
     sends it, as (buf, write); `watchdog(ms)` starts the watchdog and returns its feed;
     `reset()` reboots the board; `watchdog_reset()`, whether the watchdog reset it last.
     Optional, where the event loop can wait on them (MachineIO on a board):
-    `stream(uart)`, the UART as an asyncio stream, or None; `flag()`, a flag the event
-    loop can wait on (ExpanderButtons.listen), or None, and with one
+    `stream(uart)`, the UART as a stream the event loop waits on, or None; `flag()`, a
+    flag the event loop can wait on (ExpanderButtons.listen), or None, and with one
     `on_fall(pin, handler)`, handler(pin) called as the pin falls (an IRQ).
     Pins are claimed in the order below: CircuitIO's same-pin error names them so.
     """
-    from felt.board import button_table
+    from felt import lazy
     ticks_ms = io.ticks_ms
     i2c = io.i2c(board["i2c"])
-    events, masks = button_table(board)
+    events, masks = lazy.load("felt.board").button_table(board)
+    lazy.forget("felt.board")   # as boot forgets it: ~2 KB of heap the table never uses
     chips = []
     ints = []
     for k, x in enumerate(board["expanders"]):
@@ -623,7 +643,7 @@ class Modules:
 class MachineIO:
     """assemble()'s `io` on MicroPython: pins, UARTs, I2C and the watchdog from `machine`,
     the LED chain from the built-in `neopixel`, the clock from `time`.  Pins are GPIO
-    numbers.  `waits`: the event loop waits on the UARTs (asyncio streams) and on the
+    numbers.  `waits`: the event loop waits on the UARTs (UartStream) and on the
     expanders' INT lines (pin IRQs setting an asyncio.ThreadSafeFlag) instead of
     looking every poll_ms: true on a board (open() without stand-ins)."""
 
@@ -647,7 +667,7 @@ class MachineIO:
                                  rx=Pin(cfg["rx"]), timeout=0, rxbuf=rxbuf)
 
     def stream(self, uart):
-        return asyncio.StreamReader(uart) if self.waits else None
+        return UartStream(uart) if self.waits else None
 
     def flag(self):
         return asyncio.ThreadSafeFlag() if self.waits else None

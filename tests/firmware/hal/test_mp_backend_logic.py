@@ -240,15 +240,32 @@ def test_quiet_buttons_wait_on_the_flag():
     buttons.listen(flag)
     buttons.start(0)
     assert buttons.quiet()
-    timeouts = []
+    _run_now(buttons.wait())
+    assert flag.waits == 1
 
-    async def wait_for_ms(aw, ms):
-        timeouts.append(ms)
-        await aw
 
-    buttons.wait_for_ms = wait_for_ms
-    _run_now(buttons.wait(100))
-    assert flag.waits == 1 and timeouts == [100]
+def test_tick_sets_the_flag_every_period_so_a_quiet_wait_ends():
+    buttons, fakes = _buttons()
+    flag = _Flag()
+    buttons.listen(flag)
+    seen = []
+
+    def sleeping():                     # what the flag was at each sleep; the third ends
+        seen.append(flag.state)
+        flag.clear()
+        if len(seen) == 3:
+            raise _Stop
+
+    buttons.sleep = _Sleeps(sleeping)
+    try:
+        buttons.tick(100).send(None)
+    except _Stop:
+        pass
+    assert buttons.sleep.waits == [100, 100, 100] and seen == [False, True, True]
+
+
+class _Stop(Exception):
+    pass
 
 
 def test_expander_without_int_line_is_read_every_poll():
@@ -460,6 +477,15 @@ def test_read_with_a_stream_waits_on_it_not_on_a_clock():
     r.sleep = _Sleeps()
     assert _run_now(r.read()) == "Th"
     assert r.stream.waits == 2 and r.sleep.waits == []
+
+
+def test_uart_stream_is_readable_while_the_uart_holds_bytes():
+    u = FakeUart()
+    s = mp.UartStream(u)
+    assert s.ioctl(3, 1) == 0           # MP_STREAM_POLL, POLLIN: nothing yet
+    u.rx.extend(b"As")
+    assert s.ioctl(3, 1) == 1
+    assert s.ioctl(4, 0) == -1          # nothing else is asked of it
 
 
 def test_reader_longer_than_one_read_buffer_is_assembled():
