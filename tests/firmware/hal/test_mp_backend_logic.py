@@ -6,7 +6,7 @@ run in has no asyncio.run; the parts take their sleep/spawn as replaceable attri
 
 from felt import board as B
 from felt import protocol as P
-from felt.hal import cp, mp
+from felt.hal import assembly, cp, mp
 
 
 def _boards_dir():
@@ -749,6 +749,12 @@ def _fake_machine(chips, int_pins):
     m.I2C = I2C
     m.UART = UART
     m.WDT = WDT
+    made["resets"] = 0
+
+    def reset():
+        made["resets"] += 1
+
+    m.reset = reset
     return m, made
 
 
@@ -776,7 +782,7 @@ def _open_pico(watchdog=True, cause=None):
     hw.time = _Ns()
     clock = Clock(5000)
     hw.time.ticks_ms = clock
-    hal = mp.open(_pico(), hw=hw, watchdog=watchdog)
+    hal = assembly.open(_pico(), hw=hw, watchdog=watchdog)
     return hal, fakes, made, clock
 
 
@@ -790,6 +796,13 @@ def test_open_pico_wires_buttons_to_the_expanders_on_i2c0():
         clock.now += 5
         got.extend(hal.buttons.poll(hal.ticks_ms()))
     assert got == [(7, "raise")]
+
+
+def test_open_pico_resets_with_machine_reset():
+    # machine's own, not a method of felt.hal.assembly's (which the boot forgets)
+    hal, _, made, _ = _open_pico()
+    hal.reset()
+    assert made["resets"] == 1
 
 
 def test_open_pico_says_whether_the_watchdog_reset_the_board():
@@ -839,7 +852,7 @@ def test_open_pico_starts_the_watchdog_with_the_boards_timeout_unless_told_not_t
 
 def test_mp_open_refuses_a_circuitpython_board():
     try:
-        mp.open(_feather(), hw=_Ns())
+        assembly.open(_feather(), hw=_Ns())
     except ValueError as e:
         assert "not MicroPython" in str(e)
     else:
