@@ -158,8 +158,10 @@ def _open_hal(argv, board):
     if sys.implementation.name == "circuitpython":
         from felt.hal import cp
         return cp.open(board)
-    from felt.hal import mp
-    return mp.open(board)
+    from felt import lazy
+    hal = lazy.load("felt.hal.assembly").open(board)   # felt.hal.mp's parts
+    lazy.forget("felt.hal.assembly")   # run once: ~0.8 KB of heap on a Pico
+    return hal
 
 
 def _join(root, name):

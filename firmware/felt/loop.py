@@ -20,9 +20,11 @@ IDLE_MS = 100   # a quiet board's buttons are polled at least this often (and be
 async def buttons_task(hal, ctl, guard):
     """Seat and dealer-panel buttons, debounced by the backend: polled every poll_ms
     while one may be moving; while all are quiet, polled again when an expander's INT
-    line falls, or after IDLE_MS (felt.hal.mp.ExpanderButtons)."""
+    line falls, or within IDLE_MS (felt.hal.mp.ExpanderButtons)."""
     period = hal.board["poll_ms"]
     buttons = hal.buttons
+    if buttons.flag is not None:    # they may wait: tick ends a wait within IDLE_MS
+        asyncio.create_task(buttons.tick(IDLE_MS))
     while True:
         for seat, name in buttons.poll(hal.ticks_ms()):
             if seat == "dealer":
@@ -31,7 +33,7 @@ async def buttons_task(hal, ctl, guard):
                 ctl.handle("btn", {"seat": seat, "b": name})
         guard.beat("buttons")
         if buttons.quiet():
-            await buttons.wait(IDLE_MS)
+            await buttons.wait()
         else:
             await sleep_ms(period)
 

@@ -25,7 +25,7 @@ MAX_DEPTH = const(8)  # nesting of objects and arrays in a payload
 SEQ_MOD = const(65536)
 RESEND_MS = const(500)
 TRIES = const(3)  # resends after the first send before a sender gives up
-QUEUE = const(8)  # frames a Sender holds awaiting their turn
+_QUEUE = const(8)  # frames a Sender holds awaiting their turn
 
 # Kinds the receiver must answer with ack or nak; the sender resends them until it does.
 ACKED = ("btn", "dealer", "card", "shuf", "cfg", "need", "shuffle", "discard", "chip", "clock",
@@ -228,6 +228,10 @@ def _ws(b, i, end):
     return i
 
 
+# A const (before its use, as MicroPython wants): not a name in the module's globals.
+_WORDS = const(((b"true", True), (b"false", False), (b"null", None)))
+
+
 def _value(b, i, end, depth):
     i = _ws(b, i, end)
     if i >= end:
@@ -296,9 +300,6 @@ def _value(b, i, end, depth):
         if b[i:i + len(word)] == word:
             return v, i + len(word)
     _bad()
-
-
-_WORDS = ((b"true", True), (b"false", False), (b"null", None))
 
 
 def _hex4(b, i, end):
@@ -556,7 +557,7 @@ class Sender:
     and `failed` counts it.
     """
 
-    def __init__(self, timeout_ms=RESEND_MS, tries=TRIES, depth=QUEUE):
+    def __init__(self, timeout_ms=RESEND_MS, tries=TRIES, depth=_QUEUE):
         self.seq = 0  # of the next frame
         self.timeout_ms = timeout_ms
         self.tries = tries

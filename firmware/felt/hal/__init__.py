@@ -1,8 +1,8 @@
 """The hardware abstraction layer: one small interface, one backend per board family.
 
-A backend module (`mp` for MicroPython boards, `cp` for CircuitPython boards, `link`
-for the serial link the emulator and HIL rigs use) provides `open(board, **opts)`,
-returning an object with these attributes:
+A backend module (`mp` for MicroPython boards, its `open` in `assembly`, `cp` for
+CircuitPython boards, `link` for the serial link the emulator and HIL rigs use) provides
+`open(board, **opts)`, returning an object with these attributes:
 
 - `board`: the checked board definition.
 - `buttons.poll(now_ms)`: list of `(seat, name)` presses accepted since the last poll,

@@ -2,7 +2,7 @@
 `microcontroller.watchdog`, `supervisor.ticks_ms`.
 
 The parts, and their assembly from a board definition, are the MicroPython backend's
-(felt.hal.mp.assemble); this module only makes CircuitPython's objects and adapts them to
+(felt.hal.assembly); this module only makes CircuitPython's objects and adapts them to
 the duck types those parts take: pins with `.value()`, an I2C bus with
 `readfrom_mem_into`/`writeto_mem`, a UART with `any`.  Hardware modules are imported
 inside `open` only; `open(board, hw=...)` takes stand-ins.
@@ -11,7 +11,7 @@ LEDs go out through `neopixel_write`, the core module adafruit_neopixel itself c
 no library has to be copied to the board and the power cap works as on MicroPython.
 """
 
-from felt.hal.mp import Modules, assemble, checked
+from felt.hal.assembly import Modules, assemble, checked
 
 
 class PinIO:
@@ -94,8 +94,8 @@ class WideTicks:
 
 
 class CircuitIO:
-    """felt.hal.mp.assemble()'s `io` on CircuitPython (see MachineIO there).  Pins are
-    names in the `board` module; each may be claimed once, so a definition that names
+    """felt.hal.assembly.assemble()'s `io` on CircuitPython (see MachineIO there).  Pins
+    are names in the `board` module; each may be claimed once, so a definition that names
     one pin twice (or two names of one pin) is refused rather than fought over."""
 
     def __init__(self, hw, board_name):

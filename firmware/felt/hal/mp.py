@@ -1,10 +1,11 @@
 """HAL backend for MicroPython boards: `machine`, the built-in `neopixel`, `time`.
 
-`open(board)` builds the HAL object described in felt/hal/__init__.py from a checked
-board definition (felt.board).  The hardware modules are imported inside `open` only,
-and `open(board, hw=...)` takes stand-ins for them, so this file compiles and imports
-anywhere (CPython, the unix port, CircuitPython, which reuses the parts below and
-their assembly, `assemble`, with its own `io`).
+The parts of the HAL object described in felt/hal/__init__.py.  Its `open(board)`, which
+builds one from a checked board definition (felt.board), is felt.hal.assembly's: code
+run once, loaded at boot and forgotten after, so only these parts stay in the heap.
+The hardware modules are imported there, inside `open` only, and `open(board, hw=...)`
+takes stand-ins for them, so these compile and import anywhere (CPython, the unix port,
+CircuitPython, which reuses the parts and their assembly with its own `io`).
 
 The parts are small classes over duck-typed objects, in Peter Hinch's manner:
 a pin is anything with `.value()`, an I2C bus anything with `readfrom_mem_into` and
@@ -25,12 +26,6 @@ except ImportError:
     def const(x):
         return x
 
-
-def _wait_for_ms(aw, ms):
-    return asyncio.wait_for(aw, ms / 1000)
-
-
-_wait_for_ms = getattr(asyncio, "wait_for_ms", _wait_for_ms)   # CPython has no wait_for_ms
 
 
 # ---- MCP23017 on I2C ----------------------------------------------------------------
@@ -105,17 +100,17 @@ class ExpanderButtons:
 
     Between polls the caller sleeps poll_ms, unless the buttons are `quiet()`: every
     expander has an INT line, every line is high and no input is settling, so the next
-    poll would read nothing.  Then `await wait(ms)` sleeps until an INT line falls or
-    `ms` pass, whichever is first, when `listen(flag)` was given a flag the INT lines'
-    falling edges set (an asyncio.ThreadSafeFlag set from the pins' IRQ, on a board):
-    the chip idles, instead of waking every poll_ms to find nothing.
+    poll would read nothing.  Then `await wait()` sleeps until the flag given to
+    `listen(flag)` is set: by an INT line's falling edge (an asyncio.ThreadSafeFlag set
+    from the pins' IRQ, on a board) or by `tick(ms)`, a task setting it every `ms`: the
+    chip idles, instead of waking every poll_ms to find nothing.
     """
 
     def __init__(self, chips, ints, events, masks, debounce_ms):
         self.chips = chips
         self.ints = ints  # INT pin per chip, or None
         self.flag = None  # set when an INT line falls (listen)
-        self.wait_for_ms = _wait_for_ms  # replaceable, for tests
+        self.sleep = sleep_ms  # replaceable, for tests
         self.events = events
         self.masks = masks
         n = len(chips)
@@ -189,6 +184,10 @@ class ExpanderButtons:
         falls: quiet() may then be true, and wait() waits on it."""
         self.flag = flag
 
+    def fell(self, pin):
+        """An INT line fell: the handler of its pin's IRQ (felt.hal.assembly)."""
+        self.flag.set()
+
     def quiet(self):
         """True when waiting for an INT line to fall misses nothing: a flag to wait on
         (listen), every expander's INT line high, and no input settling.  Clears the
@@ -205,12 +204,17 @@ class ExpanderButtons:
                 return False
         return True
 
-    async def wait(self, ms):
-        """Until an INT line falls (the flag is set) or `ms` pass: call when quiet()."""
-        try:
-            await self.wait_for_ms(self.flag.wait(), ms)
-        except asyncio.TimeoutError:
-            pass
+    async def wait(self):
+        """Until an INT line falls or tick() sets the flag: call when quiet()."""
+        await self.flag.wait()
+
+    async def tick(self, ms):
+        """Set the flag every `ms`, for ever: a quiet wait() ends by then.  The timeout
+        of every wait, without asyncio.wait_for_ms (its module, and a task each wait,
+        in the heap)."""
+        while True:
+            await self.sleep(ms)
+            self.flag.set()
 
     def faults(self):
         """Indices of the expanders not answering (allocates; for diagnostics)."""
@@ -506,6 +510,26 @@ class UartTransport:
                 return bytes(self._rx[:n])
 
 
+class UartStream(getattr(asyncio, "ThreadSafeFlag", object)):   # CPython has none
+    """A UART as CardReader's and UartTransport's `stream` (`await readinto(buf)`) in
+    less heap than asyncio.StreamReader and its module: a ThreadSafeFlag that the event
+    loop's poll finds set while the UART holds bytes, so wait() sleeps until some come
+    (the UART's RX interrupt wakes the loop)."""
+
+    def __init__(self, uart):
+        super().__init__()
+        self.uart = uart
+
+    def ioctl(self, req, flags):
+        if req == 3:   # MP_STREAM_POLL: readable while bytes wait
+            return flags & 1 if self.uart.any() else 0
+        return -1
+
+    async def readinto(self, buf):
+        await self.wait()
+        return self.uart.readinto(buf)
+
+
 # ---- the HAL object -----------------------------------------------------------------
 
 class Hal:
@@ -527,164 +551,5 @@ class Hal:
         self.watchdog_reset = watchdog_reset
 
 
-def _no_feed():
-    pass
-
-
-def _none(*args):
-    return None
-
-
-def checked(board, runtime, title):
-    """`board` (a definition from felt.board.load, or a path to one) if it is for
-    `runtime`; a ValueError naming `title` otherwise."""
-    if isinstance(board, str):
-        from felt.board import load
-        board = load(board)
-    if board["runtime"] != runtime:
-        raise ValueError("board %s is for %s, not %s" % (board["name"], board["runtime"], title))
-    return board
-
-
-def assemble(board, io, watchdog=True):
-    """The HAL object for a checked board definition, from parts made by `io`.
-
-    `io` is what differs between runtimes (MachineIO here, felt.hal.cp.CircuitIO there):
-    `pin_in(pin, pull_up)` and `pin_out(pin)` (made low) give objects with `.value()`;
-    `uart(cfg, rxbuf)` a UART (`any`, `readinto`, `write`) for a board's uart section,
-    with an rxbuf-byte receive buffer; `i2c(bus)` a bus as Mcp23017 takes; `ticks_ms`,
-    the clock; `strip(leds)` the LED chain's wire-order buffer and the function that
-    sends it, as (buf, write); `watchdog(ms)` starts the watchdog and returns its feed;
-    `reset()` reboots the board; `watchdog_reset()`, whether the watchdog reset it last.
-    Optional, where the event loop can wait on them (MachineIO on a board):
-    `stream(uart)`, the UART as an asyncio stream, or None; `flag()`, a flag the event
-    loop can wait on (ExpanderButtons.listen), or None, and with one
-    `on_fall(pin, handler)`, handler(pin) called as the pin falls (an IRQ).
-    Pins are claimed in the order below: CircuitIO's same-pin error names them so.
-    """
-    from felt.board import button_table
-    ticks_ms = io.ticks_ms
-    i2c = io.i2c(board["i2c"])
-    events, masks = button_table(board)
-    chips = []
-    ints = []
-    for k, x in enumerate(board["expanders"]):
-        chips.append(Mcp23017(i2c, x["address"], masks[2 * k] | masks[2 * k + 1] << 8))
-        ints.append(None if x["int"] is None else io.pin_in(x["int"], True))
-    buttons = ExpanderButtons(chips, ints, events, masks, board["debounce_ms"])
-    flag = getattr(io, "flag", _none)()
-    if flag is not None and ints and None not in ints:
-        def fell(pin):
-            flag.set()
-
-        for p in ints:
-            io.on_fall(p, fell)
-        buttons.listen(flag)
-    buttons.start(ticks_ms())
-    stream = getattr(io, "stream", _none)
-
-    cr = board["card_reader"]
-    uart = io.uart(cr, 256)
-    card_reader = CardReader(uart, cr["max_line"], board["poll_ms"], stream(uart))
-
-    sh = board["shuffler"]
-    # Active-low inputs are opto transistors to ground: they want the pull-up (SCHEMA.md).
-    inputs = tuple(io.pin_in(sh[n], sh["active_low"]) for n in ("busy", "done", "jam", "present"))
-    shuffler = Shuffler(inputs, io.pin_out(sh["start"]), sh["active_low"],
-                        sh["start_pulse_ms"], board["debounce_ms"], ticks_ms)
-
-    leds = board["leds"]
-    buf, write = io.strip(leds)
-    pixels = Pixels(buf, leds["order"], leds["max_level"], write)
-    pixels.fill((0, 0, 0))
-    pixels.write()  # LEDs hold what they last latched until written: start dark
-
-    from felt.hal.link import Link
-    uart = io.uart(board["link"], 1024)
-    link = Link(UartTransport(uart, board["poll_ms"], stream=stream(uart)), ticks_ms)
-
-    feed = _no_feed
-    if watchdog:
-        feed = io.watchdog(board["watchdog_ms"])
-    return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed, io.reset,
-               io.watchdog_reset())
-
-
-class Modules:
-    """The named modules as attributes of one object, the `hw` that open() otherwise
-    takes stand-ins for.  Imported only when made, on the board, so the backends
-    import anywhere."""
-
-    def __init__(self, *names):
-        for name in names:
-            setattr(self, name, __import__(name))
-
-
-class MachineIO:
-    """assemble()'s `io` on MicroPython: pins, UARTs, I2C and the watchdog from `machine`,
-    the LED chain from the built-in `neopixel`, the clock from `time`.  Pins are GPIO
-    numbers.  `waits`: the event loop waits on the UARTs (asyncio streams) and on the
-    expanders' INT lines (pin IRQs setting an asyncio.ThreadSafeFlag) instead of
-    looking every poll_ms: true on a board (open() without stand-ins)."""
-
-    def __init__(self, hw, waits=False):
-        self.machine = hw.machine
-        self.neopixel = hw.neopixel
-        self.ticks_ms = hw.time.ticks_ms
-        self.waits = waits
-
-    def pin_in(self, n, pull_up):
-        Pin = self.machine.Pin
-        return Pin(n, Pin.IN, Pin.PULL_UP if pull_up else None)
-
-    def pin_out(self, n):
-        Pin = self.machine.Pin
-        return Pin(n, Pin.OUT, value=0)
-
-    def uart(self, cfg, rxbuf):
-        Pin = self.machine.Pin
-        return self.machine.UART(cfg["uart"], baudrate=cfg["baud"], tx=Pin(cfg["tx"]),
-                                 rx=Pin(cfg["rx"]), timeout=0, rxbuf=rxbuf)
-
-    def stream(self, uart):
-        return asyncio.StreamReader(uart) if self.waits else None
-
-    def flag(self):
-        return asyncio.ThreadSafeFlag() if self.waits else None
-
-    def on_fall(self, pin, handler):
-        # A hard IRQ: the handler runs in the interrupt, so the flag is set before the
-        # event loop's poll looks again (a soft one could run after its last look).
-        pin.irq(handler=handler, trigger=self.machine.Pin.IRQ_FALLING, hard=True)
-
-    def i2c(self, bus):
-        Pin = self.machine.Pin
-        return self.machine.I2C(bus["id"], sda=Pin(bus["sda"]), scl=Pin(bus["scl"]),
-                                freq=bus["freq"])
-
-    def strip(self, leds):
-        Pin = self.machine.Pin
-        np = self.neopixel.NeoPixel(Pin(leds["pin"], Pin.OUT), leds["count"])
-        return np.buf, np.write
-
-    def watchdog(self, ms):
-        return self.machine.WDT(timeout=ms).feed
-
-    def reset(self):
-        self.machine.reset()
-
-    def watchdog_reset(self):
-        m = self.machine
-        return hasattr(m, "reset_cause") and m.reset_cause() == getattr(m, "WDT_RESET", None)
-
-
-def open(board, hw=None, watchdog=True):
-    """The HAL for a MicroPython board.  `board` is a definition from felt.board.load
-    (or a path to one).  `hw` stands in for the modules machine, neopixel and time
-    (attributes of those names); `watchdog=False` leaves the watchdog off, for a bench
-    session at the REPL (once started it cannot be stopped)."""
-    board = checked(board, "micropython", "MicroPython")
-    waits = hw is None
-    if hw is None:
-        hw = Modules("machine", "neopixel", "time")
-    return assemble(board, MachineIO(hw, waits), watchdog)
+def no_feed():
+    """The HAL's feed() with the watchdog off."""

@@ -7,34 +7,44 @@ table is configured and loaded for it (felt.lazy); felt.table.banked_table is th
 other.  Each operation takes the controller, whose public methods it calls.
 """
 
-from felt import check, lazy
+from felt import lazy
 from felt.poker import cards as C
-from felt.poker.button import dealer_right, next_seat, rotate
 from felt.table import scenes
-from felt.table.states import IDLE, PLACING, PLAYING
+from felt.table.states import IDLE, PLAYING
 
-ROUND = "felt.poker.round"
-PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
-REPORTS = "felt.table.reports"     # the dealer's reports, the decks retired (felt.lazy)
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Few names in the module's globals: consts of its own, helpers written out where used
+# once, imports for one use inside the function.  On MicroPython the globals dict (in
+# the heap while a poker table is configured) then holds 28 names: 232 bytes, not 376.
+_ROUND = const("felt.poker.round")
+_PLACE = const("felt.table.placing")     # the high card that places the button (felt.lazy)
+_REPORTS = const("felt.table.reports")   # the dealer's reports, the decks retired (felt.lazy)
 IRREGULAR_RULES = "felt.poker.irregular"   # felt.poker.round's, when one happens
-RUNOUTS = "felt.poker.runouts"     # felt.poker.round's, at a table offering them
-LOWS = "felt.poker.low"            # felt.poker.hands', at a showdown with a low
+_RUNOUTS = const("felt.poker.runouts")   # felt.poker.round's, at a table offering them
+_LOWS = const("felt.poker.low")          # felt.poker.hands', at a showdown with a low
 # The sections of the procedures a poker table and a banked one share.
 HAND_SHUFFLE_RULE = "13:47-20.38(p)"   # the shuffler removed before a hand shuffle
 SHUFFLER_JAM_RULE = "13:47-20.38(o)"   # a jammed shuffler: shuffle by hand
 
 # Dealer-panel buttons that report an irregularity of the round, with the event each
 # makes (felt.poker.irregular); "card" and "seat" name what they concern.
-PANEL = ("misdeal", "exposed", "off_table", "ineligible", "dead_round", "player_away",
-         "foul")
+_PANEL = const(("misdeal", "exposed", "off_table", "ineligible", "dead_round",
+                "player_away", "foul"))
 
 # Seat buttons: fold; check or call; bet or raise.  The forced and optional bets use
 # them too: call posts the bring-in, raise completes it or makes the straddle, fold
 # declines the straddle.  Asked to run the board more than once (13:69F-14.10(l)), raise
 # agrees and fold or call declines (docs/rules.md).
-BUTTON_ACTIONS = {"fold": ("fold", "decline", "run_once"),
-                  "call": ("check", "call", "bring_in", "run_once"),
-                  "raise": ("bet", "raise", "straddle", "run_it")}
+# _ACTIONS[k] are _BUTTONS[k]'s actions (tuples: a dict would be in the heap).
+_BUTTONS = const(("fold", "call", "raise"))
+_ACTIONS = const((("fold", "decline", "run_once"),
+                  ("check", "call", "bring_in", "run_once"),
+                  ("bet", "raise", "straddle", "run_it")))
 LASTING = ()   # a poker table keeps nothing of its own across a power cut (Controller.lasting)
 
 
@@ -42,15 +52,15 @@ def configured(ctl):
     """A new poker table, or one resumed: its rounds' rules loaded (the runouts' by a
     round that offers them, the low hands' by a showdown with a low: neither kept from
     a configuration before)."""
-    lazy.load(ROUND)
-    lazy.forget(RUNOUTS)
-    lazy.forget(LOWS)
+    lazy.load(_ROUND)
+    lazy.forget(_RUNOUTS)
+    lazy.forget(_LOWS)
 
 
 def forget():
     """The table is a house-banked table now: a poker table's modules go (felt.lazy)."""
-    for name in (ROUND, "felt.poker.showdown", "felt.poker.hands", LOWS,
-                 "felt.poker.rake", "felt.poker.variants", IRREGULAR_RULES, RUNOUTS):
+    for name in (_ROUND, "felt.poker.showdown", "felt.poker.hands", _LOWS,
+                 "felt.poker.rake", "felt.poker.variants", IRREGULAR_RULES, _RUNOUTS):
         lazy.forget(name)
 
 
@@ -66,10 +76,12 @@ def deal(ctl):
         ctl.start_shuffle()   # stud has no button: dealing starts left of the dealer
         return None
     if ctl.button < 0 or not seated[ctl.button]:
+        from felt.poker.button import dealer_right, next_seat
         if ctl.button < 0 and ctl.config.button_start == "high_card":
+            from felt.table.states import PLACING
             ctl.state = PLACING
             ctl.placing = []
-            ctl.cold(PLACE, "want", None)
+            ctl.cold(_PLACE, "want", None)
             return None
         ctl.button = dealer_right(seated) if ctl.button < 0 else \
             next_seat(ctl.button, seated)
@@ -87,7 +99,7 @@ def start_round(ctl):
     """After the cut: the table saved, the round's header journaled, the deal."""
     cfg = ctl.config
     button = ctl.button if ctl.button >= 0 else len(ctl.stacks) - 1
-    r = lazy.load(ROUND).Round(ctl.stacks, button, cfg.structure, cfg.variant, cfg.rake)
+    r = lazy.load(_ROUND).Round(ctl.stacks, button, cfg.structure, cfg.variant, cfg.rake)
     # The table as the round begins, then its header: a cut between them resumes
     # the table as it was, the hand not yet counted.
     ctl.begin_round(r, button)
@@ -127,45 +139,44 @@ def button(ctl, p):
     """A seat's betting button: the first of its actions the round allows."""
     seat, b = p["seat"], p["b"]
     r = ctl.round
-    R = lazy.load(ROUND)
+    R = lazy.load(_ROUND)
     if ctl.state != PLAYING or r.phase not in (R.BETTING, R.CHOOSING):
         return "no betting now: the table is %s" % ctl.state
     if seat != r.to_act:
         return "out of turn: seat %s pressed %s, the action is on seat %d" % (
             seat, b, r.to_act)
     to = p.get("to")
-    for action in BUTTON_ACTIONS[b]:
+    actions = _ACTIONS[_BUTTONS.index(b)]
+    for action in actions:
         event = (action, seat, to) if to is not None and action in ("bet", "raise") \
             else (action, seat)
         if r.why_not(event) is None:
             ctl.apply(event)
             return None
-    meant = _meant(r, b, seat)
+    # Refused: the action the press meant, refused as that.  The first of its button's
+    # the round allows now, whatever the amount (a bet of too much is refused as a bet,
+    # not as a raise with no bet to raise); else the one the betting calls for (a raise
+    # once a bet is made, a call once one is owed).
+    legal = r.legal_actions(seat)
+    for meant in actions:
+        if meant in legal:
+            break
+    else:
+        if b == "fold":
+            meant = "fold"
+        elif b == "call":
+            meant = "call" if r.to_call(seat) > 0 else "check"
+        else:
+            meant = "raise" if r.level > 0 else "bet"
     return r.why_not((meant, seat) if to is None or meant not in ("bet", "raise")
                      else (meant, seat, to))
-
-
-def _meant(r, b, seat):
-    """The action a refused press of `b` meant: the first of its button's the round
-    allows now, whatever the amount (a bet of too much is refused as a bet, not as a
-    raise with no bet to raise); else the one the betting calls for (a raise once a
-    bet is made, a call once one is owed)."""
-    legal = r.legal_actions(seat)
-    for action in BUTTON_ACTIONS[b]:
-        if action in legal:
-            return action
-    if b == "fold":
-        return "fold"
-    if b == "call":
-        return "call" if r.to_call(seat) > 0 else "check"
-    return "raise" if r.level > 0 else "bet"
 
 
 def chip(ctl, p):
     """A single chip put in by the player on turn (a chip-sensing table)."""
     seat, amount = p["seat"], p["amount"]
     r = ctl.round
-    if r.phase != lazy.load(ROUND).BETTING:   # the controller asks only while playing
+    if r.phase != lazy.load(_ROUND).BETTING:   # the controller asks only while playing
         return "no betting now: the table is %s" % ctl.state
     if seat != r.to_act:
         return "out of turn: the action is on seat %d" % r.to_act
@@ -188,10 +199,10 @@ def discard(ctl, p):
 
 def panel(ctl, b, p):
     """The dealer's report of an irregularity of the round (felt.table.reports)."""
-    if b not in PANEL:
+    if b not in _PANEL:
         return "%s is a house-banked table's report: at a poker table report %s" % (
-            b, ", ".join(PANEL))
-    return ctl.cold(REPORTS, "panel", (b, p))
+            b, ", ".join(_PANEL))
+    return ctl.cold(_REPORTS, "panel", (b, p))
 
 
 # ----- the round's effects, as link events ----------------------------------------------
@@ -218,13 +229,26 @@ def effects(ctl, out):
         elif k == "runout":
             evt({"e": "runout", "n": e[1], "of": e[2], "board": C.codes(e[3])})
         elif k == "to_act":
-            _to_act(ctl, e[1])
+            r = ctl.round
+            d = {"e": "to_act", "seat": e[1], "legal": r.legal_actions(e[1])}
+            if r.phase == lazy.load(_ROUND).BETTING and ctl.config.structure.kind != "fixed":
+                d["min"], d["max"] = r.raise_bounds(e[1])
+            evt(d)
         elif k == "action":
             evt({"e": "action", "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]})
         elif k == "return":
             evt({"e": "return", "seat": e[1], "amount": e[2]})
         elif k == "show":
-            _show(ctl, e)
+            s = e[1]
+            hands = lazy.load("felt.poker.hands")
+            high, low = hands.kinds(ctl.round.variant)
+            d = {"e": "show", "seat": s, "high": e[2], "low": e[3],
+                 "cards": C.codes(ctl.round.hole[s])}
+            if e[2] >= 0:
+                d["hand"] = hands.describe(e[2], high)
+            if e[3] >= 0:
+                d["low_hand"] = hands.describe(e[3], low)
+            evt(d)
         elif k == "award":
             evt({"e": "award", "pot": e[1], "seat": e[2], "amount": e[3], "share": e[4]})
         elif k == "refund":
@@ -245,31 +269,10 @@ def effects(ctl, out):
             effects(ctl, ctl.round.settle())   # the showdown, after the LEDs
 
 
-def _show(ctl, e):
-    s = e[1]
-    hands = lazy.load("felt.poker.hands")
-    high, low = hands.kinds(ctl.round.variant)
-    d = {"e": "show", "seat": s, "high": e[2], "low": e[3],
-         "cards": C.codes(ctl.round.hole[s])}
-    if e[2] >= 0:
-        d["hand"] = hands.describe(e[2], high)
-    if e[3] >= 0:
-        d["low_hand"] = hands.describe(e[3], low)
-    ctl.evt(d)
-
-
-def _to_act(ctl, seat):
-    r = ctl.round
-    d = {"e": "to_act", "seat": seat, "legal": r.legal_actions(seat)}
-    if r.phase == lazy.load(ROUND).BETTING and ctl.config.structure.kind != "fixed":
-        d["min"], d["max"] = r.raise_bounds(seat)
-    ctl.evt(d)
-
-
 def ask(ctl):
     """After a power cut, the seat whose action it is, asked again (felt.table.recovery)."""
     if ctl.round.to_act >= 0:
-        _to_act(ctl, ctl.round.to_act)
+        effects(ctl, (("to_act", ctl.round.to_act),))
 
 
 def end_round(ctl):
@@ -284,7 +287,7 @@ def end_round(ctl):
              "called_off": r.called_off, "deck": ctl.decks.name()})
     ctl.state = IDLE
     if r.called_off == "dead":
-        ctl.cold(REPORTS, "retire_deck", "the round was called dead")
+        ctl.cold(_REPORTS, "retire_deck", "the round was called dead")
     elif r.called_off is None:
         ctl.decks.alternate()
     ctl.write_history(r)
@@ -292,6 +295,7 @@ def end_round(ctl):
     # round is dealt again: the button stays (13:47-20.38(f) for a misdeal).
     if r.called_off is None and ctl.button >= 0:
         # 13:47-20.36(c)3: the button moves clockwise after each round.
+        from felt.poker.button import rotate
         nxt = rotate(ctl.button, ctl.seated())
         if nxt >= 0:
             ctl.button = nxt

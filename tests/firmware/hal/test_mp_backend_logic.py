@@ -6,7 +6,7 @@ run in has no asyncio.run; the parts take their sleep/spawn as replaceable attri
 
 from felt import board as B
 from felt import protocol as P
-from felt.hal import cp, mp
+from felt.hal import assembly, cp, mp
 
 
 def _boards_dir():
@@ -240,15 +240,32 @@ def test_quiet_buttons_wait_on_the_flag():
     buttons.listen(flag)
     buttons.start(0)
     assert buttons.quiet()
-    timeouts = []
+    _run_now(buttons.wait())
+    assert flag.waits == 1
 
-    async def wait_for_ms(aw, ms):
-        timeouts.append(ms)
-        await aw
 
-    buttons.wait_for_ms = wait_for_ms
-    _run_now(buttons.wait(100))
-    assert flag.waits == 1 and timeouts == [100]
+def test_tick_sets_the_flag_every_period_so_a_quiet_wait_ends():
+    buttons, fakes = _buttons()
+    flag = _Flag()
+    buttons.listen(flag)
+    seen = []
+
+    def sleeping():                     # what the flag was at each sleep; the third ends
+        seen.append(flag.state)
+        flag.clear()
+        if len(seen) == 3:
+            raise _Stop
+
+    buttons.sleep = _Sleeps(sleeping)
+    try:
+        buttons.tick(100).send(None)
+    except _Stop:
+        pass
+    assert buttons.sleep.waits == [100, 100, 100] and seen == [False, True, True]
+
+
+class _Stop(Exception):
+    pass
 
 
 def test_expander_without_int_line_is_read_every_poll():
@@ -460,6 +477,15 @@ def test_read_with_a_stream_waits_on_it_not_on_a_clock():
     r.sleep = _Sleeps()
     assert _run_now(r.read()) == "Th"
     assert r.stream.waits == 2 and r.sleep.waits == []
+
+
+def test_uart_stream_is_readable_while_the_uart_holds_bytes():
+    u = FakeUart()
+    s = mp.UartStream(u)
+    assert s.ioctl(3, 1) == 0           # MP_STREAM_POLL, POLLIN: nothing yet
+    u.rx.extend(b"As")
+    assert s.ioctl(3, 1) == 1
+    assert s.ioctl(4, 0) == -1          # nothing else is asked of it
 
 
 def test_reader_longer_than_one_read_buffer_is_assembled():
@@ -723,6 +749,12 @@ def _fake_machine(chips, int_pins):
     m.I2C = I2C
     m.UART = UART
     m.WDT = WDT
+    made["resets"] = 0
+
+    def reset():
+        made["resets"] += 1
+
+    m.reset = reset
     return m, made
 
 
@@ -750,7 +782,7 @@ def _open_pico(watchdog=True, cause=None):
     hw.time = _Ns()
     clock = Clock(5000)
     hw.time.ticks_ms = clock
-    hal = mp.open(_pico(), hw=hw, watchdog=watchdog)
+    hal = assembly.open(_pico(), hw=hw, watchdog=watchdog)
     return hal, fakes, made, clock
 
 
@@ -764,6 +796,13 @@ def test_open_pico_wires_buttons_to_the_expanders_on_i2c0():
         clock.now += 5
         got.extend(hal.buttons.poll(hal.ticks_ms()))
     assert got == [(7, "raise")]
+
+
+def test_open_pico_resets_with_machine_reset():
+    # machine's own, not a method of felt.hal.assembly's (which the boot forgets)
+    hal, _, made, _ = _open_pico()
+    hal.reset()
+    assert made["resets"] == 1
 
 
 def test_open_pico_says_whether_the_watchdog_reset_the_board():
@@ -813,7 +852,7 @@ def test_open_pico_starts_the_watchdog_with_the_boards_timeout_unless_told_not_t
 
 def test_mp_open_refuses_a_circuitpython_board():
     try:
-        mp.open(_feather(), hw=_Ns())
+        assembly.open(_feather(), hw=_Ns())
     except ValueError as e:
         assert "not MicroPython" in str(e)
     else:
