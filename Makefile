@@ -127,14 +127,20 @@ STAGE = @stage() { s=$$SECONDS; "$${@:2}"; echo "make: $$1 took $$((SECONDS - s)
 PICO_QUICK := test_boot_checks test_seat_buttons
 
 # The emulated Pico's device models first (node, no UF2 needed: about a second), then
-# CPython (pytest: tests/, on both cores, the slow tests left for make check), then the
-# firmware inside MicroPython's unix port: its unit tests, then every scenario and a short
-# run of every game compared with CPython's, then the image on the emulated Pico.
+# CPython (pytest: tests/, on both cores, the slow tests left for make check), then every
+# scenario and a short run of every game inside MicroPython's unix port compared with
+# CPython's, then on a core each (each output kept whole): the firmware's unit tests in
+# the unix port, and the image on the emulated Pico.
 test: venv micropython compile pico pico-harness
 	$(STAGE) harness node --test --test-reporter=spec host_tools/pico/harness/test/
 	$(STAGE) pytest $(VENV)/bin/pytest -n 2 -m "not slow"
-	$(STAGE) micropython $(VENV)/bin/python tests/mp/run.py
 	$(STAGE) compare $(VENV)/bin/python tests/mp/compare.py
+	@$(MAKE) -s -j2 --output-sync=target test-micropython test-pico
+
+.PHONY: test-micropython test-pico
+test-micropython:
+	$(STAGE) micropython $(VENV)/bin/python tests/mp/run.py
+test-pico:
 	$(STAGE) pico $(VENV)/bin/python tests/pico/run.py $(PICO_QUICK)
 
 # What make test leaves out for time: the slow tests and the sampled ones at full length
