@@ -53,7 +53,7 @@ from pokerkit.notation import parse_action  # noqa: E402
 
 from felt.poker import cards as C  # noqa: E402
 from felt.poker import variants  # noqa: E402
-from felt.poker.round import BETTING, CHOOSING, Round  # noqa: E402
+from felt.poker.round import Round  # noqa: E402
 from felt.poker.structure import FixedLimit, Structure  # noqa: E402
 from felt.table import phh as writer  # noqa: E402
 from host_tools import phh as tool  # noqa: E402

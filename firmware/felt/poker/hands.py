@@ -19,7 +19,7 @@ for the logs given its kind.
 """
 
 from felt import lazy
-from felt.poker.evaluate import evaluate, evaluate5, evaluate3, kickers, NAMES, \
+from felt.poker.evaluate import evaluate, evaluate5, evaluate3, NAMES, \
     H3_NAMES, HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, \
     STRAIGHT_FLUSH, H3_PAIR, H3_TRIPS, H3_STRAIGHT, H3_STRAIGHT_FLUSH
 

@@ -647,10 +647,6 @@ def _decode(chunks):
     return list(d)
 
 
-class _Stop(Exception):
-    pass
-
-
 def _stop(ms):
     raise _Stop()
 
