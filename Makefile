@@ -16,6 +16,10 @@ SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := test
 VENV := .venv
+# Python keeps compiled bytecode (__pycache__, ignored by git) even where the environment
+# says not to: the test workers and the hundreds of tools and emulators the tests start
+# would otherwise each compile the same modules again (a minute of make test).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: venv micropython pico pico-harness compile test check run bench soak clean
 
