@@ -366,7 +366,8 @@ class Round:
             raise C.CardError("cards must be a string of codes such as 'As Kd'")
         cards = []
         for c in codes.split():   # every code parsed before any is looked for
-            cards.append(C.parse(c))
+            i = C.CODES.find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
+            cards.append(C.parse(c) if i & 1 else i >> 1)
         hole = self.hole[seat]
         for i, c in enumerate(cards):
             if c not in hole:
@@ -394,46 +395,48 @@ class Round:
         """Check and apply `event`; its effects.  With settle=False, the end of the
         round it brings (the showdown, the awards) waits for settle(): the effects then
         end with ("settle",)."""
+        if not settle:
+            self._defer = True
+            try:
+                return self.apply(event)
+            finally:
+                self._defer = False
         out = []
-        self._defer = not settle
-        try:
-            # The common events, when why_not would pass them: applied without it (a
-            # refusal still goes through it, for its reason).
-            n = len(event) if type(event) is tuple else 0
-            if n == 2:
-                kind, seat = event
-                if kind == "card":
-                    self._take_card(seat, out)
+        # The common events, when why_not would pass them: applied without it (a
+        # refusal still goes through it, for its reason).
+        n = len(event) if type(event) is tuple else 0
+        if n == 2:
+            kind, seat = event
+            if kind == "card":
+                self._take_card(seat, out)
+                return out
+            # A check or call of the seat to act.
+            if seat == self.to_act and type(seat) is int and seat >= 0 and \
+                    self.phase == BETTING and not self.bring_in_due:
+                owe = self.level - self.street_bet[seat]
+                if kind == "check" and owe == 0 or kind == "call" and owe > 0:
+                    self.act(kind, seat, None, out)
                     return out
-                # A check or call of the seat to act.
-                if seat == self.to_act and type(seat) is int and seat >= 0 and \
-                        self.phase == BETTING and not self.bring_in_due:
-                    owe = self.level - self.street_bet[seat]
-                    if kind == "check" and owe == 0 or kind == "call" and owe > 0:
-                        self.act(kind, seat, None, out)
-                        return out
-            elif n == 3:
-                kind, seat, codes = event
-                # The draw or discard of the seat to choose (_may_choose()).
-                if seat == self.to_act and type(seat) is int and seat >= 0 and \
-                        self.phase == CHOOSING and self.choice == kind and \
-                        (kind == "draw" or kind == "discard"):
-                    cards = self._held(kind, seat, codes)
-                    if cards is not None:
-                        self._replace(kind, seat, cards, out)   # the codes parsed once
-                        return out
-            reason = self.why_not(event)
-            if reason is not None:
-                raise Refused(reason)
-            kind = event[0]
-            if kind in ACTIONS:
-                self.act(kind, event[1], event[2] if len(event) == 3 else None, out)
-            elif kind in CHOICES:
-                self.choose(kind, event[1], event[2] if len(event) == 3 else None, out)
-            else:
-                lazy.load(IRREGULAR_RULES).apply(self, event, out)
-        finally:
-            self._defer = False
+        elif n == 3:
+            kind, seat, codes = event
+            # The draw or discard of the seat to choose (_may_choose()).
+            if seat == self.to_act and type(seat) is int and seat >= 0 and \
+                    self.phase == CHOOSING and self.choice == kind and \
+                    (kind == "draw" or kind == "discard"):
+                cards = self._held(kind, seat, codes)
+                if cards is not None:
+                    self._replace(kind, seat, cards, out)   # the codes parsed once
+                    return out
+        reason = self.why_not(event)
+        if reason is not None:
+            raise Refused(reason)
+        kind = event[0]
+        if kind in ACTIONS:
+            self.act(kind, event[1], event[2] if len(event) == 3 else None, out)
+        elif kind in CHOICES:
+            self.choose(kind, event[1], event[2] if len(event) == 3 else None, out)
+        else:
+            lazy.load(IRREGULAR_RULES).apply(self, event, out)
         return out
 
     def settle(self):
@@ -694,9 +697,9 @@ class Round:
         n = self.n
         for i in range(1, n + 1):
             s = (after + i) % n
-            # can_act(s), and not yet acted at this level
-            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] > 0 and \
-                    (self.acted_at[s] < 0 or self.street_bet[s] < self.level):
+            # not yet acted at this level (first: what ends a round fails it), and can_act(s)
+            if (self.acted_at[s] < 0 or self.street_bet[s] < self.level) and \
+                    self.dealt_in[s] and not self.folded[s] and self.stacks[s] > 0:
                 self.to_act = s
                 out.append(("to_act", s))
                 return
@@ -940,6 +943,9 @@ class Round:
             live = self.live_seats()
         total = self.total
         live_levels = sorted(set([total[s] for s in live]))
+        if len(live_levels) < 2:
+            # The live players all put in as much (or nothing): one pot, every chip in it.
+            return [(sum(total), live)]
         pots = []
         prev = 0
         for level in live_levels:
@@ -951,9 +957,6 @@ class Round:
             eligible = [s for s in live if total[s] >= level]
             pots.append((amount, eligible))
             prev = level
-        if not pots:
-            # No live player has chips in: the whole pot is the main pot.
-            return [(sum(total), live)]
         # Chips folded above every live player's level belong to the last pot.
         extra = sum([max(0, t - prev) for t in total])
         if extra:
