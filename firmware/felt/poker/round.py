@@ -404,7 +404,7 @@ class Round:
         out = []
         # The common events, when why_not would pass them: applied without it (a
         # refusal still goes through it, for its reason).
-        n = len(event) if type(event) is tuple else 0
+        n = len(event) if isinstance(event, tuple) else 0
         if n == 2:
             kind, seat = event
             if kind == "card":
