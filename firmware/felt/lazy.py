@@ -10,8 +10,11 @@ import sys
 
 def load(name):
     """The module `name`, imported if it is not."""
-    __import__(name)
-    return sys.modules[name]
+    m = sys.modules.get(name)   # the common case, without the import machinery
+    if m is None:
+        __import__(name)
+        m = sys.modules[name]
+    return m
 
 
 def forget(name):

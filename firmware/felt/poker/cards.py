@@ -17,15 +17,19 @@ class CardError(check.Refused):
     """A card code that is not one of the 52."""
 
 
+# Every code in card order: a two-character code found at an even index 2 * card is a
+# card's (at an odd one it straddles two codes), so one search parses it.
+CODES = "2c2d2h2s3c3d3h3s4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s8c8d8h8s9c9d9h9sTcTdThTsJcJdJhJsQcQdQhQsKcKdKhKsAcAdAhAs"
+
+
 def parse(code):
     """The card for a two-character code; CardError with the reason otherwise."""
     if not isinstance(code, str) or len(code) != 2:
         raise CardError("unknown card code %s: want rank and suit, e.g. 'As'" % check.shown(code))
-    r = RANKS.find(code[0])   # exactly as printed: "As", never "as" or "AS"
-    s = SUITS.find(code[1])
-    if r < 0 or s < 0:
+    i = CODES.find(code)   # exactly as printed: "As", never "as" or "AS"
+    if i & 1:              # not found (-1), or not at a code's start
         raise CardError("unknown card code %s: rank of 23456789TJQKA, suit of cdhs" % check.shown(code))
-    return r * 4 + s
+    return i >> 1
 
 
 def code(card):

@@ -57,6 +57,8 @@ CHOICES = ("discard", "draw", "straddle", "decline", "run_it", "run_once")
 RUN_IT = "run_it"   # the choice of the runouts: agreeing or declining (13:69F-14.10(l))
 # Their rules, loaded (felt.lazy) only at a table whose structure offers them.
 RUNOUTS = "felt.poker.runouts"
+# Why an event is refused (felt.lazy): a table asks only at its buttons and cards.
+REFUSALS = "felt.poker.refusals"
 
 DEALING = 0
 BETTING = 1
@@ -210,7 +212,7 @@ class Round:
         return self.live(seat) and self.stacks[seat] > 0
 
     # A loop, not a comprehension: MicroPython allocates nothing but the list for it.
-    def _live_seats(self, chips=0):
+    def live_seats(self, chips=0):
         """The seats still in the hand, in seat order (live(), in one pass); with
         chips=1, those that can still act (can_act())."""
         seats = []
@@ -232,9 +234,13 @@ class Round:
     def _live_clockwise(self):
         """The seats still in the hand, clockwise from the first left of the button
         (or, in stud, of the dealer)."""
-        live = self._live_seats()
-        o = self.origin
-        return [s for s in live if s > o] + [s for s in live if s <= o]
+        n = self.n
+        seats = []
+        for i in range(self.origin + 1, self.origin + n + 1):
+            s = i % n
+            if self.dealt_in[s] and not self.folded[s]:   # live()
+                seats.append(s)
+        return seats
 
     def to_call(self, seat):
         return min(self.level - self.street_bet[seat], self.stacks[seat])
@@ -294,18 +300,18 @@ class Round:
         if self.level > 0 and not announced:
             # Only what was owed: a call, or a check on the big blind's option.
             return ("call", seat) if owe > 0 else ("check", seat)
-        kind = "raise" if self.level > 0 and not self._completing() else "bet"
+        kind = "raise" if self.level > 0 and not self.completing() else "bet"
         if self.structure.kind == "fixed":
             return (kind, seat)
         lo, hi = self.raise_bounds(seat)
         return (kind, seat, max(lo, min(hi, self.street_bet[seat] + amount)))
 
-    def _raise_capped(self):
+    def raise_capped(self):
         cap = self.structure.cap
         if not cap or self.bets < cap:
             return False
         # Rules README: no cap once only two players remain in the betting.
-        return len(self._live_seats(1)) > 2
+        return len(self.live_seats(1)) > 2
 
     def reopened(self, seat):
         """Rules README: a short all-in raise does not reopen the betting.  A seat that
@@ -314,7 +320,8 @@ class Round:
         return at < 0 or self.level - at >= self.raise_size
 
     def why_not(self, event):
-        """None if the event is legal now, else the reason it is refused."""
+        """None if the event is legal now, else the reason it is refused.  The reasons
+        of actions and choices are felt.poker.refusals', loaded when asked (felt.lazy)."""
         if not isinstance(event, tuple) or not 2 <= len(event) <= 3:
             return "malformed event %s: want (kind, card code or seat[, amount])" % check.shown(event)
         kind = event[0]
@@ -334,135 +341,48 @@ class Round:
         if not check.is_whole(seat) or not 0 <= seat < self.n:
             return "no seat %s at this table" % check.shown(seat)
         if kind in CHOICES:
-            return self._why_not_choice(kind, seat, event[2] if len(event) == 3 else None)
-        if self.phase != BETTING:
-            return "no betting now: the round is %s" % (
-                ("waiting for a card", "", "waiting for a discard, draw or straddle",
-                 "over")[self.phase])
-        if seat != self.to_act:
-            return "out of turn: the action is on seat %d" % self.to_act
-        if len(event) == 3 and kind != "bet" and kind != "raise":
-            return "only a bet or a raise takes an amount"
-        owe = self.level - self.street_bet[seat]
-        if self.bring_in_due:
-            # 19:47-14.9(d)-(e): the low card must post the bring-in or complete the bet.
-            if kind == "bring_in" or kind == "bet":
-                return self._why_not_amount(event, seat)
-            return "seat %d must post the bring-in or complete the bet" % seat
-        if kind == "check":
-            return None if owe == 0 else "cannot check: %d to call" % owe
-        if kind == "call":
-            return None if owe > 0 else "nothing to call: check"
-        if kind == "fold":
-            if owe > 0 or self.variant.stud():
-                return None  # 20.38(e): in stud a player may fold on a round of checking
-            return "nothing to call: check instead of folding"
-        if kind == "bring_in":
-            return "no bring-in is due"
-        if not self._callers(seat):
-            return "nobody left to call a %s: every other player is all-in" % kind
-        if kind == "bet":
-            if self.level > 0 and not self._completing():
-                return "a bet is already made: call or raise"
-            if self.level > 0 and self.stacks[seat] <= owe:
-                return "not enough chips to complete the bet: call all-in"
-            return self._why_not_amount(event, seat)
-        # raise
-        if self.level == 0:
-            return "no bet to raise: bet instead"
-        if self._completing():
-            return "complete the bring-in with a bet"
-        if self.stacks[seat] <= owe:
-            return "not enough chips to raise: call all-in"
-        if not self.reopened(seat):
-            return "betting not reopened: a short all-in raise does not reopen it"
-        if self.checked[seat] and not self.structure.check_raise:
-            return "no check-raise at this table (posted)"
-        if self._raise_capped():
-            return "raise cap reached: %d bets this round" % self.structure.cap
-        return self._why_not_amount(event, seat)
+            return lazy.load(REFUSALS).why_not_choice(
+                self, kind, seat, event[2] if len(event) == 3 else None)
+        return lazy.load(REFUSALS).why_not_action(self, event, seat)
 
-    def _callers(self, seat):
-        """The other players who could call more than the current level."""
-        return [s for s in self._live_seats(1) if s != seat
-                and self.street_bet[s] + self.stacks[s] > self.level]
-
-    def _completing(self):
+    def completing(self):
         """Only the bring-in is in: the next wager completes it to the full bet."""
         return self.brought_in and self.full == 0
 
-    def _why_not_amount(self, event, seat):
-        if event[0] == "bring_in" or len(event) == 2:
-            return None
-        to = event[2]
-        if not check.is_whole(to):
-            return "the amount must be a whole number of chips"
-        lo, hi = self.raise_bounds(seat)   # both capped at the seat's all-in
-        if lo <= to <= hi:
-            return None
-        most = self.structure.max_wager
-        if most and to > self.level + most:
-            return "%s to %d refused: above the posted maximum wager of %d (19:47-8.2); " \
-                "the %s may go to %d..%d" % (event[0], to, most, self.structure.name(), lo, hi)
-        return "%s to %d refused: the %s may go to %d..%d" % (
-            event[0], to, self.structure.name(), lo, hi)
-
-    def _why_not_choice(self, kind, seat, codes):
-        choice = "straddle" if kind == "decline" else RUN_IT if kind == "run_once" else kind
-        if self.phase != CHOOSING or self.choice != choice:
-            return "no %s now" % kind
-        if seat != self.to_act:
-            return "out of turn: seat %d is to %s" % (self.to_act, self.choice)
-        if kind != "discard" and kind != "draw":
-            return None if codes is None else "a %s takes no amount" % kind
-        if codes is None:
-            return "say which cards to %s" % kind
-        try:
-            cards = self._parse_held(codes, seat)
-        except C.CardError as e:
-            return str(e)
-        want = self.variant.steps[self.step][1] if kind == "discard" else None
-        if want is not None and len(cards) != want:
-            return "discard exactly %d card%s" % (want, "" if want == 1 else "s")
-        return None
-
     def _held(self, kind, seat, codes):
         """The cards of the discard or draw `kind` of the seat choosing, when
-        _why_not_choice() would pass them; None otherwise."""
+        felt.poker.refusals would pass them; None otherwise."""
         try:
-            cards = self._parse_held(codes, seat)
+            cards = self.parse_held(codes, seat)
         except C.CardError:
             return None
         if kind == "discard" and len(cards) != self.variant.steps[self.step][1]:
             return None
         return cards
 
-    def _parse_held(self, codes, seat):
+    def parse_held(self, codes, seat):
+        """The cards `codes` names, which the seat holds; CardError otherwise."""
         if not isinstance(codes, str):
             raise C.CardError("cards must be a string of codes such as 'As Kd'")
-        cards = [C.parse(c) for c in codes.split()]
+        cards = []
+        for c in codes.split():   # every code parsed before any is looked for
+            i = C.CODES.find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
+            cards.append(C.parse(c) if i & 1 else i >> 1)
+        hole = self.hole[seat]
         for i, c in enumerate(cards):
-            if c not in self.hole[seat]:
+            if c not in hole:
                 raise C.CardError("seat %d does not hold %s" % (seat, C.code(c)))
-            if c in cards[:i]:
+            if cards.index(c) < i:
                 raise C.CardError("%s named twice" % C.code(c))
         return cards
 
     def _due_card(self, code):
         """The card the code names, if a card is due and this one is not yet seen;
         Refused otherwise."""
-        # C.parse() inline for a code as the reader sends it (a call less per card);
-        # it gives the reason for any other.
-        r = s = -1
-        if isinstance(code, str) and len(code) == 2:
-            r = C.RANKS.find(code[0])
-            s = C.SUITS.find(code[1])
-        if r < 0 or s < 0:
-            try:
-                C.parse(code)
-            except C.CardError as e:
-                raise Refused(str(e))
-        card = r * 4 + s
+        try:
+            card = C.parse(code)
+        except C.CardError as e:
+            raise Refused(str(e))
         if self.phase != DEALING or self.next_card >= len(self.plan):   # expecting()
             raise Refused("no card is due now")
         if self.seen[card]:
@@ -475,44 +395,48 @@ class Round:
         """Check and apply `event`; its effects.  With settle=False, the end of the
         round it brings (the showdown, the awards) waits for settle(): the effects then
         end with ("settle",)."""
+        if not settle:
+            self._defer = True
+            try:
+                return self.apply(event)
+            finally:
+                self._defer = False
         out = []
-        self._defer = not settle
-        try:
-            n = len(event) if isinstance(event, tuple) else 0
-            if n == 2 or n == 3:
-                kind = event[0]
-                seat = event[1]
-                if kind == "card":
-                    if n == 2:
-                        self._take_card(self._due_card(seat), out)   # the card read, parsed once
-                        return out
-                elif type(seat) is int and seat == self.to_act and seat >= 0:
-                    # The common events of the seat to act, when why_not would pass them:
-                    # applied without it (a refusal still goes through it, for its reason).
-                    if n == 2:
-                        if self.phase == BETTING and not self.bring_in_due:
-                            owe = self.level - self.street_bet[seat]
-                            if kind == "check" and owe == 0 or kind == "call" and owe > 0:
-                                self.act(kind, seat, None, out)
-                                return out
-                    elif (kind == "draw" or kind == "discard") and self.phase == CHOOSING \
-                            and self.choice == kind:   # _may_choose()
-                        cards = self._held(kind, seat, event[2])
-                        if cards is not None:
-                            self._replace(kind, seat, cards, out)   # the codes parsed once
-                            return out
-            reason = self.why_not(event)
-            if reason is not None:
-                raise Refused(reason)
-            kind = event[0]
-            if kind in ACTIONS:
-                self.act(kind, event[1], event[2] if len(event) == 3 else None, out)
-            elif kind in CHOICES:
-                self.choose(kind, event[1], event[2] if len(event) == 3 else None, out)
-            else:
-                lazy.load(IRREGULAR_RULES).apply(self, event, out)
-        finally:
-            self._defer = False
+        # The common events, when why_not would pass them: applied without it (a
+        # refusal still goes through it, for its reason).
+        n = len(event) if isinstance(event, tuple) else 0
+        if n == 2:
+            kind, seat = event
+            if kind == "card":
+                self._take_card(seat, out)
+                return out
+            # A check or call of the seat to act.
+            if seat == self.to_act and type(seat) is int and seat >= 0 and \
+                    self.phase == BETTING and not self.bring_in_due:
+                owe = self.level - self.street_bet[seat]
+                if kind == "check" and owe == 0 or kind == "call" and owe > 0:
+                    self.act(kind, seat, None, out)
+                    return out
+        elif n == 3:
+            kind, seat, codes = event
+            # The draw or discard of the seat to choose (_may_choose()).
+            if seat == self.to_act and type(seat) is int and seat >= 0 and \
+                    self.phase == CHOOSING and self.choice == kind and \
+                    (kind == "draw" or kind == "discard"):
+                cards = self._held(kind, seat, codes)
+                if cards is not None:
+                    self._replace(kind, seat, cards, out)   # the codes parsed once
+                    return out
+        reason = self.why_not(event)
+        if reason is not None:
+            raise Refused(reason)
+        kind = event[0]
+        if kind in ACTIONS:
+            self.act(kind, event[1], event[2] if len(event) == 3 else None, out)
+        elif kind in CHOICES:
+            self.choose(kind, event[1], event[2] if len(event) == 3 else None, out)
+        else:
+            lazy.load(IRREGULAR_RULES).apply(self, event, out)
         return out
 
     def settle(self):
@@ -632,9 +556,16 @@ class Round:
         self.left += len(pool)
         out.append(("reshuffle", pool))
 
-    def _take_card(self, card, out):
+    def _take_card(self, code, out):
+        """The card read goes where the plan says.  _due_card()'s checks inline for a
+        code as the reader sends it (one call per card); it refuses any other, or a card
+        not due, with the reason."""
         plan = self.plan
         k = self.next_card
+        i = C.CODES.find(code) if type(code) is str and len(code) == 2 else -1   # C.parse()
+        card = i >> 1
+        if i & 1 or self.phase != DEALING or k >= len(plan) or self.seen[card]:
+            card = self._due_card(code)   # refused, with the reason
         what, seat = plan[k]
         k += 1
         self.next_card = k
@@ -656,8 +587,7 @@ class Round:
         if k == len(plan):
             self.deal_done(out)
         elif self.left and not self._reshuffle_first:
-            what, seat = plan[k]     # ask_card(), when no reshuffle is due
-            out.append(("need", what, seat))
+            out.append(("need",) + plan[k])     # ask_card(), when no reshuffle is due
         else:
             self.ask_card(out)
 
@@ -755,18 +685,21 @@ class Round:
 
     def _betting_possible(self):
         """Betting needs two players with chips, or one who still owes a call."""
-        able = self._live_seats(1)
-        if len(able) >= 2:
-            return True
-        return len(able) == 1 and self.street_bet[able[0]] < self.level
+        able = -1
+        for s in range(self.n):
+            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] > 0:   # can_act()
+                if able >= 0:
+                    return True
+                able = s
+        return able >= 0 and self.street_bet[able] < self.level
 
     def set_to_act(self, after, out):
         n = self.n
         for i in range(1, n + 1):
             s = (after + i) % n
-            # can_act(s), and not yet acted at this level
-            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] > 0 and \
-                    (self.acted_at[s] < 0 or self.street_bet[s] < self.level):
+            # not yet acted at this level (first: what ends a round fails it), and can_act(s)
+            if (self.acted_at[s] < 0 or self.street_bet[s] < self.level) and \
+                    self.dealt_in[s] and not self.folded[s] and self.stacks[s] > 0:
                 self.to_act = s
                 out.append(("to_act", s))
                 return
@@ -779,7 +712,8 @@ class Round:
         return sum([1 for w in self._wagered if w])
 
     def act(self, kind, seat, to, out):
-        self.just_dealt = []
+        if self.just_dealt:
+            self.just_dealt = []
         amount = 0
         if kind == "check":
             self.checked[seat] = True
@@ -805,7 +739,7 @@ class Round:
             target = lo if to is None else to
             amount = target - self.street_bet[seat]
             new_level = target
-            if new_level >= self.full + self.raise_size and self._completing():
+            if new_level >= self.full + self.raise_size and self.completing():
                 # Completing the bring-in is the round's first full bet: those who only
                 # met the bring-in may raise it (19:47-14.9(e)).
                 self.acted_at = [min(a, 0) for a in self.acted_at]
@@ -819,7 +753,7 @@ class Round:
             self.bring_in_due = False
             if self.full:
                 self.brought_in = False
-        if kind == "call" or kind == "bet" or kind == "raise":
+        if kind in ("call", "bet", "raise"):
             if True in self.ghost:
                 self.ghost = [False] * self.n   # 20.38(e): a wager ends the dead deals
             self.voluntary = True
@@ -889,7 +823,8 @@ class Round:
 
     def _replace(self, kind, seat, cards, out):
         """The discard or draw of `cards`, which the seat holds."""
-        self.just_dealt = []
+        if self.just_dealt:
+            self.just_dealt = []
         hole = self.hole[seat]
         up = self.up[seat]
         for c in cards:
@@ -959,10 +894,10 @@ class Round:
         self._return_uncalled(out)
         if self.betround >= 0 and not self._round_raked:
             self._take_rake(out)
-        live = [s for s in range(self.n) if self.live(s)]
+        live = self.live_seats()
         pots = []
         rake = self.raked
-        for amount, eligible in self.pots():
+        for amount, eligible in self.pots(live):
             # The rake came out of the main pot first, then the side pots in turn.
             taken = min(rake, amount)
             rake -= taken
@@ -1001,25 +936,29 @@ class Round:
             self.stacks[s] += back
             out.append(("return", s, back))
 
-    def pots(self):
-        """[(amount, eligible seats)]: the main pot, then each side pot."""
-        live_levels = sorted(set([self.total[s] for s in range(self.n) if self.live(s)]))
+    def pots(self, live=None):
+        """[(amount, eligible seats)]: the main pot, then each side pot (`live`: the
+        seats still in the hand, live_seats(), when the caller has them)."""
+        if live is None:
+            live = self.live_seats()
+        total = self.total
+        live_levels = sorted(set([total[s] for s in live]))
+        if len(live_levels) < 2:
+            # The live players all put in as much (or nothing): one pot, every chip in it.
+            return [(sum(total), live)]
         pots = []
         prev = 0
         for level in live_levels:
             if level == prev:
                 continue
             amount = 0
-            for s in range(self.n):
-                amount += min(self.total[s], level) - min(self.total[s], prev)
-            eligible = [s for s in range(self.n) if self.live(s) and self.total[s] >= level]
+            for t in total:
+                amount += min(t, level) - min(t, prev)
+            eligible = [s for s in live if total[s] >= level]
             pots.append((amount, eligible))
             prev = level
-        if not pots:
-            # No live player has chips in: the whole pot is the main pot.
-            return [(sum(self.total), [s for s in range(self.n) if self.live(s)])]
         # Chips folded above every live player's level belong to the last pot.
-        extra = sum([max(0, t - prev) for t in self.total])
+        extra = sum([max(0, t - prev) for t in total])
         if extra:
             amount, eligible = pots[-1]
             pots[-1] = (amount + extra, eligible)

@@ -27,6 +27,7 @@ _REPORTS = const("felt.table.reports")   # the dealer's reports, the decks retir
 IRREGULAR_RULES = "felt.poker.irregular"   # felt.poker.round's, when one happens
 _RUNOUTS = const("felt.poker.runouts")   # felt.poker.round's, at a table offering them
 _LOWS = const("felt.poker.low")          # felt.poker.hands', at a showdown with a low
+_REFUSALS = const("felt.poker.refusals")   # felt.poker.round's, asked at buttons and cards
 # The sections of the procedures a poker table and a banked one share.
 HAND_SHUFFLE_RULE = "13:47-20.38(p)"   # the shuffler removed before a hand shuffle
 SHUFFLER_JAM_RULE = "13:47-20.38(o)"   # a jammed shuffler: shuffle by hand
@@ -60,7 +61,8 @@ def configured(ctl):
 def forget():
     """The table is a house-banked table now: a poker table's modules go (felt.lazy)."""
     for name in (_ROUND, "felt.poker.showdown", "felt.poker.hands", _LOWS,
-                 "felt.poker.rake", "felt.poker.variants", IRREGULAR_RULES, _RUNOUTS):
+                 "felt.poker.rake", "felt.poker.variants", IRREGULAR_RULES, _RUNOUTS,
+                 _REFUSALS):
         lazy.forget(name)
 
 
@@ -279,6 +281,7 @@ def end_round(ctl):
     """The round is over: the stacks, the rake, the decks, the button (13:47-20.36(c)3)."""
     r = ctl.round
     lazy.forget(IRREGULAR_RULES)   # loaded if the round had an irregularity
+    lazy.forget(_REFUSALS)         # loaded by the round's buttons and cards
     ctl.stacks = list(r.stacks)
     ctl.rake_total += r.raked   # after a void, dead round or misdeal: nothing
     ctl.evt({"e": "end", "hand": ctl.hand, "button": ctl.button,
