@@ -156,7 +156,7 @@ def test_a_tilted_board_lights_its_centre_refuses_play_and_logs_it(image, keys, 
         assert fw.link.request("state", {}, "tilt") == tilt
     finally:
         fw.close()
-    log = (tmp_path / "journal.jsonl.events").read_text()
+    log = (tmp_path / "journal.jsonl.events.kept").read_text()   # a tilt: kept apart
     assert '"code":"program_check_failed"' in log and "felt/table/controller.mpy" in log
     assert not journal.exists()             # no table was started: nothing journaled
 
@@ -193,5 +193,5 @@ def test_technician_commands_over_the_link_signed_replayed_and_unsigned(built, k
         assert tech.send(link, foreign, "deck", {"register": "A"}).startswith("deck refused")
         assert s.state()["stacks"][:3] == [5, 5, 5]
         records = link.request("eventlog", {}, "eventlog")["records"]
-        assert [r["code"] for r in records][-3:] == \
-            ["technician", "technician_refused", "technician_refused"]
+        # Refusals are counted: the first is written, the second waits for the tenth.
+        assert [r["code"] for r in records][-2:] == ["technician", "technician_refused"]

@@ -56,6 +56,8 @@ class Controller:
         self.eventlog = EventLog(self.journal.path + ".events" if self.journal.path else None)
         self.trust = trust
         self.challenge = None       # drawn when first asked for (felt.table.technician)
+        self.challenge_ms = 0       # when it was drawn (hal.ticks_ms)
+        self.refused_ms = None      # when a technician's signature was last refused
         self.authorised = False     # a technician's signed command is being carried out
         self.minutes = 0         # table time, for time charges
         self.reset()
