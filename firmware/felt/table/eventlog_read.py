@@ -12,7 +12,7 @@ TAIL = 600          # bytes from a file's end that hold its last record whole
 
 
 def last_seq(log):
-    """The last record's number: the larger of the KEPT records' and the others'."""
+    """The last record's number: the larger of the kept records' and the others'."""
     return max(_last_seq(log.path), _last_seq(log.kept))
 
 
@@ -47,7 +47,7 @@ def page(log, start):
 
 
 def every(log):
-    """Every record the log keeps, oldest first, one at a time: the KEPT records and
+    """Every record the log keeps, oldest first, one at a time: the kept records and
     the others, merged by number."""
     if log.path is None:
         for record in log.memory:
