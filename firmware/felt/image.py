@@ -60,17 +60,14 @@ def check(root, trust, firmware=None):
     keys = trusted(trust)
     if isinstance(keys, tuple):
         return [keys], "no trusted key"
-    manifest = _read(_join(root, MANIFEST), MAX_MANIFEST)
-    if manifest is None:
+    manifest, parsed = _manifest(root)
+    if parsed is None:
         return [(MANIFEST, "the manifest is missing: the program was not installed as "
-                           "a signed image")], "no manifest"
-    try:
-        parsed = json.loads(manifest)
-        files = parsed["files"]
-        names = sorted(files)
-        named = parsed.get(FIRMWARE)
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return [(MANIFEST, "not a manifest this firmware reads")], "no manifest"
+                           "a signed image" if manifest is None else
+                 "not a manifest this firmware reads")], "no manifest"
+    files = parsed["files"]
+    names = sorted(files)
+    named = parsed.get(FIRMWARE)
     if (named is None) != (firmware is None):
         # Either way part of what runs would go unchecked.
         return [(MANIFEST, "an image for a firmware with felt frozen in (felt-flash pico)"
@@ -94,6 +91,24 @@ def check(root, trust, firmware=None):
     return problems, "%d files%s, signed by key %s" % (
         len(names), "" if firmware is None else " and the firmware",
         signer or "unknown")
+
+
+def manifest(root):
+    """The image's manifest in folder `root` as read ({"files": {name: [size, SHA-256]},
+    "firmware": ...}), or None when there is none this firmware reads."""
+    return _manifest(root)[1]
+
+
+def _manifest(root):
+    """(its bytes or None, the manifest read or None)."""
+    raw = _read(_join(root, MANIFEST), MAX_MANIFEST)
+    try:
+        parsed = json.loads(raw)
+        if isinstance(parsed, dict) and isinstance(parsed["files"], dict):
+            return raw, parsed
+    except (ValueError, KeyError, TypeError):
+        pass
+    return raw, None
 
 
 def key_id(public_key):

@@ -195,3 +195,27 @@ def test_technician_commands_over_the_link_signed_replayed_and_unsigned(built, k
         records = link.request("eventlog", {}, "eventlog")["records"]
         # Refusals are counted: the first is written, the second waits for the tenth.
         assert [r["code"] for r in records][-2:] == ["technician", "technician_refused"]
+
+
+def test_felt_flash_verify_asks_the_board_over_its_link_for_a_fresh_hmac(built, image, keys,
+                                                                        capsys):
+    """Program verification on demand (issue 21, item 3; felt.verify): the emulated board
+    answers the HMAC of its program for a fresh seed; felt-flash computes the same from
+    the released image.  One byte changed on the board, and the answers differ (the
+    board is tilted then, and answers all the same)."""
+    assert verified(built, image, keys, capsys) == (0, "the program is the image")
+    flip(image / "felt" / "poker" / "round.mpy")
+    assert verified(built, image, keys, capsys) == (1, "the program differs from the image")
+
+
+def verified(released, image, keys, capsys):
+    """(felt-flash verify's exit status, what it said after the port) for an emulated
+    board running `image`, checked against the image `released`."""
+    from test_console import Served
+    served = Served("--runtime", "micropython", "--image", image, "--trust", keys / "felt.pub")
+    try:
+        code = flash.main(["verify", "--image", str(released), "--port", served.url])
+    finally:
+        served.stop()
+    said = capsys.readouterr().out.strip()
+    return code, said.split(": ", 1)[1].split(" %s" % released)[0]
