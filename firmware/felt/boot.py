@@ -115,6 +115,11 @@ def _check_program(root, trust):
     start = ticks_ms()
     image = lazy.load("felt.image")
     problems, summary = image.check(root, trust, image.flash if image.frozen() else None)
+    if not problems:
+        try:
+            image.remember(root)     # anti-rollback: the newest image this board has run
+        except OSError as e:
+            print("felt: the newest image could not be noted: %s" % e, file=sys.stderr)
     took = ticks_diff(ticks_ms(), start)
     lazy.forget("felt.image")
     lazy.forget("felt.ed25519")

@@ -219,3 +219,38 @@ def verified(released, image, keys, capsys):
         served.stop()
     said = capsys.readouterr().out.strip()
     return code, said.split(": ", 1)[1].split(" %s" % released)[0]
+
+
+def test_an_older_image_or_one_for_another_board_is_refused_once_a_newer_one_ran(
+        image, keys, tmp_path, capsys, monkeypatch):
+    """Anti-rollback and board binding (issue 21, item 4): an image signed with the board's
+    own key saying `felt 0.0.9`, or naming another board, was accepted.  The board keeps
+    the newest image it has run (felt.newest) and refuses, with a tilt, what is older or
+    for another board."""
+    import felt
+    from felt import image as board_image
+    code, out, err = emulate(image, keys / "felt.pub", capsys)
+    assert code == 0, err
+    newest = json.loads((image / board_image.NEWEST).read_text())
+    assert newest == {"board": "pico-11", "version": felt.FIRMWARE}
+    monkeypatch.setattr(felt, "FIRMWARE", "felt 0.0.9")
+    flash.build("pico-11", tmp_path / "older", keys / "felt.key")
+    flash.build("feather-rp2040-cp", tmp_path / "another", keys / "felt.key")
+    monkeypatch.undo()
+    for name, why in (("older", "version felt 0.0.9 is older than %s, the newest this "
+                                "board has run" % felt.FIRMWARE),
+                      ("another", "an image for board feather-rp2040-cp: this board runs "
+                                  "images for pico-11")):
+        shutil.copy(image / board_image.NEWEST, tmp_path / name)   # the board's flash keeps it
+        code, out, err = emulate(tmp_path / name, keys / "felt.pub", capsys)
+        assert code == cli.TILTED
+        assert "program_check_failed: manifest.json: %s" % why in err
+    # A newer image runs, and becomes the newest.
+    monkeypatch.setattr(felt, "FIRMWARE", "felt 9.0.0")
+    flash.build("pico-11", tmp_path / "newer", keys / "felt.key")
+    monkeypatch.undo()
+    shutil.copy(image / board_image.NEWEST, tmp_path / "newer")
+    code, out, err = emulate(tmp_path / "newer", keys / "felt.pub", capsys)
+    assert code == 0, err
+    assert json.loads((tmp_path / "newer" / board_image.NEWEST).read_text())["version"] == \
+        "felt 9.0.0"
