@@ -4,7 +4,8 @@
     felt-flash build --board pico-11 --key keys/felt.key --out build/image
     felt-flash provision --trust keys/felt.pub --port /dev/ttyACM0
     felt-flash install --image build/image --port /dev/ttyACM0 [--new-table] [--dry-run]
-    felt-flash verify --image build/image --port /dev/ttyACM0
+    felt-flash verify --image build/image --port /dev/ttyUSB0      # over the board's link
+    felt-flash verify --image build/image --usb /dev/ttyACM0       # its files, by USB
     felt-flash pico --board pico-11 --key keys/felt.key --out build/pico/flash
 
 An image is the board's filesystem as it is flashed (the felt package as `.mpy`
@@ -12,8 +13,13 @@ bytecode, main.py as source, the board definition as board.json; a CircuitPython
 gets source), with `manifest.json` (every file's size and SHA-256, the board, the
 firmware's version) and `manifest.sig`, the manifest's Ed25519 signature.  A board runs
 only an image signed by a key it trusts (`felt.pub`, provisioned): it checks at every
-boot (felt.image), and `install` refuses an image the board would refuse.  `verify`
-hashes every file on the board with code it sends (not the board's own) and compares.
+boot (felt.image), and `install` refuses an image the board would refuse.
+
+`verify --port` asks the board over its link, as a regulator's lab does: a fresh random
+seed, answered with HMAC-SHA256(seed, the board's program: every file the manifest
+lists, the manifest and its signature; felt.verify), which it computes from the image
+with Python's own hmac and compares.  `verify --usb` hashes every file on the board
+with code it sends through the USB REPL (not the board's own) and names what differs.
 
 `build` refuses to replace a folder that holds anything unless given --force, and even
 then only an image it built (its manifest.json there): it builds beside it and moves the
@@ -30,6 +36,7 @@ unconfigured.
 """
 
 import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -399,6 +406,52 @@ def trust_file(path):
     return Path(path)
 
 
+def expected_mac(folder, seed):
+    """The HMAC a board running the image in `folder` answers `verify` with for `seed`
+    (bytes), computed here with Python's hmac from the image's files (felt.verify says
+    how the parts are laid out)."""
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    if board_image.FIRMWARE in manifest:
+        raise Refused("--image %s: a Pico image (felt frozen in): verify --port takes an "
+                      "image of program files (felt-flash build)" % folder)
+    mac = hmac.new(seed, digestmod=hashlib.sha256)
+    for name in sorted(manifest["files"]) + [board_image.MANIFEST, board_image.SIGNATURE]:
+        try:
+            data = (folder / name).read_bytes()
+        except OSError as e:
+            raise Refused("--image %s: %s: %s" % (folder, name, e.strerror or e))
+        mac.update(b"%s\n%d\n" % (name.encode(), len(data)) + data)
+    return mac.hexdigest()
+
+
+VERIFY_S = 60   # seconds a board may take to answer `verify`
+
+
+def verify_link(port, folder, baud=115200):
+    """(matches, what to print) for the board on the link `port` (a serial port, or
+    socket://HOST:PORT for felt-emulator --serve) and the image in `folder`."""
+    import serial
+    from host_tools.emulator.link import HostLink, LinkError
+    seed = os.urandom(32)
+    want = expected_mac(folder, seed)
+    try:
+        with serial.serial_for_url(port, baudrate=baud, timeout=0) as link:
+            # A board hashes its whole program to answer: give it time (a Pico's flash).
+            answer = HostLink(link.fileno(), VERIFY_S).request(
+                "verify", {"seed": seed.hex()}, "verify")
+    except (serial.SerialException, OSError, ValueError, LinkError) as e:
+        raise Refused("the board on %s: %s" % (port, e))
+    if answer.get("seed") != seed.hex():
+        return False, "%s: answered another seed than the one asked" % port
+    if answer.get("mac") is None:
+        return False, "%s: %s" % (port, answer.get("why", "no answer to verify"))
+    if answer["mac"] != want:
+        return False, "%s: the program differs from the image %s" % (port, folder)
+    return True, "%s: the program is the image %s (HMAC-SHA256 for a fresh seed)" % (
+        port, folder)
+
+
 def read_manifest(folder):
     """The manifest of the image in `folder`; Refused when there is none to read."""
     try:
@@ -443,10 +496,14 @@ def main(argv=None):
                    help="remove the board's journal: the table starts unconfigured instead "
                         "of resuming")
     p.add_argument("--dry-run", action="store_true", help="check and print, change nothing")
-    p = sub.add_parser("verify", help="compare a board's files with an image's")
+    p = sub.add_parser("verify", help="check a board's program against an image's")
     p.add_argument("--image", required=True, help="the image the board should hold")
-    p.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
-    p.add_argument("--dir", help="an emulated board's flash: a folder (not with --port)")
+    p.add_argument("--port", help="the board's link: a serial port or socket://HOST:PORT "
+                                  "(the board answers an HMAC of its program)")
+    p.add_argument("--baud", type=cli.count(1), default=115200, help="the link's baud rate")
+    p.add_argument("--usb", help="the board's USB port: its files hashed through the REPL "
+                                 "(mpremote; 'auto' finds it)")
+    p.add_argument("--dir", help="an emulated board's flash: a folder, its files hashed")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if args.cmd == "keygen":
         private, public = keygen(args.out)
@@ -475,15 +532,20 @@ def main(argv=None):
         for cmd in install_commands(args.port, folder, journal):
             _run(cmd, args.dry_run)
     else:
-        if args.dir and "port" in args.given:
-            ap.error("verify reads a board on --port or a folder (--dir), not both")
+        if sum(x is not None for x in (args.port, args.usb, args.dir)) != 1:
+            ap.error("verify reads one board: on its link (--port), by USB (--usb) or an "
+                     "emulated board's folder (--dir)")
+        if args.port:
+            matches, said = verify_link(args.port, args.image, args.baud)
+            print(said)
+            return 0 if matches else 1
         manifest = read_manifest(args.image)
-        found = board_hashes(None if args.dir else args.port, args.dir)
+        found = board_hashes(args.usb, args.dir)
         problems = compare(manifest, found)
         for name, what in problems:
             print("%s: %s" % (name, what))
         print("%s: %d program files, %s" % (
-            args.dir or args.port, len([n for n in found if board_image.is_program(n)]),
+            args.dir or args.usb, len([n for n in found if board_image.is_program(n)]),
             "as in the image" if not problems else "%d differ" % len(problems)))
         return 1 if problems else 0
     return 0

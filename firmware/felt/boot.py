@@ -64,7 +64,7 @@ def main(argv):
     path = _arg(argv, "--journal", None if port else board["journal"])
     if tilt is not None:
         try:
-            _show_tilt(argv, board, path, tilt)
+            _show_tilt(argv, board, path, tilt, image)
         except Exception as e:  # noqa: BLE001 - the console has said it
             print("felt: the tilt could not be shown: %s" % type(e).__name__, file=sys.stderr)
         sys.exit(TILT_EXIT)
@@ -92,7 +92,7 @@ def main(argv):
         if problems is not None:
             hal.link.send("log", {"msg": "program checked: %s, in %d ms" % took})
         from felt import loop
-        why = asyncio.run(loop.run(hal, board, journal, guard.take_note(note), trust))
+        why = asyncio.run(loop.run(hal, board, journal, guard.take_note(note), trust, image))
     except Exception as e:  # noqa: BLE001 - a boot that fails reboots too, never hangs
         why = "boot failed: %s" % type(e).__name__
         guard.print_traceback(e)
@@ -116,6 +116,11 @@ def _check_program(root, trust):
     start = ticks_ms()
     image = lazy.load("felt.image")
     problems, summary = image.check(root, trust, image.flash if image.frozen() else None)
+    if not problems:
+        try:
+            image.remember(root)     # anti-rollback: the newest image this board has run
+        except OSError as e:
+            print("felt: the newest image could not be noted: %s" % e, file=sys.stderr)
     took = ticks_diff(ticks_ms(), start)
     lazy.forget("felt.image")
     lazy.forget("felt.ed25519")
@@ -133,7 +138,7 @@ def _said(problems):
     return {"code": "program_check_failed", "file": name, "why": why}
 
 
-def _show_tilt(argv, board, path, tilt):
+def _show_tilt(argv, board, path, tilt, image):
     """The table never starts: the tilt goes to the event log, the LEDs and the link
     (felt.tilted), and stays until a signed image is installed."""
     try:
@@ -145,7 +150,7 @@ def _show_tilt(argv, board, path, tilt):
         EventLog(path + ".events").add(None, None, tilt["code"],
                                        "%s: %s" % (tilt["file"], tilt["why"]))
     from felt import tilted
-    asyncio.run(tilted.run(_open_hal(argv, board), board, tilt))
+    asyncio.run(tilted.run(_open_hal(argv, board), board, tilt, image))
 
 
 def _open_hal(argv, board):

@@ -10,6 +10,8 @@ The check is the cofactorless one: R' = [S]B - [k]A, with k = SHA-512(R || A || 
 is encoded and compared with the signature's R, byte for byte.  An encoding always comes
 out canonical, so an R that is no point, or one written with y >= p, never matches; the
 public key is decoded by the RFC's rules (5.1.3) and refused when it is not a point.
+Points of small order (8 times them is the neutral point) are refused as the key and
+as R: with the neutral point as the key, (R, S) = (neutral, 0) verifies any message.
 
 Plain Python for MicroPython and CPython alike: the field elements are ints reduced mod
 p (both have arbitrary-precision ints and 3-argument pow), the points are in extended
@@ -230,6 +232,13 @@ def _encode(X, Y, Z):
     return (y | (x & 1) << 255).to_bytes(32, "little")
 
 
+def _small_order(X, Y, Z):
+    """Whether [8] of the point is the neutral one: a point of order 1, 2, 4 or 8."""
+    for _ in range(3):
+        X, Y, Z, _t = _double(X, Y, Z)
+    return X % P == 0 and (Y - Z) % P == 0
+
+
 def _bytes_like(v):
     return isinstance(v, (bytes, bytearray, memoryview))
 
@@ -247,8 +256,8 @@ def verify(public_key, message, signature):
     if s >= L:
         return False   # 5.1.7, step 1: S is canonical, so a signature has one form
     a = _decode(public_key)
-    if a is None:
-        return False
+    if a is None or _small_order(a[0], a[1], 1):
+        return False   # a small-order key: (R, S) = (neutral, 0) would verify anything
     k = int.from_bytes(_challenge(r, public_key, message), "little") % L
     # [S]B + [k](-A): the addends B, -A and B - A, then the bits of S and k together,
     # top down: double, then add the addend the two bits pick.
@@ -263,4 +272,5 @@ def verify(public_key, message, signature):
         j = (s >> i & 1) | (k >> i & 1) << 1
         if j:
             X, Y, Z, T = _add(X, Y, Z, T, addends[j])
-    return _encode(X, Y, Z) == r
+    # R of small order is refused too: no signer needs one (RFC 8032 allows it).
+    return _encode(X, Y, Z) == r and not _small_order(X, Y, Z)

@@ -16,6 +16,10 @@ the board's data files (board.json) and names the firmware (`"firmware": [size, 
 of the bytes the UF2 writes from the start of flash), which the check hashes in place
 (README, "Flashing a Pico", says what each check promises).
 
+Anti-rollback and board binding: the board keeps the board name and the version of the
+newest signed image it has run (NEWEST, written at boot once an image passes); an image
+signed for another board, or older than that, is refused like a changed file.
+
 Only a boot needs this, so boot loads it and forgets it after (felt.lazy).
 """
 
@@ -32,6 +36,7 @@ CHUNK = 512         # bytes hashed at a time: the heap never holds a whole file
 MAX_MANIFEST = 16 * 1024
 MAX_KEYS = 8
 FIRMWARE = "firmware"   # the manifest's entry naming a firmware with felt frozen in
+NEWEST = "felt.newest"  # {"board", "version"} of the newest image the board has run
 XIP = 0x10000000        # where the RP2040 maps its flash for reading
 MAX_FIRMWARE = 0xA0000  # the rp2 port's filesystem starts there (RPI_PICO)
 
@@ -60,17 +65,14 @@ def check(root, trust, firmware=None):
     keys = trusted(trust)
     if isinstance(keys, tuple):
         return [keys], "no trusted key"
-    manifest = _read(_join(root, MANIFEST), MAX_MANIFEST)
-    if manifest is None:
+    manifest, parsed = _manifest(root)
+    if parsed is None:
         return [(MANIFEST, "the manifest is missing: the program was not installed as "
-                           "a signed image")], "no manifest"
-    try:
-        parsed = json.loads(manifest)
-        files = parsed["files"]
-        names = sorted(files)
-        named = parsed.get(FIRMWARE)
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return [(MANIFEST, "not a manifest this firmware reads")], "no manifest"
+                           "a signed image" if manifest is None else
+                 "not a manifest this firmware reads")], "no manifest"
+    files = parsed["files"]
+    names = sorted(files)
+    named = parsed.get(FIRMWARE)
     if (named is None) != (firmware is None):
         # Either way part of what runs would go unchecked.
         return [(MANIFEST, "an image for a firmware with felt frozen in (felt-flash pico)"
@@ -80,6 +82,10 @@ def check(root, trust, firmware=None):
     signer = _signer(root, keys, manifest)
     if signer is None:
         problems.append((MANIFEST, "not signed by a key this board trusts"))
+    else:
+        why = _rolled_back(root, parsed)
+        if why is not None:
+            problems.append((MANIFEST, why))
     if firmware is not None:
         why = _firmware_differs(firmware, named)
         if why is not None:
@@ -94,6 +100,71 @@ def check(root, trust, firmware=None):
     return problems, "%d files%s, signed by key %s" % (
         len(names), "" if firmware is None else " and the firmware",
         signer or "unknown")
+
+
+def remember(root):
+    """The image in `root` passed the check: its board and version become the newest
+    the board has run, unless it is older (it is not: check refused it then)."""
+    parsed = manifest(root)
+    newest = _newest(root)
+    if newest is None or version(parsed.get("version")) > version(newest["version"]):
+        with open(_join(root, NEWEST), "w") as f:
+            f.write(json.dumps({"board": parsed.get("board"), "version": parsed["version"]}))
+
+
+def _rolled_back(root, parsed):
+    """Why the signed manifest may not run on this board, or None."""
+    if version(parsed.get("version")) is None:
+        return "its version is not written as felt a.b.c"
+    newest = _newest(root)
+    if newest is None:
+        return None
+    if parsed.get("board") != newest["board"]:
+        return "an image for board %s: this board runs images for %s" % (
+            parsed.get("board"), newest["board"])
+    if version(parsed["version"]) < version(newest["version"]):
+        return "version %s is older than %s, the newest this board has run" % (
+            parsed["version"], newest["version"])
+    return None
+
+
+def _newest(root):
+    """{"board", "version"} from NEWEST, or None (a board new to signed images, or the
+    file unreadable: then any version may run once)."""
+    try:
+        newest = json.loads(_read(_join(root, NEWEST), 200))
+        if version(newest["version"]) is not None:
+            return newest
+    except (ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+def version(text):
+    """(a, b, c) from "felt a.b.c" (felt.FIRMWARE), or None."""
+    try:
+        parts = tuple(int(p) for p in text.split()[-1].split("."))
+    except (ValueError, AttributeError, IndexError):
+        return None
+    return parts if len(parts) == 3 and min(parts) >= 0 else None
+
+
+def manifest(root):
+    """The image's manifest in folder `root` as read ({"files": {name: [size, SHA-256]},
+    "firmware": ...}), or None when there is none this firmware reads."""
+    return _manifest(root)[1]
+
+
+def _manifest(root):
+    """(its bytes or None, the manifest read or None)."""
+    raw = _read(_join(root, MANIFEST), MAX_MANIFEST)
+    try:
+        parsed = json.loads(raw)
+        if isinstance(parsed, dict) and isinstance(parsed["files"], dict):
+            return raw, parsed
+    except (ValueError, KeyError, TypeError):
+        pass
+    return raw, None
 
 
 def key_id(public_key):

@@ -76,11 +76,12 @@ async def resend_task(hal, guard):
         await sleep_ms(50)
 
 
-async def run(hal, board, journal, rebooted=None, trust=None):
+async def run(hal, board, journal, rebooted=None, trust=None, image=None):
     """Boot the table (it resumes from its journal) and run it until a task dies;
     returns why.  `rebooted`: why the board last rebooted, if it did, for the log;
     `trust`: the file of keys a technician's commands are signed with
-    (felt.table.technician), None on a developer's table over the link."""
+    (felt.table.technician), None on a developer's table over the link; `image`: the
+    folder of the signed image it runs, None if none (felt.verify)."""
     guard = Guard(hal.ticks_ms)
     # The guard's own reset leaves a note (`rebooted`); on an RP2040 machine.reset()
     # leaves the watchdog's reset cause as well, so only a reset without a note was the
@@ -89,7 +90,7 @@ async def run(hal, board, journal, rebooted=None, trust=None):
         hal.link.send("log", {"msg": "rebooted: %s" % rebooted})
     elif hal.watchdog_reset:
         hal.link.send("log", {"msg": "rebooted: the watchdog reset the board"})
-    ctl = Controller(hal, board, journal, trust)
+    ctl = Controller(hal, board, journal, trust, image)
     if rebooted is not None:
         ctl.record("task_reset", rebooted)
     elif hal.watchdog_reset:

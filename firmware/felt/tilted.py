@@ -2,8 +2,9 @@
 
 The centre LEDs show the tilt and the seats stay dark; the link says which file and
 why, in a `tilt` frame at boot and in the answer to `hello`; a question is answered
-with the `tilt` frame, and every other message is refused with the same words.  Nothing of the table's code is loaded: it may be the
-file that failed.  A technician clears the tilt by installing a signed image
+with the `tilt` frame (but `verify`, felt.verify, which a lab asks of a board that
+fails as of one that passes), and every other message is refused with the same words.
+Nothing of the table's code is loaded: it may be the file that failed.  A technician clears the tilt by installing a signed image
 (docs/tilts.md, README "Technicians").
 """
 
@@ -17,8 +18,9 @@ from felt.protocol import QUERIES
 from felt.table import scenes
 
 
-async def run(hal, board, tilt):
-    """Stay tilted: `tilt` is {"code", "file", "why"}.  Returns only if the link dies."""
+async def run(hal, board, tilt, image):
+    """Stay tilted: `tilt` is {"code", "file", "why"}; `image` the folder of the image
+    checked.  Returns only if the link dies."""
     scenes.render(hal.pixels, board["leds"], (), -1, scenes.LOCKED)
     hal.link.send("tilt", tilt)
     refusal = "the table is tilted: %s: %s: %s" % (tilt["code"], tilt["file"], tilt["why"])
@@ -27,6 +29,9 @@ async def run(hal, board, tilt):
         if kind == "hello":
             hal.link.send("hello", {"fw": None, "board": board["name"],
                                     "seats": len(board["leds"]["seats"]), "tilt": tilt})
+        elif kind == "verify" and isinstance(payload.get("seed"), str):
+            from felt import verify
+            hal.link.send("verify", verify.answer(image, payload["seed"]))
         elif kind in QUERIES:
             hal.link.send("tilt", tilt)     # a question gets the only answer there is
         return refusal

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from felt.poker import variants
+from felt.table import eventlog
 from felt.table.config import BANKED
 from felt.table.recall import files
 from host_tools.emulator.devices import LedStrip, Shoe, Shuffler, seeded
@@ -45,7 +46,7 @@ def forget_journal(path):
     """Remove a journal with its archives and any new one begun (docs/journal.md): an
     empty journal, or none beside an archive, is a lost journal: the table locks.
     The event log beside it goes too: a new table."""
-    for p in files(path)[::-1] + [path + ".reboot", path + ".events", path + ".events.1"]:
+    for p in files(path)[::-1] + [path + ".reboot"] + list(eventlog.files(path + ".events")):
         try:
             os.remove(p)
         except FileNotFoundError:

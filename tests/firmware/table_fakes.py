@@ -54,6 +54,10 @@ class FakeHal:
         self.pixels = FakePixels(LEDS["count"])
         self.card_reader = FakeDevice()
         self.shuffler = FakeDevice()
+        self.now = 0                 # ms: a test moves the clock by hand
+
+    def ticks_ms(self):
+        return self.now
 
 
 def configured(cfg):
@@ -88,11 +92,12 @@ def scratch_dir(name):
 
 def journal_path(name):
     """A journal path in a folder of its own, with none of its files there yet (the
-    journal, its archives, <path>.new: docs/journal.md; the event log, <path>.events and
-    <path>.events.1: docs/tilts.md)."""
+    journal, its archives, <path>.new: docs/journal.md; the event log's files beside it:
+    docs/tilts.md)."""
+    from felt.table.eventlog import files as eventlog_files
     from felt.table.recall import files
     path = scratch_dir("journal-" + name) + "/journal.jsonl"
-    for p in files(path) + [path + ".events", path + ".events.1"]:
+    for p in files(path) + list(eventlog_files(path + ".events")):
         try:
             os.remove(p)
         except OSError:

@@ -168,26 +168,73 @@ def test_a_key_that_is_no_point_is_refused():
 
 
 # The neutral point (x = 0, y = 1) as a key: then [S]B = R + [k]A is [S]B = R for any
-# message, so a signature R = [0]B (the neutral point again), S = 0 verifies (RFC 8032
-# does not exclude small-order keys; the keys a board trusts are felt-flash's).  That
-# makes each rule of the encoding below the one thing that refuses its case.
+# message, so a signature R = [0]B (the neutral point again), S = 0 verifies it (RFC 8032
+# does not exclude small-order keys).  Issue 21: with it as felt.pub, a tampered
+# manifest verified.  Small-order keys and R are refused now.
 NEUTRAL = le(1)
 NEUTRAL_SIG = le(1) + le(0)
+# The RFC's TEST 1 secret key (7.1), to make signatures the RFC would accept.
+TEST1_SECRET = h("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
 
 
-def test_the_neutral_point_written_canonically_verifies():
-    assert ed25519.verify(NEUTRAL, b"any message", NEUTRAL_SIG)
+def small_order_keys():
+    """Points of order 1, 2 and 4, canonically encoded: the neutral point (0, 1),
+    (0, -1), and (+-sqrt(-1), 0)."""
+    return (NEUTRAL, le(P - 1), le(0), le(1 << 255))
+
+
+def test_a_small_order_key_is_refused_with_the_signature_that_would_verify_anything():
+    assert not ed25519.verify(NEUTRAL, b"a tampered manifest", NEUTRAL_SIG)
+    for key in small_order_keys():
+        x, y = ed25519._decode(key)
+        assert ed25519._small_order(x, y, 1)
+        assert not ed25519.verify(key, b"a tampered manifest", NEUTRAL_SIG)
+    x, y = ed25519._decode(TEST1[0])
+    assert not ed25519._small_order(x, y, 1)
+
+
+def test_a_signature_whose_r_is_of_small_order_is_refused():
+    # With the secret a: R = the neutral point, S = k a mod L gives [S]B - [k]A = R, a
+    # signature RFC 8032's check accepts; Felt refuses R of small order.
+    digest = ed25519.sha512(TEST1_SECRET)
+    a = int.from_bytes(digest[:32], "little")
+    a = (a & ((1 << 254) - 8)) | (1 << 254)           # 5.1.5, the clamping
+    message = b"signed with a small-order R"
+    k = int.from_bytes(ed25519.sha512(NEUTRAL + TEST1[0] + message), "little") % L
+    signature = NEUTRAL + le(k * a % L)
+    assert not ed25519.verify(TEST1[0], message, signature)
+    with small_order_allowed():                       # it is that rule that refuses
+        assert ed25519.verify(TEST1[0], message, signature)
+
+
+class small_order_allowed:
+    """The small-order rule switched off: each rule of the encoding below is then the one
+    thing that refuses its case."""
+    def __enter__(self):
+        self.rule = ed25519._small_order
+        ed25519._small_order = lambda X, Y, Z: False
+
+    def __exit__(self, *exc):
+        ed25519._small_order = self.rule
+
+
+def test_the_neutral_point_written_canonically_verifies_without_the_small_order_rule():
+    with small_order_allowed():
+        assert ed25519.verify(NEUTRAL, b"any message", NEUTRAL_SIG)
 
 
 def test_a_key_with_y_at_or_above_p_is_refused():
-    assert not ed25519.verify(le(P + 1), b"any message", NEUTRAL_SIG)
+    with small_order_allowed():
+        assert not ed25519.verify(le(P + 1), b"any message", NEUTRAL_SIG)
 
 
 def test_an_r_with_y_at_or_above_p_is_refused():
-    assert not ed25519.verify(NEUTRAL, b"any message", le(P + 1) + le(0))
+    with small_order_allowed():
+        assert not ed25519.verify(NEUTRAL, b"any message", le(P + 1) + le(0))
 
 
 def test_x_zero_with_the_sign_bit_set_is_refused():
     # 5.1.3, step 4: x = 0 has no negative, so its sign bit must be clear.
-    assert not ed25519.verify(le(1 | 1 << 255), b"any message", NEUTRAL_SIG)
-    assert not ed25519.verify(NEUTRAL, b"any message", le(1 | 1 << 255) + le(0))
+    with small_order_allowed():
+        assert not ed25519.verify(le(1 | 1 << 255), b"any message", NEUTRAL_SIG)
+        assert not ed25519.verify(NEUTRAL, b"any message", le(1 | 1 << 255) + le(0))

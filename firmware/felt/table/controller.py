@@ -36,6 +36,7 @@ RECALL = "felt.table.recall"       # reading past rounds back, for the link (fel
 RECORDS = "felt.table.records"     # its lines, for the boot and for recall (felt.lazy)
 PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
 REPORTS = "felt.table.reports"     # the decks retired, the lock, time charges (felt.lazy)
+VERIFY = "felt.verify"             # program verification on demand (felt.lazy)
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 # The dealer's buttons the controller answers itself; the others report an irregularity
 # of the round, to the game's table (its panel).
@@ -43,10 +44,11 @@ DEALER_OWN = ("deal", "cut_done", "hand_shuffle_done", "shuffler_removed")
 
 
 class Controller:
-    def __init__(self, hal, board, journal=None, trust=None):
+    def __init__(self, hal, board, journal=None, trust=None, image=None):
         """`trust`: the file of public keys the board trusts (felt.image), one of which
         must sign a technician's command (felt.table.technician); None on a developer's
-        table over the link, which takes those commands plainly."""
+        table over the link, which takes those commands plainly.  `image`: the folder of
+        the signed image the board runs ("" on a board), for `verify`; None if none."""
         self.hal = hal
         self.board = board
         self.leds = board["leds"]
@@ -55,7 +57,10 @@ class Controller:
         # Tilts and errors, kept beside the journal (docs/tilts.md).
         self.eventlog = EventLog(self.journal.path + ".events" if self.journal.path else None)
         self.trust = trust
+        self.image = image
         self.challenge = None       # drawn when first asked for (felt.table.technician)
+        self.challenge_ms = 0       # when it was drawn (hal.ticks_ms)
+        self.refused_ms = None      # when a technician's signature was last refused
         self.authorised = False     # a technician's signed command is being carried out
         self.minutes = 0         # table time, for time charges
         self.reset()
@@ -194,6 +199,14 @@ class Controller:
             lazy.forget(RECALL)
             lazy.forget(RECORDS)
         self.hal.link.send("recall", answer)
+
+    def _on_verify(self, p):
+        """Program verification on demand (felt.verify): the image's HMAC for the seed."""
+        try:
+            self.hal.link.send("verify", lazy.load(VERIFY).answer(self.image, p["seed"]))
+        finally:
+            lazy.forget(VERIFY)
+            lazy.forget("felt.image")
 
     def record(self, code, detail=""):
         """A tilt, an error or a clearing, into the event log (docs/tilts.md)."""

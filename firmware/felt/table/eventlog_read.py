@@ -11,7 +11,12 @@ PAGE = 700          # bytes of records in one `eventlog` answer (a frame is 1024
 TAIL = 600          # bytes from a file's end that hold its last record whole
 
 
-def last_seq(path):
+def last_seq(log):
+    """The last record's number: the larger of the kept records' and the others'."""
+    return max(_last_seq(log.path), _last_seq(log.kept))
+
+
+def _last_seq(path):
     """The last record's number, read from the end of the newest file that has one."""
     for name in (path, path + ".1"):
         size = file_size(name)
@@ -42,12 +47,32 @@ def page(log, start):
 
 
 def every(log):
-    """Every record the log keeps, oldest first, one at a time."""
+    """Every record the log keeps, oldest first, one at a time: the kept records and
+    the others, merged by number."""
     if log.path is None:
         for record in log.memory:
             yield record
         return
-    for name in (log.path + ".1", log.path):
+    files = (_records(log.path), _records(log.kept))
+    heads = [_next(f) for f in files]
+    while heads[0] is not None or heads[1] is not None:
+        # A damaged line (n -1) comes out where its own file has it.
+        i = 1 if heads[0] is None or heads[1] is not None and \
+            heads[1]["n"] < heads[0]["n"] else 0
+        yield heads[i]
+        heads[i] = _next(files[i])
+
+
+def _next(records):
+    try:
+        return next(records)
+    except StopIteration:
+        return None
+
+
+def _records(path):
+    """The records of the files at `path`, oldest first."""
+    for name in (path + ".1", path):
         try:
             f = open(name, "rb")
         except OSError:

@@ -87,6 +87,12 @@ def _signature(v, what):
         raise check.Refused("%s must be 64 bytes in lower-case hex" % what)
 
 
+def _seed(v, what):
+    if not isinstance(v, str) or not 32 <= len(v) <= 128 or len(v) % 2 or \
+            [c for c in v if c not in "0123456789abcdef"]:
+        raise check.Refused("%s must be 16 to 64 bytes in lower-case hex" % what)
+
+
 def _one_of(choices):
     def checker(v, what):
         if v not in choices or not isinstance(v, str):
@@ -103,6 +109,7 @@ SPECS = {
     "heap": {},
     "eventlog": {"from": (False, check.whole)},
     "challenge": {},
+    "verify": {"seed": (True, _seed)},
     "clear": {},
     "tech": {"cmd": (True, _one_of(("cfg", "rules", "deck", "clear"))), "body": (True, _object),
              "sig": (True, _signature)},

@@ -7,41 +7,54 @@ A signed command is `tech {"cmd": kind, "body": {...}, "sig": hex}`: an Ed25519
 signature (felt.ed25519) of `felt-tech ` followed by the canonical JSON
 (felt.protocol.dumps) of {"board", "body", "cmd", "nonce"}, where `board` is this
 board's id and `nonce` the challenge it gives (the `challenge` query).  The board draws
-a new challenge when first asked and after every signed command, accepted or not, so a
-recorded command is never accepted again: a counter that needs no keeping, which a new
-table or a re-flash cannot wind back.  Loaded only for a technician's command
-(felt.lazy), as the controller's `_technician`.
+a new challenge when first asked, after every command a trusted key signed for it
+(carried out or not) and when it is CHALLENGE_MS old, so a recorded command is never
+accepted again: a counter that needs no keeping, which a new table or a re-flash cannot
+wind back.  A command that is not signed for it leaves the challenge as it is: nobody on
+the link can spend the technician's (its refusals are counted, felt.table.eventlog),
+and after a refused signature none is checked for RETRY_MS.
+Loaded only for a technician's command (felt.lazy).
 """
 
 import binascii
 import os
 
 from felt import lazy, protocol
+from felt.protocol import ticks_diff
 from felt.table import messages
 
 PREFIX = b"felt-tech "
+CHALLENGE_MS = 5 * 60 * 1000    # a challenge older than this is never taken: ask again
+RETRY_MS = 1000                 # after a refused signature, none is checked this long
 
 
 def challenge(ctl, p):
     """Answer the `challenge` query: this board's id and its current challenge."""
-    if ctl.challenge is None:
-        ctl.challenge = nonce()
+    if current(ctl) is None:
+        draw(ctl)
     ctl.hal.link.send("challenge", {"board": board_id(ctl.board), "nonce": ctl.challenge})
 
 
 def command(ctl, p):
-    """Carry out a signed `tech` command, or say why not; the challenge is spent either
-    way."""
+    """Carry out a signed `tech` command, or say why not; a command signed for the
+    challenge spends it, carried out or not."""
     if ctl.trust is None:
         return "this table trusts no key: send technician commands plainly"
     kind, body = p["cmd"], p["body"]
+    now = ctl.hal.ticks_ms()
+    if ctl.refused_ms is not None and ticks_diff(now, ctl.refused_ms) < RETRY_MS:
+        # A signature takes a board long to check: a flood of them must not stall it.
+        ctl.record("technician_refused", kind)
+        return "%s refused: a command was refused less than a second ago" % kind
     key = None
-    if ctl.challenge is not None:
+    if current(ctl) is not None:
         key = signer(ctl.trust, board_id(ctl.board), ctl.challenge, p)
-    ctl.challenge = nonce()
     if key is None:
+        ctl.refused_ms = now
         ctl.record("technician_refused", kind)
         return "%s refused: not signed by a trusted key for this board's challenge" % kind
+    ctl.refused_ms = None
+    draw(ctl)
     if ctl.locked is not None and kind != "clear":
         return "the table is locked: %s" % ctl.locked
     reason = messages.why_not(kind, body)
@@ -75,6 +88,20 @@ def clear(ctl, p):
     ctl.record("tilt_cleared", "%s; the journal as found is %s" % (why, kept))
     ctl.evt({"e": "cleared", "kept": kept})
     return None
+
+
+def current(ctl):
+    """The challenge a command may answer now: None before one is drawn or once it is
+    CHALLENGE_MS old."""
+    if ctl.challenge is not None and \
+            ticks_diff(ctl.hal.ticks_ms(), ctl.challenge_ms) >= CHALLENGE_MS:
+        ctl.challenge = None
+    return ctl.challenge
+
+
+def draw(ctl):
+    ctl.challenge = nonce()
+    ctl.challenge_ms = ctl.hal.ticks_ms()
 
 
 def board_id(board):

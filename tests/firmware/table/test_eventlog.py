@@ -54,12 +54,18 @@ def test_a_round_cut_by_a_power_loss_and_a_damaged_journal_are_logged():
 def test_the_log_is_bounded_and_keeps_the_newest():
     path = journal_path("eventlog-bounded") + ".events"
     log = EventLog(path, limit=600)
-    for i in range(60):
-        log.add(i, 0, "deck_retired", "deck A: check %d" % i)
-    assert os.stat(path)[6] <= 600 and os.stat(path + ".1")[6] <= 600
+    for code in ("shuffler_jam", "deck_retired"):    # the others, then kept ones
+        for i in range(60):
+            log.add(i, 0, code, "deck A: check %d" % i)
+    for name in (path, path + ".1", path + ".kept", path + ".kept.1"):
+        assert os.stat(name)[6] <= 600
     kept = list(every(EventLog(path)))
-    assert kept[-1]["n"] == 60 and kept[-1]["detail"] == "deck A: check 59"
-    assert [r["n"] for r in kept] == list(range(kept[0]["n"], 61))
+    assert kept[-1]["n"] == 120 and kept[-1]["detail"] == "deck A: check 59"
+    # The newest of each: a flood of the others never pushes the kept ones out.
+    assert [r["code"] for r in kept] == sorted(r["code"] for r in kept)[::-1]
+    assert [r["n"] for r in kept] == sorted(r["n"] for r in kept)
+    assert [r["n"] for r in kept if r["code"] == "deck_retired"] == \
+        list(range(kept[-1]["n"] - sum(r["code"] == "deck_retired" for r in kept) + 1, 121))
 
 
 def test_a_damaged_line_is_shown_as_such_and_hides_no_other():

@@ -41,8 +41,13 @@ def keyed(path=None):
     from felt.table.journal import Journal
     hal = FakeHal()
     ctl = Controller(hal, BOARD, Journal(path), trust_file())
-    ctl.challenge = NONCE
+    given(ctl, NONCE)
     return ctl, hal
+
+
+def given(ctl, nonce):
+    """The table's challenge is `nonce`, drawn now (as the `challenge` query draws)."""
+    ctl.challenge, ctl.challenge_ms = nonce, ctl.hal.ticks_ms()
 
 
 def tech(cmd, body, sig):
@@ -98,11 +103,72 @@ def test_a_signature_covers_the_body():
     assert ctl.config is None
 
 
-def test_a_refused_try_spends_the_challenge_too():
+def test_a_command_not_signed_for_the_challenge_does_not_spend_it():
+    """Issue 21: anyone on the link could spend the technician's challenge with a bogus
+    `tech` frame; now only a command a trusted key signed for it does."""
+    from felt.table.technician import RETRY_MS
     ctl, hal = keyed()
-    assert ctl.handle("tech", tech("cfg", CFG, CFG_OTHER_KEY)) is not None
-    assert ctl.challenge != NONCE
+    for sig in (CFG_OTHER_KEY, CFG_OTHER_BOARD, "ab" * 64):
+        assert ctl.handle("tech", tech("cfg", CFG, sig)).startswith("cfg refused")
+        hal.now += RETRY_MS
+    assert ctl.challenge == NONCE
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
+    assert ctl.challenge != NONCE                      # spent by the signed one
+
+
+def test_a_challenge_expires_after_five_minutes():
+    from felt.table.technician import CHALLENGE_MS
+    assert CHALLENGE_MS == 5 * 60 * 1000
+    ctl, hal = keyed()
+    hal.now = CHALLENGE_MS                             # the technician took too long
     assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)).startswith("cfg refused")
+    assert ctl.config is None
+    assert ctl.handle("challenge", {}) is None         # a new one, drawn when asked
+    assert hal.link.sent[-1][1]["nonce"] not in (None, NONCE)
+    # The clock wraps at 2**30 ms (felt.hal.clock): a challenge drawn just before the
+    # wrap is still fresh a minute after it.
+    ctl, hal = keyed()
+    hal.now = (1 << 30) - 1000
+    given(ctl, NONCE)
+    hal.now = 59000
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
+
+
+def test_a_flood_of_bogus_commands_is_counted_and_flushes_no_technician_record():
+    """Issue 21: 400 bogus `tech` frames pushed the `technician` and `deck_retired`
+    records out of the log.  Refusals are counted (a record at the 1st, 10th, 100th),
+    the kept records have files of their own, and a signature refused holds off the
+    next check a second (a flood does not stall the board checking signatures)."""
+    from felt.table.technician import RETRY_MS
+    path = journal_path("technician-flood")
+    ctl, hal = keyed(path)
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
+    ctl.record("deck_retired", "deck A: a deck check found 51 cards")
+    whys = set()
+    for i in range(400):
+        whys.add(ctl.handle("tech", tech("cfg", CFG, "%0128x" % i)))
+        hal.now += 10
+    assert whys == {"cfg refused: not signed by a trusted key for this board's challenge",
+                    "cfg refused: a command was refused less than a second ago"}
+    refused = [r["detail"] for r in _log_all(ctl) if r["code"] == "technician_refused"]
+    assert refused == ["cfg", "cfg (the 10th since boot)", "cfg (the 100th since boot)"]
+    assert ctl.eventlog.counted == {"technician_refused": 400}
+    for i in range(300):          # a flood of records anyone on the link can cause
+        ctl.record("shuffler_jam", "deck A to be shuffled by hand, try %d" % i)
+    log = _log_all(ctl)
+    assert [r["code"] for r in log if r["code"] in ("technician", "deck_retired")] == \
+        ["technician", "deck_retired"]
+    assert [r["n"] for r in log] == sorted(r["n"] for r in log)   # oldest first
+    assert log[-1]["detail"] == "deck A to be shuffled by hand, try 299"
+    again, _ = boot(path)                              # and after a power cycle
+    assert [r["code"] for r in _log_all(again)][:2] == ["technician", "deck_retired"]
+    assert again.eventlog.seq == log[-1]["n"]
+    hal.now += RETRY_MS                                # a second later, checked again
+    given(ctl, NONCE2)
+    # Its signature checked (the challenge spent): deck A is in service already.
+    assert ctl.handle("tech", tech("deck", {"register": "A"}, DECK_SIGNED)) == \
+        "deck A is in service already"
+    assert ctl.challenge != NONCE2
 
 
 def test_a_malformed_technician_command_is_refused_with_why():
@@ -118,7 +184,7 @@ def test_seat_buttons_and_the_panel_need_no_signature():
     ctl, hal = keyed()
     assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
     assert ctl.handle("dealer", {"b": "deal"}) is None
-    ctl.challenge = NONCE2
+    given(ctl, NONCE2)
     # A deck registered by the technician, signed (13:47-20.38(h)).
     why = ctl.handle("tech", tech("deck", {"register": "A"}, DECK_SIGNED))
     assert why is None or "signed" not in why
@@ -144,7 +210,7 @@ def test_clearing_a_tilt_keeps_the_journal_as_found_and_starts_a_new_table():
     assert ctl.handle("cfg", CFG).startswith("the table is locked: ")
     # Signed, but a tilted table takes nothing but the clearing.
     assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)).startswith("the table is locked: ")
-    ctl.challenge = NONCE
+    given(ctl, NONCE)
     assert ctl.handle("tech", tech("clear", {}, CLEAR_SIGNED)) is None
     assert ctl.locked is None and ctl.config is None
     with open(path + ".cleared") as f:
@@ -166,3 +232,12 @@ def test_clear_on_a_table_that_is_not_tilted_is_refused():
 def _log(ctl):
     records, nxt = ctl.eventlog.page(0)
     return records
+
+
+def _log_all(ctl):
+    """Every record the event log keeps, read a page at a time as the link does."""
+    got, start = [], 0
+    while start is not None:
+        records, start = ctl.eventlog.page(start)
+        got += records
+    return got
