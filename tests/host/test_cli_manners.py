@@ -96,7 +96,7 @@ REFUSED = [
      "/dev/ttyNONE"),
     ("felt-flash", "verify --image {d}/image --port /dev/ttyNONE", "/dev/ttyNONE"),
     ("felt-flash", "verify --image {d}/image --dir {d}/nope", "no such folder"),
-    ("felt-flash", "verify --image {d}/image --dir {d}/image --port auto", "not both"),
+    ("felt-flash", "verify --image {d}/image --dir {d}/image --port auto", "verify reads one board"),
     ("felt-flash", "provision --trust {d}/felt.pub --port /dev/ttyNONE", "/dev/ttyNONE"),
     ("felt-flash", "provision --trust {d}/felt.key", "not a 32-byte public key"),
     ("felt-flash", "install --image {d}/image --dry-run", "needs --trust"),
