@@ -22,6 +22,7 @@ import time
 
 from felt import protocol as P
 from felt.table import scenes
+from felt.table.controller import TECHNICIAN_ONLY
 from host_tools import cli, recall, tech
 from host_tools.emulator.devices import LedStrip
 from host_tools.emulator.link import HostLink, LinkError, QueryRefused
@@ -210,6 +211,11 @@ class Console:
         """The board's answer to a query; a tilted board answers every question but
         hello with its tilt (Refused)."""
         tilt = kind != "hello" and self.hello.get("tilt")
+        if not tilt and kind in TECHNICIAN_ONLY and self.hello.get("signed"):
+            if self.key is None:
+                raise Bad("%s: this board answers a technician only: start felt-console "
+                          "with --key KEYFILE" % kind)
+            return tech.ask(self.link, self.key, kind, payload or {})
         got = self.link.request(kind, payload or {}, "tilt" if tilt else kind)
         if tilt:
             raise Refused("the table is tilted: " + tilt_words(got))

@@ -207,8 +207,9 @@ def from_journal(path):
     return lambda k, start: recall.page(path, k, start)
 
 
-def from_port(port):
-    """ask(k, start) over the board's link on a serial port (or a pty)."""
+def from_port(port, key=None):
+    """ask(k, start) over the board's link on a serial port (or a pty); `key`: the
+    technician's private key, for a board that trusts keys (it answers them only)."""
     import termios
     import tty
     from host_tools.emulator.link import HostLink
@@ -223,8 +224,14 @@ def from_port(port):
     attrs[4] = attrs[5] = termios.B115200       # docs/protocol.md, 1: 115200 8N1
     termios.tcsetattr(fd, termios.TCSANOW, attrs)
     link = HostLink(fd)
-    link.request("hello", {}, "hello")          # a host says hello first (5)
-    return lambda k, start: link.request("recall", {"round": k, "from": start}, "recall")
+    hello = link.request("hello", {}, "hello")          # a host says hello first (5)
+    if not hello.get("signed"):
+        return lambda k, start: link.request("recall", {"round": k, "from": start}, "recall")
+    if key is None:
+        raise cli.UserError("--port %s: the board answers a technician only: give --key "
+                            "KEYFILE" % port, 1)
+    from host_tools import tech
+    return lambda k, start: tech.ask(link, key, "recall", {"round": k, "from": start})
 
 
 @cli.command("felt-recall")
@@ -236,6 +243,8 @@ def main(argv=None):
                                          "are read beside it")
     ap.add_argument("--phh", metavar="DIR", type=cli.out_dir,
                     help="write each round to DIR/hand-<n>.phh")
+    ap.add_argument("--key", help="with --port: the technician's private key, for a board "
+                                  "that trusts keys")
     ap.add_argument("--rounds", type=cli.count(1, RECALL), default=RECALL,
                     help="how many of the last rounds, 1 to %d (a board keeps %d; default "
                          "%d)" % (RECALL, RECALL, RECALL))
@@ -243,7 +252,13 @@ def main(argv=None):
     if args.journal is not None and not any(os.path.isfile(f) for f in files(args.journal)):
         raise cli.UserError("--journal %s: no such file, nor archives beside it" % args.journal, 1)
     try:
-        ask = from_port(args.port) if args.port else from_journal(args.journal)
+        if args.key and not args.port:
+            ap.error("--key is for a board on --port")
+        key = None
+        if args.key:
+            from host_tools.flash import load_key
+            key = load_key(args.key)
+        ask = from_port(args.port, key) if args.port else from_journal(args.journal)
         rounds = fetch(ask, args.rounds)
     except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError
         raise cli.UserError(str(e), 1)

@@ -28,6 +28,13 @@ def signed(key, challenge, cmd, body):
     return {"cmd": cmd, "body": body, "sig": key.sign(data).hex()}
 
 
+def ask(link, key, kind, payload):
+    """A technician's query (`recall`, `eventlog`) of a board that trusts keys: signed
+    for its challenge; returns the board's answer."""
+    challenge = link.request("challenge", {}, "challenge")
+    return link.request("tech", signed(key, challenge, kind, payload), kind)
+
+
 def send(link, key, cmd, body):
     """Ask the board behind `link` (a HostLink) for its challenge, then send the signed
     command; returns None, or the board's reason for refusing it."""

@@ -223,7 +223,9 @@ class HostLink:
 
     def request(self, kind, payload, answer):
         """Send a query and return the payload of the first `answer` frame; the frames
-        before it stay queued in order.  QueryRefused if the board refuses it instead."""
+        before it stay queued in order.  QueryRefused if the board refuses it instead
+        (a refusal of the same kind queued before it was sent is another's)."""
+        sent_at = len(self.inbox)
         self.send(kind, payload)
         deadline = time.monotonic() + self.timeout_s
         boots = len(self.reboots)
@@ -232,7 +234,7 @@ class HostLink:
                 if k == answer:
                     del self.inbox[i]
                     return p
-                if _refusal((k, p)) and p.get("what") == kind:
+                if i >= sent_at and _refusal((k, p)) and p.get("what") == kind:
                     del self.inbox[i]
                     raise QueryRefused(p.get("why", ""))
             self._pump(0.05)

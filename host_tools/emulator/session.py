@@ -196,6 +196,12 @@ class Session:
         return "tech", tech.signed(self.tech_key, self.link.request("challenge", {}, "challenge"),
                                    kind, payload)
 
+    def ask(self, kind, payload):
+        """The board's answer to a query, signed where it is a technician's (recall,
+        eventlog) and the board trusts keys."""
+        sent, body = self.as_technician(kind, payload)
+        return self.link.request(sent, body, kind)
+
     def power_cut(self):
         """The table's power fails and comes back: the firmware boots and resumes from
         its journal.  Returns the frames it sent up to its first LED frame (its hello,

@@ -5,13 +5,14 @@ a key it trusts signed; anything else tilts it with play disabled and the file n
 
 import json
 import shutil
+import time
 
 import pytest
 
 from felt.table import scenes
 from host_tools import flash, tech
 from host_tools.emulator import cli
-from host_tools.emulator.link import FirmwareProcess
+from host_tools.emulator.link import FirmwareProcess, QueryRefused
 from host_tools.emulator.session import Session, table_config
 from host_tools.micropython import MicroPythonMissing, binary
 
@@ -192,7 +193,11 @@ def test_technician_commands_over_the_link_signed_replayed_and_unsigned(built, k
         foreign = flash.load_key(keys / "other.key")
         assert tech.send(link, foreign, "deck", {"register": "A"}).startswith("deck refused")
         assert s.state()["stacks"][:3] == [5, 5, 5]
-        records = link.request("eventlog", {}, "eventlog")["records"]
+        # The event log is a technician's to read (issue 21): plainly, it is refused.
+        with pytest.raises(QueryRefused, match="eventlog is a technician's command"):
+            link.request("eventlog", {}, "eventlog")
+        time.sleep(1.0)       # after a refused signature, none is checked for a second
+        records = s.ask("eventlog", {})["records"]
         # Refusals are counted: the first is written, the second waits for the tenth.
         assert [r["code"] for r in records][-2:] == ["technician", "technician_refused"]
 

@@ -248,7 +248,7 @@ def test_a_watchdog_reset_of_a_hung_task():
         after = s.state()
         assert (after["hand"], after["stacks"], after["pot"], after["to_act"]) == \
             (before["hand"], before["stacks"], before["pot"], before["to_act"]), (before, after)
-        codes = [r["code"] for r in s.link.request("eventlog", {}, "eventlog")["records"]]
+        codes = [r["code"] for r in s.ask("eventlog", {})["records"]]
         assert codes[-1] == "watchdog_reset" and "task_reset" not in codes, codes
         play_to_the_end(s)
         assert not s.faults, s.faults

@@ -28,7 +28,8 @@ from felt.table.eventlog import EventLog
 from felt.table.states import IDLE, PLACING, SHUFFLING, HAND_SHUFFLE, CUT, PLAYING, copied
 
 # A technician's, signed, where the board trusts keys (felt.table.technician).
-TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear")
+# Past rounds' cards and the event log are read by a technician only (issue 21).
+TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear", "recall", "eventlog")
 TECHNICIAN = "felt.table.technician"
 RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)

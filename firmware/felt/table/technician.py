@@ -1,7 +1,8 @@
 """The technician's authority: configuring the table, changing its rules, registering a
-deck and clearing a tilt are done only by a command signed with a key the board trusts
-(its `felt.pub`, felt.image), never by whoever is on the link.  Seat buttons and the
-dealer's panel stay as they are.
+deck, clearing a tilt, and reading past rounds (`recall`, hole cards and all) and the
+event log are done only by a command signed with a key the board trusts (its `felt.pub`,
+felt.image), never by whoever is on the link.  Seat buttons and the dealer's panel stay
+as they are.
 
 A signed command is `tech {"cmd": kind, "body": {...}, "sig": hex}`: an Ed25519
 signature (felt.ed25519) of `felt-tech ` followed by the canonical JSON
@@ -20,7 +21,7 @@ import binascii
 import os
 
 from felt import lazy, protocol
-from felt.protocol import ticks_diff
+from felt.protocol import QUERIES, ticks_diff
 from felt.table import messages
 
 PREFIX = b"felt-tech "
@@ -55,7 +56,7 @@ def command(ctl, p):
         return "%s refused: not signed by a trusted key for this board's challenge" % kind
     ctl.refused_ms = None
     draw(ctl)
-    if ctl.locked is not None and kind != "clear":
+    if ctl.locked is not None and kind != "clear" and kind not in QUERIES:
         return "the table is locked: %s" % ctl.locked
     reason = messages.why_not(kind, body)
     if reason is None:
@@ -64,7 +65,7 @@ def command(ctl, p):
             reason = getattr(ctl, "_on_" + kind)(messages.taken(kind, body))
         finally:
             ctl.authorised = False
-    if reason is None:
+    if reason is None and kind not in QUERIES:    # a reading changes nothing: not logged
         ctl.record("technician", "%s, signed by key %s" % (kind, key))
     return reason
 

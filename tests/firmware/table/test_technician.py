@@ -23,6 +23,11 @@ CFG_OTHER_BOARD = ("054b83a0d11a80a5327f48afd26fba9ba6242ce5d2a3c4093006e87136c4
                    "59fde5e3eb0f064324519d86ba441d306cc894ce9c93ee6d87d1dd8dca90b20f")
 DECK_SIGNED = ("dc16694cb73c58fea2ff5359c54997f60eb7c66aee951c8f8777f7cf2ce1a144"     # NONCE2
                "84f6718b5dade7ff876f73c843acfafd1da58386c15dbb66d16f39aded5b2605")
+# Reading past rounds and the event log (issue 21: the unsigned `recall` gave every card).
+RECALL_SIGNED = ("f7b3fea283dceed112007301c42d6f0e0f57fa480786dbbf0c1ca66e92152943"
+                 "da90feffd536718ed4681159680d583c029a2316b8aee98a2abb8cc945443c05")
+EVENTLOG_SIGNED = ("916bcdd898be8e5f7ed260a9cf9cb847835382661d7321f5d1c3cc7f1558efcb"
+                   "e2a928751fe8ab1991a6aa2efd76b2fb2549d13aa301701d36d81f0480ca1d0a")
 CLEAR_SIGNED = ("c7218a24b3af8d87546bc21e7c782ca7680192ac3647aa0f9d97f6d5473f89c8"
                 "0e3e033b08c1ea4b350bebd432f203496798786862f6142c9af7d9ee8e678f05")
 
@@ -174,7 +179,7 @@ def test_a_flood_of_bogus_commands_is_counted_and_flushes_no_technician_record()
 def test_a_malformed_technician_command_is_refused_with_why():
     ctl, hal = keyed()
     assert ctl.handle("tech", {"cmd": "btn", "body": {}, "sig": CFG_SIGNED}) == \
-        'tech cmd must be one of cfg, rules, deck, clear, not "btn"'
+        'tech cmd must be one of cfg, rules, deck, clear, recall, eventlog, not "btn"'
     assert ctl.handle("tech", tech("cfg", CFG, "00" * 10)) == \
         "tech sig must be 64 bytes in lower-case hex"
     assert ctl.challenge == NONCE                      # checked before anything is spent
@@ -241,3 +246,27 @@ def _log_all(ctl):
         records, start = ctl.eventlog.page(start)
         got += records
     return got
+
+
+def test_past_rounds_and_the_event_log_are_read_by_a_technician_only():
+    """Issue 21: the unsigned `recall` query returned every card of past rounds, hole
+    cards included.  Where the board trusts keys, `recall` and `eventlog` are a
+    technician's, signed; a tilted table is read all the same (a technician reads it
+    before clearing), and a reading is not logged as a command."""
+    path = journal_path("technician-reading")
+    with open(path, "w") as f:
+        f.write("not a journal\n")
+    ctl, hal = keyed(path)
+    assert ctl.locked is not None
+    for kind, body in (("recall", {"round": 0, "from": 0}), ("eventlog", {"from": 0})):
+        assert ctl.handle(kind, body) == \
+            "%s is a technician's command: send it signed (tech)" % kind
+        assert [k for k, p in hal.link.sent if k == kind] == []
+    logged = len(_log_all(ctl))
+    assert ctl.handle("tech", tech("recall", {"round": 0, "from": 0}, RECALL_SIGNED)) is None
+    assert [k for k, p in hal.link.sent].count("recall") == 1
+    given(ctl, NONCE)
+    assert ctl.handle("tech", tech("eventlog", {"from": 0}, EVENTLOG_SIGNED)) is None
+    answer = [p for k, p in hal.link.sent if k == "eventlog"][-1]
+    assert answer["records"][-1]["code"] == "critical_memory"
+    assert len(_log_all(ctl)) == logged
