@@ -29,7 +29,10 @@ EXPANDER_PINS = 16  # pins per expander, in the input numbering used below
 _TOP = ("name", "comment", "runtime", "mcu", "seats", "debounce_ms", "poll_ms",
         "watchdog_ms", "i2c", "expanders", "seat_buttons", "dealer_buttons",
         "card_reader", "shuffler", "leds", "link")
-_OPTIONAL_TOP = ("comment", "journal", "heap_bytes")
+_OPTIONAL_TOP = ("comment", "journal", "heap_bytes", "devices")
+# Where the table's devices (buttons, reader, shuffler, clock) are: at their pins, and
+# only there; or also played over the link, by a test rig (SCHEMA.md, docs/security.md).
+DEVICES = ("wired", "link")
 PICO_HEAP = 185 * 1024  # the GC heap a Pico has free at boot under MicroPython 1.27
 _WATCHDOG_MAX = {"rp2040": 8388}  # the RP2040's watchdog counts to 8.3 s at most
 _GPIO_COUNT = {"rp2040": 30}
@@ -134,6 +137,9 @@ def validate(data, name=None):
         c.fail("card_reader and link both on UART %d" % data["link"]["uart"])
     _shuffler(c, data, pins)
     _leds(c, data, pins)
+    data.setdefault("devices", "wired")
+    if data["devices"] not in DEVICES:
+        c.fail("devices must be one of %s" % ", ".join(DEVICES))
     # The journal a power cut resumes from (felt.table.journal).  CircuitPython's flash
     # is read-only to code unless boot.py remounts it, so there it is asked for by name.
     data.setdefault("journal", "/journal.jsonl" if data["runtime"] == "micropython" else None)

@@ -68,6 +68,24 @@ async def link_watch_task(hal, ctl, guard, timeout_ms):
         await sleep_ms(100)
 
 
+async def clock_task(hal, ctl, guard, period_ms=500):
+    """Table time on a board whose devices are its own (Controller.own_devices): its clock
+    moves it on a minute at a time (time charges, posted rule changes) from the minute
+    the journal resumed at; no frame moves it (issue 21, item 1)."""
+    ms = 0
+    last = hal.ticks_ms()
+    while True:
+        await sleep_ms(period_ms)
+        now = hal.ticks_ms()
+        ms += ticks_diff(now, last)     # step by step: ticks_ms wraps in days
+        last = now
+        if ms >= 60000:
+            ms -= 60000
+            if ctl.locked is None:      # a locked table refuses it: no refusal a minute
+                ctl.handle("clock", {"minutes": ctl.minutes + 1})
+        guard.beat("clock")
+
+
 async def resend_task(hal, guard):
     """Resend a frame the host has not acknowledged in time."""
     while True:
@@ -102,6 +120,8 @@ async def run(hal, board, journal, rebooted=None, trust=None, image=None):
         tasks.append(("buttons", buttons_task(hal, ctl, guard)))
         tasks.append(("cards", cards_task(hal, ctl)))
         tasks.append(("shuffler", shuffler_task(hal, ctl, guard)))
+        if ctl.own_devices:
+            tasks.append(("clock", clock_task(hal, ctl, guard)))
         if board["link"]["timeout_ms"]:
             tasks.append(("link_watch", link_watch_task(hal, ctl, guard,
                                                         board["link"]["timeout_ms"])))

@@ -69,6 +69,10 @@ def parse_args(argv):
                          "exposed cards...) at random moments, seeded by --seed")
     ap.add_argument("--trace", type=cli.out_file,
                     help="write every frame on the link to this file")
+    ap.add_argument("--presses-only", action="store_true",
+                    help="players act with their seat buttons alone, as at a wired board: a bet "
+                         "or raise is the button's own, without an amount (how --runtime "
+                         "pico always plays)")
     add_runtime_arguments(ap)
     ap.add_argument("--image", metavar="DIR",
                     help="run the signed image in DIR (felt-flash build) as a board flashed "

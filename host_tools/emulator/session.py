@@ -87,13 +87,17 @@ class Session:
     def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
                  button="dealer_right", journal=None, config=None, phh=None, inject=None,
                  runtime="cpython", heap=None, measure=False, image=None, trust=None,
-                 tech_key=None, trace=None):
+                 tech_key=None, trace=None, presses_only=False):
         """`inject`: None (no faults), "manual" (faults only when armed or injected, e.g.
         from the terminal view's keys) or "random" (also at random moments).  `runtime`
         and `heap`: what the firmware runs on; `measure`: its perf frames (HostLink.perf);
         `image` and `trust`: a signed image to run and the key the board trusts
         (host_tools.emulator.link.FirmwareProcess); `tech_key`: the private key that
-        signs the technician's commands to it (host_tools.tech)."""
+        signs the technician's commands to it (host_tools.tech); `presses_only`: the
+        players act with their seat buttons alone, as at a wired board, which takes no
+        amount, discard or clock from its link (docs/security.md): a bet or raise is the
+        button's own (the least; Four Card Poker's raise plays 3x).  A wired board's
+        session plays so whatever it is asked."""
         self.board_path = Path(board)
         self.board = json.loads(self.board_path.read_text())
         self.players = players
@@ -131,6 +135,9 @@ class Session:
         forget_journal(journal)
         self.fw = start_firmware(self.board_path, journal, runtime=runtime, seed=seed, phh=phh,
                                  heap=heap, measure=measure, image=image, trust=trust)
+        # An emulated Pico's devices are at its pins (host_tools.pico.bridge).
+        self.wired = self.fw.runtime == "pico" and self.board.get("devices", "wired") == "wired"
+        self.presses_only = presses_only or self.wired
         # An emulated Pico runs an image signed with a key of its own (PicoProcess).
         self.tech_key = tech_key or getattr(self.fw, "tech_key", None)
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
@@ -339,7 +346,7 @@ class Session:
             count = 1 if action == "discard" else None
             return "discard", {"seat": seat, "cards": " ".join(bot.throw(self.hole[seat], count))}
         msg = {"seat": seat, "b": BUTTON_FOR[action]}
-        if action in ("bet", "raise") and self.bounds:
+        if action in ("bet", "raise") and self.bounds and not self.presses_only:
             msg["to"] = bot.amount(*self.bounds)
         return "btn", msg
 
@@ -349,7 +356,10 @@ class Session:
         self._must(self.link.send(*self.bot_message(seat, action)), "seat %d %s" % (seat, action))
 
     def pass_time(self):
-        """Let the table's clock run between rounds (time charges, 13:47-20.37(a)4iii)."""
+        """Let the table's clock run between rounds (time charges, 13:47-20.37(a)4iii);
+        a wired board keeps its own."""
+        if self.wired:
+            return
         self.minutes += MINUTES_PER_ROUND
         self._must(self.link.send("clock", {"minutes": self.minutes}), "clock")
 
@@ -381,6 +391,8 @@ class Session:
         g = self.config["game"]
         button, to = self.bots[seat].decide(g, self.events, self.hole[seat], legal,
                                             self.wagers[seat][0], self.stacks[seat])
+        if self.presses_only:
+            to = None
         self._must(self.press(seat, button, to), "seat %d %s" % (seat, button))
 
     def press(self, seat, button, to=None):
@@ -404,7 +416,7 @@ def from_args(args, inject):
     return Session(players=args.players, seed=args.seed, board=args.board,
                    journal=args.journal, config=config, phh=args.phh, inject=inject,
                    runtime=args.runtime, heap=args.heap, image=args.image, trust=args.trust,
-                   tech_key=args.tech_key, trace=args.trace)
+                   tech_key=args.tech_key, trace=args.trace, presses_only=args.presses_only)
 
 
 def round_line(end, events):

@@ -49,6 +49,8 @@ class FakeDevice:
 
 
 class FakeHal:
+    wired = False      # its devices are messages, as on the emulator's link (a test sets it)
+
     def __init__(self):
         self.link = FakeLink()
         self.pixels = FakePixels(LEDS["count"])

@@ -129,6 +129,29 @@ def test_hostile_link_frames_reboot_nothing():
             (s.fw.bridge.resets, s.link.reboots)
 
 
+def test_a_wired_board_takes_nothing_its_devices_say_from_its_link():
+    # Issue 21, item 1, on the real image: the frames an unsigned host dealt, bet, voided
+    # and moved time with.  Each has a field the pins cannot play, so the bridge sends it
+    # to the board's link as it is; every one is refused and nothing changes.
+    with session() as s:
+        seat, _ = first_turn(s)
+        before = s.state()
+        attacks = (("card", {"code": "As", "face_up": False}),
+                   ("btn", {"seat": seat, "b": "raise", "to": 4}),
+                   ("dealer", {"b": "dead_round", "why": "attack"}),
+                   ("clock", {"minutes": 1440}),
+                   ("shoe", {"state": "jam"}),
+                   ("chip", {"seat": seat, "amount": 2}))
+        why = dict((kind, s.link.send(kind, payload)) for kind, payload in attacks)
+        assert why == dict((kind, "%s comes from this table's own devices, never from the "
+                                  "link" % kind) for kind, _ in attacks), why
+        assert s.state() == before
+        play_to_the_end(s)                 # the seats' buttons and the reader play on
+        assert s.faults == ["refused %s: %s" % (kind, why[kind]) for kind, _ in attacks], \
+            s.faults
+        conserved(s, 3000)
+
+
 def settle(s, wait_s=0.5):
     """Play the devices' part for what the board says within wait_s."""
     for kind, p in s.link.drain(wait_s):
@@ -259,11 +282,16 @@ def test_holdem_plays_as_on_cpython():
     plays_as_on_cpython(["--hands", "3", "--players", "4", "--seed", "11"])
 
 
+
 def test_four_card_poker_plays_as_on_cpython():
     # Every round line shows the dealer's six cards: a board that saw no shuffler on its
     # lines shuffled by hand and dealt A<->T, K<->Q swapped (host_tools/pico/bridge.py).
     plays_as_on_cpython(["--game", "four-card-poker", "--hands", "2", "--players", "6",
                          "--seed", "3"])
+
+
+# Both runtimes play as a wired board can: a Pico takes no amount from its link.
+PRESSES = ["--presses-only"]
 
 
 def plays_as_on_cpython(args):
@@ -274,7 +302,8 @@ def plays_as_on_cpython(args):
     with tempfile.TemporaryDirectory() as tmp:
         for runtime, timeout in (("cpython", 120), ("pico", 600)):
             trace = os.path.join(tmp, runtime)
-            run = subprocess.run([emulator, "--runtime", runtime, "--trace", trace] + args,
+            run = subprocess.run([emulator, "--runtime", runtime, "--trace", trace] + PRESSES
+                                 + args,
                                  capture_output=True, text=True, stdin=subprocess.DEVNULL,
                                  timeout=timeout)
             assert run.returncode == 0, (runtime, run.stderr[-2000:])

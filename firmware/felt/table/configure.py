@@ -125,8 +125,14 @@ def _changed(ctl, changes):
 def _read(ctl, d):
     """A TableConfig from `d`, or why not (ConfigError's sentence)."""
     try:
-        return lazy.load(CONFIG).from_dict(d, len(ctl.leds["seats"]))
+        cfg = lazy.load(CONFIG).from_dict(d, len(ctl.leds["seats"]))
     except ConfigError as e:
         return str(e)
     finally:
         lazy.forget(CONFIG)
+    if ctl.own_devices and not cfg.banked and \
+            [st for st in cfg.variant.steps if st[0] == "draw" or st[0] == "discard"]:
+        # Its devices are its own (issue 21, item 1): the link may not say the cards.
+        return "%s needs the players' discards, and this board has no device for them" % (
+            cfg.game)
+    return cfg

@@ -38,6 +38,9 @@ RECORDS = "felt.table.records"     # its lines, for the boot and for recall (fel
 PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
 REPORTS = "felt.table.reports"     # the decks retired, the lock, time charges (felt.lazy)
 VERIFY = "felt.verify"             # program verification on demand (felt.lazy)
+# What the table's own devices say: on a wired board (felt.board.DEVICES) taken from them
+# alone, never from the link, table time too (issue 21, item 1; docs/security.md).
+DEVICE_INPUTS = ("btn", "dealer", "card", "shoe", "shuf", "chip", "discard", "wager", "clock")
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 # The dealer's buttons the controller answers itself; the others report an irregularity
 # of the round, to the game's table (its panel).
@@ -59,6 +62,8 @@ class Controller:
         self.eventlog = EventLog(self.journal.path + ".events" if self.journal.path else None)
         self.trust = trust
         self.image = image
+        # Its devices are at its pins and only there (felt.board.DEVICES).
+        self.own_devices = hal.wired and board.get("devices", "wired") == "wired"
         self.challenge = None       # drawn when first asked for (felt.table.technician)
         self.challenge_ms = 0       # when it was drawn (hal.ticks_ms)
         self.refused_ms = None      # when a technician's signature was last refused
@@ -123,6 +128,9 @@ class Controller:
             return "unknown message %r" % (kind,)
         if self.locked is not None and kind not in QUERIES and kind != "tech":
             reason = "the table is locked: %s" % self.locked
+        elif self.own_devices and kind in DEVICE_INPUTS and self.hal.link.frame is not None:
+            reason = "%s comes from this table's own devices, never from the link" % kind
+            self.record("link_input_refused", kind)
         elif self.link_down and self._waits_for_link(kind, payload):
             reason = "the host link is lost: play waits for it"
         elif kind in TECHNICIAN_ONLY and self.trust is not None and not self.authorised:

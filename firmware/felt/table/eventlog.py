@@ -25,7 +25,8 @@ READING = "felt.table.eventlog_read"   # reading the log back, seldom (felt.lazy
 # Records anyone at the link or the table can cause: every other code (tilts, their
 # clearing, reboots, technicians' acts, decks retired) is kept, in files of its own.
 CAUSED = ("shuffler_jam", "shuffler_jam_cleared", "shoe_failure", "shoe_failure_cleared",
-          "link_lost", "link_restored", "power_lost_in_play", "technician_refused")
+          "link_lost", "link_restored", "power_lost_in_play", "technician_refused",
+          "link_input_refused")
 
 
 def files(path):

@@ -177,6 +177,16 @@ def test_link_timeout_is_optional_and_bounded():
     assert "link.timeout_ms" in _refusal(d)
 
 
+def test_devices_are_wired_unless_the_definition_says_a_rig_plays_them_on_the_link():
+    # Issue 21, item 1: a board's devices are its own (docs/security.md).
+    assert _pico()["devices"] == "wired"
+    d = _copy(_pico())
+    d["devices"] = "link"
+    assert B.validate(d, "pico-11")["devices"] == "link"
+    d["devices"] = "emulated"
+    assert "devices must be one of wired, link" in _refusal(d)
+
+
 def test_pin_type_must_suit_the_runtime():
     d = _copy(_pico())
     d["leds"]["pin"] = "GP22"
