@@ -1,6 +1,6 @@
 """felt-console: a technician's console on a board's link (or the emulator's, served).
 
-    felt-console --port /dev/ttyUSB0 --key keys/felt.key      # commands at a prompt
+    felt-console --port /dev/ttyUSB0 --key keys/tech.key      # commands at a prompt
     felt-console --port socket://localhost:7000 state log     # run these, then exit
     felt-console --port /dev/ttyUSB0 < commands.txt           # one command a line
 

@@ -188,12 +188,12 @@ FS_BLOCK, FS_BLOCKS, FS_PROG = 4096, 352, 256
 PICO_FILES = ("firmware.uf2", "filesystem.uf2", "filesystem.img")
 
 
-def pico(board, out, key_path, firmware=PICO_UF2, trust=None, force=False):
+def pico(board, out, key_path, firmware=PICO_UF2, trust=None, force=False, tech=None):
     """The files that flash a Pico, in folder `out`: the firmware (a UF2 `make pico`
     built, felt frozen in) and the board's filesystem as a UF2 and as a raw littlefs
     image.  The filesystem holds board.json, felt.pub (the keys in file `trust`, else
-    the signing key's) and the manifest, signed, naming board.json and the firmware.
-    Returns the manifest."""
+    the signing key's), tech.pub (the technicians' keys in file `tech`, if given) and
+    the manifest, signed, naming board.json and the firmware.  Returns the manifest."""
     out = Path(out)
     _may_replace(out, force, "filesystem.img")
     try:
@@ -209,12 +209,15 @@ def pico(board, out, key_path, firmware=PICO_UF2, trust=None, force=False):
     board = load_board(str(board_file))
     key = load_key(key_path)
     keys = trust_file(trust).read_bytes() if trust else (public_hex(key) + "\n").encode()
+    tech_keys = trust_file(tech, "--tech").read_bytes() if tech else None
 
     def make(folder):
         data = folder / "filesystem"
         data.mkdir()
         (data / "board.json").write_bytes(board_file.read_bytes())
         (data / board_image.TRUST).write_bytes(keys)
+        if tech_keys is not None:
+            (data / board_image.TECH_KEYS).write_bytes(tech_keys)
         from felt import FIRMWARE as VERSION
         manifest = {"board": board["name"], "version": VERSION,
                     "files": {"board.json": list(board_image.sha256_file(str(data / "board.json")))},
@@ -397,12 +400,12 @@ def compare(manifest, found):
 # ----- the command line ------------------------------------------------------------------
 
 
-def trust_file(path):
+def trust_file(path, option="--trust"):
     """The public key file `path`, refused unless it holds keys a board would take."""
     keys = board_image.trusted(str(path))
     if isinstance(keys, tuple):
-        raise Refused("--trust %s: %s" % (path, "no such file" if not Path(path).is_file()
-                                          else keys[1]))
+        raise Refused("%s %s: %s" % (option, path, "no such file" if not Path(path).is_file()
+                                     else keys[1]))
     return Path(path)
 
 
@@ -480,12 +483,17 @@ def main(argv=None):
                    help="the board: a name from hardware/boards/ or a definition file")
     p.add_argument("--key", required=True, help="the private key that signs it")
     p.add_argument("--trust", help="the keys the board trusts (default: --key's public key)")
+    p.add_argument("--tech", help="the technicians' public keys (their commands; never an "
+                                  "image): without them the board takes no technician's command")
     p.add_argument("--uf2", default=str(PICO_UF2), help="the firmware (make pico builds it)")
     p.add_argument("--out", default=str(REPO / "build" / "pico" / "flash"),
                    help="the folder for firmware.uf2, filesystem.uf2 and filesystem.img")
     p.add_argument("--force", action="store_true", help="replace what is already in --out")
     p = sub.add_parser("provision", help="make the board trust a public key")
-    p.add_argument("--trust", required=True, help="public key file(s) in hex, one a line")
+    p.add_argument("--trust", required=True, help="the keys that sign images: a file in hex, "
+                                                  "one a line")
+    p.add_argument("--tech", help="the technicians' keys, for their signed commands: a file "
+                                  "in hex, one a line")
     p.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
     p.add_argument("--dry-run", action="store_true", help="print, change nothing")
     p = sub.add_parser("install", help="install a signed image on a board")
@@ -513,14 +521,20 @@ def main(argv=None):
         print("built %s: %d files, %s for %s, signed with %s" % (
             args.out, len(manifest["files"]), manifest["version"], manifest["board"], args.key))
     elif args.cmd == "pico":
-        manifest = pico(args.board, args.out, args.key, args.uf2, args.trust, args.force)
+        manifest = pico(args.board, args.out, args.key, args.uf2, args.trust, args.force,
+                        args.tech)
         print("wrote %s: firmware.uf2 (%s, %d bytes) and filesystem.uf2 for %s, signed with "
               "%s; copy filesystem.uf2, then firmware.uf2, onto the Pico's RPI-RP2 drive"
               % (args.out, manifest["version"], manifest[board_image.FIRMWARE][0],
                  manifest["board"], args.key))
     elif args.cmd == "provision":
         trust_file(args.trust)
+        if args.tech:
+            trust_file(args.tech, "--tech")
         _run(mpremote(args.port, "fs", "cp", args.trust, ":" + board_image.TRUST), args.dry_run)
+        if args.tech:
+            _run(mpremote(args.port, "fs", "cp", args.tech, ":" + board_image.TECH_KEYS),
+                 args.dry_run)
     elif args.cmd == "install":
         folder = Path(args.image)
         if args.dry_run and args.trust is None:

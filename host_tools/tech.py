@@ -1,14 +1,16 @@
 """felt-tech: a technician's signed command to a board (felt.table.technician).
 
-    felt-tech --port /dev/ttyUSB0 --key keys/felt.key cfg table.json
-    felt-tech --port /dev/ttyUSB0 --key keys/felt.key rules '{"min_wager": 10}'
-    felt-tech --port /dev/ttyUSB0 --key keys/felt.key deck A
-    felt-tech --port /dev/ttyUSB0 --key keys/felt.key clear
+    felt-tech --port /dev/ttyUSB0 --key keys/tech.key cfg table.json
+    felt-tech --port /dev/ttyUSB0 --key keys/tech.key rules '{"min_wager": 10}'
+    felt-tech --port /dev/ttyUSB0 --key keys/tech.key deck A
+    felt-tech --port /dev/ttyUSB0 --key keys/tech.key clear
+    felt-tech --port /dev/ttyUSB0 --key keys/felt.key revoke 3b6a27bc...   # 64 hex digits
 
 It asks the board for its challenge, signs the command for that board and challenge
 with the technician's private key, and sends it; the board answers with an ack, or a
-nak saying why (docs/protocol.md).  A board trusts the keys provisioned in its
-felt.pub (felt-flash provision).
+nak saying why (docs/protocol.md).  A board takes commands signed by the technicians'
+keys provisioned in its tech.pub, and `revoke` (a key trusted for nothing from then on)
+signed by a key of its felt.pub, which signs images (felt-flash provision).
 """
 
 import json
@@ -18,7 +20,7 @@ from felt.table.technician import signed_bytes
 from host_tools import cli
 from host_tools.flash import load_key
 
-COMMANDS = ("cfg", "rules", "deck", "clear")
+COMMANDS = ("cfg", "rules", "deck", "clear", "revoke")
 
 
 def signed(key, challenge, cmd, body):
@@ -48,6 +50,8 @@ def body_of(cmd, arg):
         return {}
     if cmd == "deck":
         return {"register": arg}
+    if cmd == "revoke":
+        return {"key": arg}
     try:
         text = open(arg).read() if arg and not arg.lstrip().startswith("{") else arg
         body = json.loads(text)
@@ -65,9 +69,11 @@ def main(argv=None):
     ap = cli.parser("felt-tech", __doc__)
     ap.add_argument("--port", required=True, help="the board's link (serial port)")
     ap.add_argument("--baud", type=cli.count(1), default=115200)
-    ap.add_argument("--key", required=True, help="the technician's private key")
+    ap.add_argument("--key", required=True, help="the technician's private key (revoke: a key "
+                                                 "that signs images)")
     ap.add_argument("cmd", choices=COMMANDS)
-    ap.add_argument("arg", nargs="?", help="cfg/rules: JSON or a JSON file; deck: A or B")
+    ap.add_argument("arg", nargs="?", help="cfg/rules: JSON or a JSON file; deck: A or B; "
+                                           "revoke: the public key in hex")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if args.cmd == "clear" and args.arg is not None:
         ap.error("clear takes no argument")

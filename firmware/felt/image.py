@@ -5,7 +5,10 @@ An image (host_tools/flash.py builds it) is the board's program files plus
 `manifest.json`, which lists each file's size and SHA-256 with the firmware's version,
 and `manifest.sig`, an Ed25519 signature of the manifest's bytes in hex (felt.ed25519).
 The board trusts the public keys in `felt.pub` (hex, one a line), put there when the
-board was provisioned, not by an image.  The check fails when the signature is not by
+board was provisioned, not by an image: those sign images.  Keys have roles (issue 21,
+item 5): a technician's keys, in `tech.pub` beside it, sign technicians' commands and
+never an image (felt.table.technician); a key in `revoked.pub` beside them, written by
+a command signed with an image key, is trusted for nothing (keys_for).  The check fails when the signature is not by
 a trusted key, or any file listed is missing or differs, or a program file is there
 that the manifest does not list: a program file is anything under `felt/` or `lib/`
 (where MicroPython imports from), any `.py` or `.mpy`, and `board.json`.
@@ -30,7 +33,11 @@ import os
 
 MANIFEST = "manifest.json"
 SIGNATURE = "manifest.sig"
-TRUST = "felt.pub"
+TRUST = "felt.pub"          # the keys that sign images
+TECH_KEYS = "tech.pub"      # the technicians' keys: they sign commands, never an image
+REVOKED = "revoked.pub"     # keys revoked by a signed command: trusted for nothing
+IMAGES, TECHNICIANS = "images", "technicians"   # the roles of keys_for()
+MAX_REVOKED = 32
 PROGRAM_DIRS = ("felt", "lib")
 CHUNK = 512         # bytes hashed at a time: the heap never holds a whole file
 MAX_MANIFEST = 16 * 1024
@@ -62,7 +69,7 @@ def check(root, trust, firmware=None):
     the boot knows which of its own files it may still run to show the tilt.
     `firmware`: when felt is frozen into the firmware, a function giving its first n
     bytes (flash): the manifest must then name the firmware, and it is hashed too."""
-    keys = trusted(trust)
+    keys = keys_for(trust, IMAGES)
     if isinstance(keys, tuple):
         return [keys], "no trusted key"
     manifest, parsed = _manifest(root)
@@ -236,26 +243,64 @@ def _firmware_differs(firmware, entry):
     return None
 
 
-def trusted(trust):
-    """The public keys (bytes) in the file `trust`, or (file, why not).  Read a line at
-    a time: a technician's command reads them with the table's heap in pieces."""
+def keys_for(trust, role):
+    """The keys the board trusts for `role`, or (file, why not).  IMAGES: those of the
+    file `trust` (felt.pub) that are neither a technician's nor revoked; TECHNICIANS:
+    those of tech.pub beside it that are not revoked.  A key file that does not read
+    trusts no key at all."""
+    path = trust if role == IMAGES else beside(trust, TECH_KEYS)
+    keys = trusted(path)
+    if isinstance(keys, tuple):
+        return keys
+    barred = _keys(beside(trust, REVOKED), MAX_REVOKED) or []
+    if role == IMAGES and isinstance(barred, list):
+        tech = _keys(beside(trust, TECH_KEYS), MAX_KEYS) or []
+        barred = tech if isinstance(tech, tuple) else barred + tech
+    if isinstance(barred, tuple):
+        return barred
+    keys = [k for k in keys if k not in barred]
+    return keys or (_name(path), "every key in it is revoked or a technician's")
+
+
+def beside(trust, name):
+    """The path of the file `name` in the folder of the file `trust`."""
+    return trust[:trust.rfind("/") + 1] + name
+
+
+def trusted(path):
+    """The public keys (bytes) in the file at `path`, at least one, or (file, why not)."""
+    keys = _keys(path, MAX_KEYS)
+    if keys is None:
+        return _name(path), "no trusted key: the board was not provisioned (felt-flash " \
+                            "provision)"
+    if not keys:
+        return _name(path), "no trusted key in the file"
+    return keys
+
+
+def _keys(path, most):
+    """The public keys in the file at `path` (hex, one a line, # comments), None when
+    there is no such file, or (file, why not).  Read a line at a time: a technician's
+    command reads them with the table's heap in pieces."""
     keys = []
     try:
-        with open(trust) as f:
+        with open(path) as f:
             for line in f:
                 line = line.strip()
                 if line and not line.startswith("#"):
                     key = _unhex(line)
                     if key is None or len(key) != 32:
-                        return TRUST, "a line that is not a 32-byte public key in hex"
-                    if len(keys) == MAX_KEYS:
-                        return TRUST, "more than %d keys" % MAX_KEYS
+                        return _name(path), "a line that is not a 32-byte public key in hex"
+                    if len(keys) == most:
+                        return _name(path), "more than %d keys" % most
                     keys.append(key)
     except OSError:
-        return TRUST, "no trusted key: the board was not provisioned (felt-flash provision)"
-    if not keys:
-        return TRUST, "no trusted key in the file"
+        return None
     return keys
+
+
+def _name(path):
+    return path[path.rfind("/") + 1:]
 
 
 def _walk(root, rel, out):

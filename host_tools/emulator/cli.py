@@ -78,8 +78,9 @@ def parse_args(argv):
                     help="run the signed image in DIR (felt-flash build) as a board flashed "
                          "with it: its program is checked at boot (MicroPython only)")
     ap.add_argument("--trust", metavar="FILE", default="keys/felt.pub",
-                    help="with --image: the public key the board trusts (default %(default)s)")
-    ap.add_argument("--tech-key", metavar="FILE", default="keys/felt.key",
+                    help="with --image: the keys the board trusts for images (default "
+                         "%(default)s); its technicians' keys are tech.pub beside it")
+    ap.add_argument("--tech-key", metavar="FILE", default="keys/tech.key",
                     help="with --image: the technician's private key, which signs the "
                          "table's configuration and deck registrations (default %(default)s)")
     ap.add_argument("--serve", metavar="HOST:PORT", type=cli.checked(serve.address),

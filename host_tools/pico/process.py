@@ -36,13 +36,14 @@ class PicoProcess:
         self.seed = seed
         self.timeline = [] if measure else None
         self._dir = tempfile.mkdtemp(prefix="felt-pico-")
-        # A Pico runs only a signed image: one signed with a key of this session's, the
-        # key the technician's commands are signed with too (Session's tech_key).
+        # A Pico runs only a signed image: one signed with a key of this session's; its
+        # technician's commands are signed with another (Session's tech_key).
         key, _ = flash.keygen(os.path.join(self._dir, "felt"))
-        self.tech_key = flash.load_key(str(key))
-        self.tech_key_file = str(key)    # for felt-console --key, while this runs
+        tech_key, tech_pub = flash.keygen(os.path.join(self._dir, "tech"))
+        self.tech_key = flash.load_key(str(tech_key))
+        self.tech_key_file = str(tech_key)    # for felt-console --key, while this runs
         flash.pico(self.board_path, os.path.join(self._dir, "image"), str(key),
-                   firmware=str(bridge.UF2))
+                   firmware=str(bridge.UF2), tech=str(tech_pub))
         self.fs_image = os.path.join(self._dir, "image", "filesystem.img")
         self.flash_out = os.path.join(self._dir, "flash.bin")   # the flash as it is at quit
         self._boot()

@@ -73,6 +73,8 @@ class _Device:
 
 
 class _Hal:
+    wired = False      # its devices are messages, as on the emulator's link
+
     def __init__(self):
         self.link = _Link()
         self.pixels = _Pixels()

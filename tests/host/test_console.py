@@ -345,7 +345,7 @@ def test_at_a_prompt_what_the_board_says_unasked_shows_above_what_is_being_typed
 
 @pytest.fixture(scope="module")
 def signed_image(tmp_path_factory):
-    """A signed image (felt-flash build) and the keys: felt.key signs, other.key not."""
+    """A signed image (felt-flash build) and the keys: felt.key signs images, tech.key commands, other.key nothing."""
     from host_tools import flash
     from host_tools.micropython import MicroPythonMissing, binary
     try:
@@ -354,6 +354,7 @@ def signed_image(tmp_path_factory):
         pytest.skip(str(e))
     keys = tmp_path_factory.mktemp("keys")
     flash.keygen(keys / "felt")
+    flash.keygen(keys / "tech")        # the technician's: tech.pub beside felt.pub
     flash.keygen(keys / "other")
     image = tmp_path_factory.mktemp("image") / "image"
     flash.build("pico-11", image, keys / "felt.key")
@@ -380,7 +381,7 @@ def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(sig
         assert "refused: deck is a technician's command: send it signed (tech)" in \
             unsigned.stdout
         assert "heap: " in unsigned.stdout and " bytes used, " in unsigned.stdout
-        signed = felt_console("--port", served.url, "--key", keys / "felt.key", stdin=script(
+        signed = felt_console("--port", served.url, "--key", keys / "tech.key", stdin=script(
             "cfg " + HEADS_UP, 'send dealer {"b":"deal"}',
             'send shuf {"state":"done","count":51,"missing":["As"]}', "deck A", "state"))
         assert signed.returncode == 0 and signed.stderr == "", signed.stdout + signed.stderr
@@ -397,7 +398,7 @@ def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(sig
         assert plain.stderr == "felt-console: eventlog: this board answers a technician " \
             "only: start felt-console with --key KEYFILE\n"
         time.sleep(1.0)
-        out = felt_console("--port", served.url, "--key", keys / "felt.key",
+        out = felt_console("--port", served.url, "--key", keys / "tech.key",
                            "log").stdout.splitlines()
         assert [line.split()[5] for line in out[-5:]] == [
             "technician:", "deck_retired:", "deck_registered:", "technician:",
@@ -418,7 +419,7 @@ def test_a_tilted_board_says_so_and_refuses_every_question(signed_image, tmp_pat
     served = Served("--runtime", "micropython", "--image", spoilt, "--trust",
                     keys / "felt.pub")
     try:
-        r = felt_console("--port", served.url, "--key", keys / "felt.key", "state", "log",
+        r = felt_console("--port", served.url, "--key", keys / "tech.key", "state", "log",
                          "deck", "A")
     finally:
         served.stop()

@@ -26,6 +26,7 @@ except MicroPythonMissing as e:   # make test builds it; a bare pytest may lack 
 def keys(tmp_path_factory):
     d = tmp_path_factory.mktemp("keys")
     flash.keygen(d / "felt")
+    flash.keygen(d / "tech")        # the technician's: tech.pub beside felt.pub
     flash.keygen(d / "other")
     return d
 
@@ -47,7 +48,7 @@ def image(built, tmp_path):
 
 def emulate(image, trust, capsys, hands=2):
     code = cli.main(["--runtime", "micropython", "--image", str(image), "--trust", str(trust),
-                     "--tech-key", str(trust.with_suffix(".key")), "--hands", str(hands),
+                     "--tech-key", str(trust.parent / "tech.key"), "--hands", str(hands),
                      "--players", "3", "--seed", "4"])
     out = capsys.readouterr()
     return code, out.out, out.err
@@ -176,7 +177,7 @@ def test_verify_reads_the_boards_hashes_back_and_names_what_differs(image, capsy
 def test_technician_commands_over_the_link_signed_replayed_and_unsigned(built, keys, tmp_path):
     """On the MicroPython runtime, through the link: the table is configured only by a
     signed command; the same frame sent again, or a plain one, changes nothing."""
-    key = flash.load_key(keys / "felt.key")
+    key = flash.load_key(keys / "tech.key")
     with Session(players=3, seed=2, runtime="micropython", image=built,
                  board=built / "board.json", trust=keys / "felt.pub", tech_key=key) as s:
         assert s.hello["signed"] is True
@@ -259,3 +260,20 @@ def test_an_older_image_or_one_for_another_board_is_refused_once_a_newer_one_ran
     assert code == 0, err
     assert json.loads((tmp_path / "newer" / board_image.NEWEST).read_text())["version"] == \
         "felt 9.0.0"
+
+
+def test_a_technicians_key_cannot_sign_an_image_even_where_felt_pub_lists_it(keys, tmp_path,
+                                                                             capsys):
+    # Issue 21, item 5: with one key for everything a floor technician's key signed
+    # firmware.  Here an installer put the technician's key in felt.pub as well.
+    image = tmp_path / "image"
+    flash.build("pico-11", image, keys / "tech.key")
+    board = tmp_path / "board"
+    board.mkdir()
+    (board / "felt.pub").write_text((keys / "felt.pub").read_text() +
+                                    (keys / "tech.pub").read_text())
+    for name in ("tech.pub", "tech.key"):
+        shutil.copy(keys / name, board / name)
+    code, out, err = emulate(image, board / "felt.pub", capsys)
+    assert code == cli.TILTED
+    assert "manifest.json: not signed by a key this board trusts" in err

@@ -10,7 +10,7 @@ from host_tools import flash, tech
 
 @pytest.fixture(scope="module")
 def keys(tmp_path_factory):
-    return flash.keygen(tmp_path_factory.mktemp("keys") / "felt")
+    return flash.keygen(tmp_path_factory.mktemp("keys") / "tech")   # a board's tech.pub
 
 
 def test_a_signed_command_is_the_one_the_board_accepts_and_no_other(keys):

@@ -29,7 +29,7 @@ from felt.table.states import IDLE, PLACING, SHUFFLING, HAND_SHUFFLE, CUT, PLAYI
 
 # A technician's, signed, where the board trusts keys (felt.table.technician).
 # Past rounds' cards and the event log are read by a technician only (issue 21).
-TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear", "recall", "eventlog")
+TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear", "recall", "eventlog", "revoke")
 TECHNICIAN = "felt.table.technician"
 RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)
@@ -234,6 +234,11 @@ class Controller:
 
     def _on_clear(self, p):
         return self.cold(TECHNICIAN, "clear", p)
+
+    def _on_revoke(self, p):
+        if self.trust is None:
+            return "this table trusts no key: there is none to revoke"
+        return self.cold(TECHNICIAN, "revoke", p)
 
     def cold(self, module, name, p):
         """`name`(self, p) of a module loaded for it and forgotten after (felt.lazy)."""

@@ -87,6 +87,11 @@ def _signature(v, what):
         raise check.Refused("%s must be 64 bytes in lower-case hex" % what)
 
 
+def _public_key(v, what):
+    if not isinstance(v, str) or len(v) != 64 or [c for c in v if c not in "0123456789abcdef"]:
+        raise check.Refused("%s must be a 32-byte public key in lower-case hex" % what)
+
+
 def _seed(v, what):
     if not isinstance(v, str) or not 32 <= len(v) <= 128 or len(v) % 2 or \
             [c for c in v if c not in "0123456789abcdef"]:
@@ -111,7 +116,9 @@ SPECS = {
     "challenge": {},
     "verify": {"seed": (True, _seed)},
     "clear": {},
-    "tech": {"cmd": (True, _one_of(("cfg", "rules", "deck", "clear", "recall", "eventlog"))),
+    "revoke": {"key": (True, _public_key)},
+    "tech": {"cmd": (True, _one_of(("cfg", "rules", "deck", "clear", "recall", "eventlog",
+                                    "revoke"))),
              "body": (True, _object),
              "sig": (True, _signature)},
     "recall": {"round": (False, check.whole), "from": (False, check.whole)},

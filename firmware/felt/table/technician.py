@@ -1,8 +1,9 @@
 """The technician's authority: configuring the table, changing its rules, registering a
 deck, clearing a tilt, and reading past rounds (`recall`, hole cards and all) and the
-event log are done only by a command signed with a key the board trusts (its `felt.pub`,
-felt.image), never by whoever is on the link.  Seat buttons and the dealer's panel stay
-as they are.
+event log are done only by a command signed with a technician's key the board trusts
+(its `tech.pub`, felt.image.keys_for), never by whoever is on the link.  Revoking a key
+(`revoke`) takes a key that signs images (its `felt.pub`): the higher role.  Seat
+buttons and the dealer's panel stay as they are.
 
 A signed command is `tech {"cmd": kind, "body": {...}, "sig": hex}`: an Ed25519
 signature (felt.ed25519) of `felt-tech ` followed by the canonical JSON
@@ -91,6 +92,29 @@ def clear(ctl, p):
     return None
 
 
+def revoke(ctl, p):
+    """`revoke`: the key is trusted for nothing from now on (felt.image.REVOKED, kept on
+    the flash beside the keys; a re-flash leaves it).  Not the last key that signs
+    images: the board would then trust no image, and only BOOTSEL could mend it."""
+    image = lazy.load("felt.image")
+    try:
+        key = binascii.unhexlify(p["key"])
+        images = image.keys_for(ctl.trust, image.IMAGES)
+        tech = image.keys_for(ctl.trust, image.TECHNICIANS)
+        if not [k for k in (images if isinstance(images, list) else []) +
+                (tech if isinstance(tech, list) else []) if k == key]:
+            return "key %s is not one this board trusts" % image.key_id(key)
+        if images == [key]:
+            return "key %s is the last that signs this board's images: provision " \
+                   "another first" % image.key_id(key)
+        with open(image.beside(ctl.trust, image.REVOKED), "a") as f:
+            f.write(p["key"] + "\n")
+        ctl.record("key_revoked", "key %s" % image.key_id(key))
+        return None
+    finally:
+        lazy.forget("felt.image")
+
+
 def current(ctl):
     """The challenge a command may answer now: None before one is drawn or once it is
     CHALLENGE_MS old."""
@@ -130,12 +154,12 @@ def signed_bytes(board, nonce, cmd, body):
 
 
 def signer(trust, board, challenge, p):
-    """The id of the key in the file `trust` that signed the command `p` for this
-    board and challenge, or None."""
+    """The id of the key that signed the command `p` for this board and challenge, of
+    those the board trusts for it (a technician's; an image key's for `revoke`), or None."""
     sig = binascii.unhexlify(p["sig"])
     data = signed_bytes(board, challenge, p["cmd"], p["body"])
     image = lazy.load("felt.image")
-    keys = image.trusted(trust)
+    keys = image.keys_for(trust, image.IMAGES if p["cmd"] == "revoke" else image.TECHNICIANS)
     if isinstance(keys, tuple):        # (file, why): none to trust
         keys = ()
     ed25519 = lazy.load("felt.ed25519")

@@ -28,16 +28,33 @@ RECALL_SIGNED = ("f7b3fea283dceed112007301c42d6f0e0f57fa480786dbbf0c1ca66e921529
                  "da90feffd536718ed4681159680d583c029a2316b8aee98a2abb8cc945443c05")
 EVENTLOG_SIGNED = ("916bcdd898be8e5f7ed260a9cf9cb847835382661d7321f5d1c3cc7f1558efcb"
                    "e2a928751fe8ab1991a6aa2efd76b2fb2549d13aa301701d36d81f0480ca1d0a")
+# Keys have roles (issue 21, item 5): the RFC 8032 TEST 3 key signs images; a command
+# it signs is refused, but for `revoke`, which only it may sign.
+IMAGE_KEY = "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025"
+CFG_BY_IMAGE_KEY = ("93480540d7e08b2d8b3dff84b2c7d9ff6ffceb612724f5cf60735eb9f8a40d8a"
+                    "3de669f1a12481200319d6aece1e7c5f88d5c4f9f6f996c4811fcafa14d3a00e")
+REVOKE_TRUSTED_BY_IMAGE_KEY = ("8513ddd7872d60f2265bb9add6b46fd1d6b6cf3a535a5872dc0c539670e26aaf"
+                               "f527c0536aa7e1c29baafff495a74c50388a65a4f734471240e9e9477cf4e70f")
+REVOKE_IMAGE_KEY_BY_TRUSTED = ("1cecc7d39d7fa4f5eea612f164cc80239e843c13c3f1b19e6cd039fd6a90ca3f"
+                               "d7170060da8d1a548fc61942d846334dec38dd5fb69577615034a632097bb608")
+REVOKE_IMAGE_KEY_BY_ITSELF = ("60092d2b9817a22128e81306cecef66faa2c039289be7b6583dbc88d4562aa81"
+                              "d7924cddc75e197f45195a2bb409d71d030234125e2c799d3db0eb005972a104")
 CLEAR_SIGNED = ("c7218a24b3af8d87546bc21e7c782ca7680192ac3647aa0f9d97f6d5473f89c8"
                 "0e3e033b08c1ea4b350bebd432f203496798786862f6142c9af7d9ee8e678f05")
 
 
 def trust_file():
-    """A board's felt.pub trusting TRUSTED (felt.image)."""
-    path = scratch_dir("technician-keys") + "/felt.pub"
-    with open(path, "w") as f:
-        f.write("# the RFC 8032 TEST 1 key\n%s\n" % TRUSTED)
-    return path
+    """A board's key files (felt.image): felt.pub trusting IMAGE_KEY for images, tech.pub
+    TRUSTED for technicians' commands, nothing revoked."""
+    folder = scratch_dir("technician-keys")
+    for name, key in (("felt.pub", IMAGE_KEY), ("tech.pub", TRUSTED)):
+        with open(folder + "/" + name, "w") as f:
+            f.write("# an RFC 8032 test key\n%s\n" % key)
+    try:
+        os.remove(folder + "/revoked.pub")
+    except OSError:
+        pass
+    return folder + "/felt.pub"
 
 
 def keyed(path=None):
@@ -179,7 +196,7 @@ def test_a_flood_of_bogus_commands_is_counted_and_flushes_no_technician_record()
 def test_a_malformed_technician_command_is_refused_with_why():
     ctl, hal = keyed()
     assert ctl.handle("tech", {"cmd": "btn", "body": {}, "sig": CFG_SIGNED}) == \
-        'tech cmd must be one of cfg, rules, deck, clear, recall, eventlog, not "btn"'
+        'tech cmd must be one of cfg, rules, deck, clear, recall, eventlog, revoke, not "btn"'
     assert ctl.handle("tech", tech("cfg", CFG, "00" * 10)) == \
         "tech sig must be 64 bytes in lower-case hex"
     assert ctl.challenge == NONCE                      # checked before anything is spent
@@ -270,3 +287,62 @@ def test_past_rounds_and_the_event_log_are_read_by_a_technician_only():
     answer = [p for k, p in hal.link.sent if k == "eventlog"][-1]
     assert answer["records"][-1]["code"] == "critical_memory"
     assert len(_log_all(ctl)) == logged
+
+
+# ----- keys have roles (issue 21, item 5) ------------------------------------------------
+
+def refused_signature(ctl, cmd, body, sig):
+    given(ctl, NONCE)
+    ctl.refused_ms = None                  # a second has passed since the last refusal
+    return ctl.handle("tech", tech(cmd, body, sig))
+
+
+def test_a_key_that_signs_images_cannot_sign_a_technicians_command():
+    ctl, hal = keyed()
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_BY_IMAGE_KEY)) == \
+        "cfg refused: not signed by a trusted key for this board's challenge"
+    assert ctl.config is None
+
+
+def test_a_key_revoked_by_an_image_keys_command_is_trusted_for_nothing_after():
+    ctl, hal = keyed()
+    assert ctl.handle("tech", tech("revoke", {"key": TRUSTED},
+                                   REVOKE_TRUSTED_BY_IMAGE_KEY)) is None
+    assert codes(ctl)[-2:] == ["key_revoked", "technician"]
+    assert refused_signature(ctl, "cfg", CFG, CFG_SIGNED) == \
+        "cfg refused: not signed by a trusted key for this board's challenge"
+    assert ctl.config is None
+    # Kept on the flash: the board booted again still refuses it.
+    from felt.table.controller import Controller
+    from felt.table.journal import Journal
+    again = Controller(FakeHal(), BOARD, Journal(), ctl.trust)
+    given(again, NONCE)
+    assert again.handle("tech", tech("cfg", CFG, CFG_SIGNED)).startswith("cfg refused")
+
+
+def test_a_technician_cannot_revoke_and_the_last_image_key_is_never_revoked():
+    ctl, hal = keyed()
+    assert ctl.handle("tech", tech("revoke", {"key": IMAGE_KEY}, REVOKE_IMAGE_KEY_BY_TRUSTED)) \
+        == "revoke refused: not signed by a trusted key for this board's challenge"
+    assert refused_signature(ctl, "revoke", {"key": IMAGE_KEY}, REVOKE_IMAGE_KEY_BY_ITSELF) == \
+        "key %s is the last that signs this board's images: provision another first" % \
+        key_id(IMAGE_KEY)
+    assert refused_signature(ctl, "cfg", CFG, CFG_SIGNED) is None   # nothing was revoked
+
+
+def test_revoke_is_a_technicians_command_and_a_table_without_keys_has_none_to_revoke():
+    ctl, hal = keyed()
+    assert ctl.handle("revoke", {"key": TRUSTED}) == \
+        "revoke is a technician's command: send it signed (tech)"
+    from felt.table.controller import Controller
+    plain = Controller(FakeHal(), BOARD)
+    assert plain.handle("revoke", {"key": TRUSTED}) == \
+        "this table trusts no key: there is none to revoke"
+    assert plain.handle("revoke", {"key": "00"}) == \
+        "revoke key must be a 32-byte public key in lower-case hex"
+
+
+def key_id(hex_key):
+    import binascii
+    from felt.image import key_id as kid
+    return kid(binascii.unhexlify(hex_key))
