@@ -65,8 +65,20 @@ class Guard:
         self.fail(why)
 
     async def watchdog(self, feed, period_ms=100):
-        """Feed the watchdog while alive(); then stop, and say why."""
-        while self.alive():
+        """Feed the watchdog while alive(); then stop, and say why.  Woken more than
+        STALL_MS late, it finds the loop itself was held (one long handler: `verify`
+        hashing the program on a loaded PC): no task could beat meanwhile, so none is
+        judged stalled for it.  A handler that never returns stops the feeding, and the
+        watchdog resets the board."""
+        last = self.ticks_ms()
+        while True:
+            now = self.ticks_ms()
+            if ticks_diff(now, last) > STALL_MS:
+                for name in self.beats:
+                    self.beats[name] = now
+            last = now
+            if not self.alive():
+                break
             feed()
             await sleep_ms(period_ms)
 

@@ -314,13 +314,18 @@ def _walk(root, rel, out):
 
 
 def _read(path, most):
-    """The file's bytes, or None when there is none or it is over `most` bytes."""
+    """The file's bytes, or None when there is none or it is over `most` bytes.  Only
+    as many bytes as it holds are asked of the heap: a `verify` on a playing table's
+    fragmented heap found no free block of `most` (a MemoryError rebooted the board)."""
     try:
         with open(path, "rb") as f:
-            data = f.read(most + 1)
+            size = f.seek(0, 2)
+            if size > most:
+                return None
+            f.seek(0)
+            return f.read(size)
     except OSError:
         return None
-    return data if len(data) <= most else None
 
 
 def _unhex(text):

@@ -121,6 +121,8 @@ class Session:
         self.fx = Faults(self, seeded(seed, "faults"), inject == "random") if inject else None
         self.events = []          # every evt of the current round
         self.hole = [[] for _ in range(players)]   # each seat's cards, as dealt
+        self.burned = []          # the round's burn cards since its last reshuffle
+        self.fed = None           # the card the shoe last gave its reader
         self.minutes = 0
         self.turn = None          # (seat, legal) when a player is to act
         self.bounds = None        # (min, max) of a bet or raise, when not fixed limit
@@ -237,6 +239,7 @@ class Session:
             self.fx.before_deal()
         self.events = []
         self.hole = [[] for _ in range(self.players)]
+        self.burned = []
         self.turn = None
         self.deciding = []
         self.ended = None
@@ -280,15 +283,21 @@ class Session:
             self._must(self.link.send("shuf", {"state": "done"}), "shuffler")
         elif kind == "need":
             if self.fx is None:
-                self._must(self.link.send("card", {"code": self.shoe.deal()}), "card")
+                self.fed = self.shoe.deal()
+                self._must(self.link.send("card", {"code": self.fed}), "card")
             elif not self.fx.on_need(p):
-                self._must(self.link.send("card", self.fx.card(self.shoe.deal())), "card")
+                card = self.fx.card(self.shoe.deal())
+                self.fed = card["code"]
+                self._must(self.link.send("card", card), "card")
         elif kind == "evt":
             e = p["e"]
             if e == "end" and p.get("hand") == self.ended_hand:
                 # A board that rebooted before its journal kept a round's end says that
                 # end again as it resumes (docs/protocol.md, `resumed`): already played.
                 return
+            if e in ("dealt", "held") and "card" not in p:
+                # A wired board never says a face down card's face: the shoe dealt it.
+                p["card"] = self.fed
             self.events.append(p)
             explained = self.fx is not None and self.fx.on_event(p)
             if e == "refused":
@@ -303,12 +312,17 @@ class Session:
                 self.bounds = (p["min"], p["max"]) if "min" in p else None
             elif e == "dealt" and p["what"] in ("hole", "up") and p["seat"] >= 0:
                 self.hole[p["seat"]].append(p["card"])
+            elif e == "dealt" and p["what"] == "burn":
+                self.burned.append(p["card"])
             elif e == "discarded" and p["seat"] >= 0:   # seat -1: a card found face up
                 for c in p["cards"].split():
                     self.hole[p["seat"]].remove(c)
             elif e == "reshuffle":
-                # 19:47-14.9(h), 13:69F-14.12B: these cards go back under the stub, shuffled.
-                self.shoe.add(self.shuffler.reshuffle(p["cards"].split()))
+                # 19:47-14.9(h), 13:69F-14.12B: these cards go back under the stub, shuffled:
+                # on a wired board, which names none, the burn cards the shoe dealt (stud).
+                cards = p["cards"].split() if "cards" in p else self.burned
+                self.shoe.add(self.shuffler.reshuffle(cards))
+                self.burned = []
             elif e == "waiting":
                 self._dealer_for(p["for"])
             elif e == "decide":

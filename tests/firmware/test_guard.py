@@ -45,6 +45,32 @@ def test_a_task_that_ends_stops_the_loop_too():
     assert g.why == "task link ended" and not g.alive()
 
 
+def test_a_loop_held_by_one_long_handler_is_no_stall_of_its_tasks():
+    # A `verify` hashing the program on a loaded PC held the loop past STALL_MS: the
+    # guard took every task for stalled and rebooted the board, the answer lost.
+    now = [1000]
+    g = Guard(lambda: now[0])
+    fed = []
+
+    async def held():
+        while True:
+            g.beat("resend")
+            await sleep_ms(1)
+            now[0] += 1
+            if len(fed) == 3:
+                now[0] += STALL_MS + 500       # a handler held the loop: nobody ran
+                await sleep_ms(20)             # the watchdog looks before the next beat
+
+    async def main():
+        asyncio.create_task(g.run("resend", held()))
+        asyncio.create_task(g.watchdog(lambda: fed.append(1), 1))
+        while len(fed) < 10 and g.why is None:
+            await sleep_ms(1)
+
+    asyncio.run(main())
+    assert g.why is None and len(fed) >= 10
+
+
 def test_a_periodic_task_that_stops_beating_stalls_the_guard():
     now = [1000]
     g = Guard(lambda: now[0])

@@ -223,7 +223,9 @@ def verified(released, image, keys, capsys):
         code = flash.main(["verify", "--image", str(released), "--port", served.url])
     finally:
         served.stop()
-    said = capsys.readouterr().out.strip()
+    out = capsys.readouterr()
+    said = out.out.strip()
+    assert said, out.err        # felt-flash said why it could not ask
     return code, said.split(": ", 1)[1].split(" %s" % released)[0]
 
 

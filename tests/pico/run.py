@@ -9,6 +9,7 @@ case (the chip runs at about a third of real time); a case that reboots the boar
 about 20 s a boot.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -25,10 +26,10 @@ from felt.table import scenes  # noqa: E402
 from host_tools.emulator.session import Session, table_config  # noqa: E402
 
 
-def session(game="holdem", players=3, seed=3, inject=None):
+def session(game="holdem", players=3, seed=3, inject=None, trace=None):
     cfg = table_config(game, players, 1000, "fixed", "none", "dealer_right", False)
     return Session(players=players, seed=seed, config=cfg, runtime="pico", inject=inject,
-                   trace=os.environ.get("PICO_TRACE_FILE"))
+                   trace=trace or os.environ.get("PICO_TRACE_FILE"))
 
 
 def conserved(s, start):
@@ -133,7 +134,8 @@ def test_a_wired_board_takes_nothing_its_devices_say_from_its_link():
     # Issue 21, item 1, on the real image: the frames an unsigned host dealt, bet, voided
     # and moved time with.  Each has a field the pins cannot play, so the bridge sends it
     # to the board's link as it is; every one is refused and nothing changes.
-    with session() as s:
+    trace = tempfile.NamedTemporaryFile(suffix=".trace")
+    with session(trace=trace.name) as s:
         seat, _ = first_turn(s)
         before = s.state()
         attacks = (("card", {"code": "As", "face_up": False}),
@@ -150,6 +152,12 @@ def test_a_wired_board_takes_nothing_its_devices_say_from_its_link():
         assert s.faults == ["refused %s: %s" % (kind, why[kind]) for kind, _ in attacks], \
             s.faults
         conserved(s, 3000)
+    # Item 6: the link said each hole card was dealt, never its face; the board's, yes.
+    with open(trace.name) as f:
+        said = [json.loads(line.split(" ", 3)[3].rsplit(" *", 1)[0]) for line in f
+                if line.split(" ", 3)[2] == "evt" and line.startswith("<")]
+    faces = set((e["what"], "card" in e) for e in said if e["e"] == "dealt")
+    assert faces == {("hole", False), ("burn", False), ("board", True)}, faces
 
 
 def settle(s, wait_s=0.5):
@@ -340,8 +348,22 @@ def streams(trace):
         seen.add((way, seq, kind, payload))
         wire = "host" if way == ">" else {"px": "leds", "need": "reader",
                                                    "shuffle": "shuffler"}.get(kind, "board")
-        wires.setdefault(wire, []).append((kind, payload))
+        wires.setdefault(wire, []).append((kind, _faces_unsaid(kind, payload)))
     return wires
+
+
+def _faces_unsaid(kind, payload):
+    """A board event as a wired board says it: no face of a card dealt face down, none
+    reshuffled (the table on the PC says them; the host's `card` frames still give every
+    card, on both)."""
+    e = json.loads(payload) if kind == "evt" else {}
+    if e.get("e") not in ("dealt", "reshuffle", "held"):
+        return payload
+    if e["e"] != "dealt" or e["what"] not in ("up", "board"):
+        e.pop("card", None)
+    if "cards" in e:
+        e["count"] = len(e.pop("cards").split())
+    return json.dumps(e, sort_keys=True)
 
 
 def main(argv):

@@ -232,9 +232,15 @@ def effects(ctl, out):
         elif k == "wager":
             ctl.evt({"e": "wager", "seat": e[1], "kind": e[2], "amount": e[3]})
         elif k == "dealt":
-            ctl.evt({"e": "dealt", "what": e[1], "seat": e[2], "card": C.code(e[3])})
-        elif k == "held":
-            ctl.evt({"e": "held", "card": C.code(e[1]), "section": e[2]})
+            d = {"e": "dealt", "what": e[1], "seat": e[2]}
+            if e[1] == "board" or not ctl.own_devices:
+                d["card"] = C.code(e[3])    # a wired board says a face down card's face never
+            ctl.evt(d)
+        elif k == "held":       # kept for the next round: face down, as dealt
+            d = {"e": "held", "section": e[2]}
+            if not ctl.own_devices:
+                d["card"] = C.code(e[1])
+            ctl.evt(d)
         elif k == "unused":
             ctl.notice = "face_up"
             ctl.evt({"e": "discarded", "seat": -1, "cards": C.code(e[1]), "section": e[2]})

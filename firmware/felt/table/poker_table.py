@@ -219,9 +219,13 @@ def effects(ctl, out):
         elif k == "post":
             evt({"e": "post", "seat": e[1], "kind": e[2], "amount": e[3], "all_in": e[4]})
         elif k == "dealt":
-            evt({"e": "dealt", "what": e[1], "seat": e[2], "card": C.code(e[3])})
+            d = {"e": "dealt", "what": e[1], "seat": e[2]}
+            if e[1] == "up" or e[1] == "board" or not ctl.own_devices:
+                d["card"] = C.code(e[3])    # a wired board says a face down card's face never
+            evt(d)
         elif k == "reshuffle":
-            evt({"e": "reshuffle", "cards": C.codes(e[1])})
+            evt({"e": "reshuffle", "count": len(e[1])} if ctl.own_devices else
+                {"e": "reshuffle", "cards": C.codes(e[1])})
         elif k == "discarded":
             evt({"e": "discarded", "seat": e[1], "cards": C.codes(e[2])})
         elif k == "rake":

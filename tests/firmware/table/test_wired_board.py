@@ -6,6 +6,7 @@ the same input from the board's devices is taken.  Runs on CPython and MicroPyth
 import asyncio
 
 from felt import loop
+from felt.poker import cards as C
 from felt.hal.clock import sleep_ms
 from felt.table.controller import CUT, IDLE, PLAYING, SHUFFLING, Controller
 from felt.table.journal import Journal
@@ -69,7 +70,8 @@ def test_cards_the_link_chooses_are_never_dealt():
         refused_and_nothing_changed(ctl, hal, "card", {"code": code})
     assert events(hal, "dealt") == []
     assert ctl.handle("card", {"code": "Kd"}) is None    # read by the shoe's reader
-    assert [e["card"] for e in events(hal, "dealt")] == ["Kd"]
+    assert [h for h in ctl.round.hole if h] == [[C.parse("Kd")]]
+    assert [e["what"] for e in events(hal, "dealt")] == ["hole"]
 
 
 def test_the_link_cannot_press_a_seat_button_void_the_round_or_retire_a_deck():
@@ -152,3 +154,19 @@ def test_the_boards_own_clock_moves_table_time_a_minute_at_a_time():
     assert ctl.minutes == 31
     assert [e["charges"] for e in events(hal, "time_charge")] == [[6, 6, 6, 6]]
     assert sum(ctl.stacks) + ctl.rake_total == 4000
+
+
+def test_a_face_down_card_goes_out_as_dealt_its_face_said_only_once_shown():
+    # Issue 21, item 6: every hole card went out on the link as it was dealt.
+    ctl, hal = wired_table()
+    dealt(ctl, hal)
+    deck = ["%s%s" % (r, s) for s in "cdhs" for r in "23456789TJQKA"]
+    while ctl.state == PLAYING:
+        if ctl.round.expecting() is not None:
+            assert ctl.handle("card", {"code": deck.pop()}) is None     # the reader
+        else:
+            assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"}) is None
+    faces = [(e["what"], "card" in e) for e in events(hal, "dealt")]
+    assert set(faces) == {("hole", False), ("burn", False), ("board", True)}, faces
+    shown = events(hal, "show")
+    assert shown and all(len(e["cards"].split()) == 2 for e in shown)   # at the showdown
