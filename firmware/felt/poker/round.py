@@ -71,16 +71,29 @@ class Refused(Exception):
 
 
 class Round:
-    # The board dealt once; a round that offers runouts has its own (felt.poker.runouts):
-    # an attribute each at every table would cost the heap (the instance's dict).
-    runouts = 1
-    boards = ()
+    # CPython: its attributes in slots, quicker to read and write than the dict it gives
+    # an instance of more than 30 attributes.  MicroPython ignores __slots__ (a dict).
+    __slots__ = (
+        "variant", "rake", "raked", "_pot_before", "_round_raked", "n", "stacks",
+        "start_stacks", "button", "structure", "dealt_in", "origin", "folded", "ghost",
+        "hole", "up", "board", "burns", "muck", "seen", "left", "alive", "step",
+        "betround", "phase", "street_bet", "total", "acted_at", "checked", "level", "full",
+        "raise_size", "bets", "to_act", "last_wager", "voluntary", "bring_in_due",
+        "brought_in", "forced", "opener", "show_order", "high", "low", "winners", "plan",
+        "next_card", "order", "choice", "_drawn", "_reshuffle_first", "just_dealt",
+        "face_ups", "called_off", "called_why", "_wagered", "resume_to", "exposed",
+        "brought_down", "_defer",
+        # the runouts' (felt.poker.runouts): only `runouts` and `boards` at a table
+        # that offers none
+        "runouts", "boards", "run_from", "offered", "shared")
 
     def __init__(self, stacks, button, structure, variant=None, rake=None):
         if variant is None:
             from felt.poker.variants import get
             variant = get("holdem")
         self.variant = variant
+        self.runouts = 1            # the board dealt once (felt.poker.runouts)
+        self.boards = ()
         self.rake = rake
         self.raked = 0              # taken by the rake this round (13:47-20.37)
         self._pot_before = 0        # the pot when the betting round began
@@ -133,7 +146,7 @@ class Round:
         self.high = [-1] * n
         self.low = [-1] * n
         self.winners = []
-        self.plan = []             # the cards still expected: ("hole", seat) ...
+        self.plan = []             # the cards still expected, as asked: ("need", "hole", seat) ...
         self.next_card = 0
         self.order = []            # seats still to discard or draw
         self.choice = None
@@ -202,7 +215,7 @@ class Round:
     def expecting(self):
         """("hole" | "up" | "burn" | "board", seat) while a card is due, else None."""
         if self.phase == DEALING and self.next_card < len(self.plan):
-            return self.plan[self.next_card]
+            return self.plan[self.next_card][1:]
         return None
 
     def live(self, seat):
@@ -404,7 +417,7 @@ class Round:
         out = []
         # The common events, when why_not would pass them: applied without it (a
         # refusal still goes through it, for its reason).
-        n = len(event) if isinstance(event, tuple) else 0
+        n = len(event) if type(event) is tuple else 0
         if n == 2:
             kind, seat = event
             if kind == "card":
@@ -449,7 +462,11 @@ class Round:
         """The round's state as it is, for undo(): the table lights the LEDs for an
         event before its journal write, and undoes the event if the write fails."""
         state = {}
-        for k, v in self.__dict__.items():
+        if hasattr(self, "__dict__"):   # MicroPython: a dict, quicker to walk
+            fields = self.__dict__.items()
+        else:
+            fields = [(k, getattr(self, k)) for k in self.__slots__ if hasattr(self, k)]
+        for k, v in fields:
             if isinstance(v, list):
                 v = [list(x) if isinstance(x, list) else x for x in v]
             elif isinstance(v, bytearray):
@@ -502,27 +519,27 @@ class Round:
         if k == "burn":
             return self._burn_or_common()
         if k == "board":
-            return [("board", -1)] * st[1]
+            return [("need", "board", -1)] * st[1]
         down, up = st[1], st[2]
         folded = self.folded
         ghost = self.ghost
         to = [s for s in clockwise_from(self.origin, self.dealt_in) if not folded[s] or ghost[s]]
         # One card a player at a time: a round of each down card, then of each up card.
-        return [("hole", s) for s in to] * down + [("up", s) for s in to] * up
+        return [("need", "hole", s) for s in to] * down + [("need", "up", s) for s in to] * up
 
     def _burn_or_common(self):
         """19:47-14.9(h): when the deck cannot give each player the next card, burn
         and deal one common card face up instead."""
         nxt = self.variant.steps[self.step + 1] if self.step + 1 < len(self.variant.steps) else None
         if nxt is None or nxt[0] != "deal" or not self.variant.stud():
-            return [("burn", -1)]
+            return [("need", "burn", -1)]
         need = 1 + len(self._cards_for(nxt))
         if self.cards_left() >= need:
-            return [("burn", -1)]
+            return [("need", "burn", -1)]
         self.step += 1  # the deal step becomes the common card
         # With one card or none left, the burn cards are shuffled first.
         self._reshuffle_first = self.cards_left() <= 1
-        return [("burn", -1), ("board", -1)]
+        return [("need", "burn", -1), ("need", "board", -1)]
 
     def ask_card(self, out):
         k = self.next_card
@@ -531,8 +548,7 @@ class Round:
         if self.left == 0 or self._reshuffle_first:
             self._reshuffle_first = False
             self._reshuffle(out)
-        what, seat = self.plan[k]
-        out.append(("need", what, seat))
+        out.append(self.plan[k])
 
     def _reshuffle(self, out):
         """The stub is out.  Stud (19:47-14.9(h)): the burn cards are shuffled.  Draw
@@ -566,7 +582,7 @@ class Round:
         card = i >> 1
         if i & 1 or self.phase != DEALING or k >= len(plan) or self.seen[card]:
             card = self._due_card(code)   # refused, with the reason
-        what, seat = plan[k]
+        _, what, seat = plan[k]
         k += 1
         self.next_card = k
         self.seen[card] = 1
@@ -587,7 +603,7 @@ class Round:
         if k == len(plan):
             self.deal_done(out)
         elif self.left and not self._reshuffle_first:
-            out.append(("need",) + plan[k])     # ask_card(), when no reshuffle is due
+            out.append(plan[k])     # ask_card(), when no reshuffle is due
         else:
             self.ask_card(out)
 
@@ -836,11 +852,14 @@ class Round:
         self.order.pop(0)
         if kind == "draw" and cards:
             self._drawn = cards
-            self.plan = [("hole", seat)] * len(cards)
+            plan = self.plan = [("need", "hole", seat)] * len(cards)
             self.next_card = 0
             self.phase = DEALING
             self.to_act = -1
-            self.ask_card(out)
+            if self.left and not self._reshuffle_first:
+                out.append(plan[0])     # ask_card(), when no reshuffle is due
+            else:
+                self.ask_card(out)
             return
         self.next_chooser(out)
 
@@ -866,10 +885,10 @@ class Round:
         """Deal `seat` one more card now, then carry on where the round was."""
         if self.phase == DEALING:
             # The next card goes to this seat; the request already made is asked again.
-            self.plan.insert(self.next_card, (what, seat))
+            self.plan.insert(self.next_card, ("need", what, seat))
         else:
             self.resume_to = (self.phase, self.to_act)
-            self.plan = [(what, seat)]
+            self.plan = [("need", what, seat)]
             self.next_card = 0
             self.phase = DEALING
             self.to_act = -1
