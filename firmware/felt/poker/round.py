@@ -362,32 +362,26 @@ class Round:
         """Only the bring-in is in: the next wager completes it to the full bet."""
         return self.brought_in and self.full == 0
 
-    def _held(self, kind, seat, codes):
-        """The cards of the discard or draw `kind` of the seat choosing, when
-        felt.poker.refusals would pass them; None otherwise."""
-        try:
-            cards = self.parse_held(codes, seat)
-        except C.CardError:
-            return None
-        if kind == "discard" and len(cards) != self.variant.steps[self.step][1]:
-            return None
-        return cards
-
     def parse_held(self, codes, seat):
         """The cards `codes` names, which the seat holds; CardError otherwise."""
         if not isinstance(codes, str):
             raise C.CardError("cards must be a string of codes such as 'As Kd'")
-        cards = []
-        for c in codes.split():   # every code parsed before any is looked for
-            i = C.CODES.find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
-            cards.append(C.parse(c) if i & 1 else i >> 1)
         hole = self.hole[seat]
+        cards = []
+        for c in codes.split():
+            i = C.CODES.find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
+            if i & 1 or (i >> 1) not in hole or (i >> 1) in cards:
+                break       # refused: the reason below
+            cards.append(i >> 1)
+        else:
+            return cards
+        # The first reason, every code parsed before any is looked for.
+        cards = [C.parse(c) for c in codes.split()]
         for i, c in enumerate(cards):
             if c not in hole:
                 raise C.CardError("seat %d does not hold %s" % (seat, C.code(c)))
             if cards.index(c) < i:
                 raise C.CardError("%s named twice" % C.code(c))
-        return cards
 
     def _due_card(self, code):
         """The card the code names, if a card is due and this one is not yet seen;
@@ -421,7 +415,41 @@ class Round:
         if n == 2:
             kind, seat = event
             if kind == "card":
-                self._take_card(seat, out)
+                # The card read goes where the plan says: _due_card()'s checks inline
+                # for a code as the reader sends it (the most common event, so no call);
+                # it refuses any other, or a card not due, with the reason.
+                code = seat
+                plan = self.plan
+                k = self.next_card
+                last = len(plan) - 1
+                i = C.CODES.find(code) if type(code) is str and len(code) == 2 else -1
+                card = i >> 1
+                if i & 1 or self.phase != DEALING or k > last or self.seen[card]:
+                    card = self._due_card(code)   # refused, with the reason
+                _, what, seat = plan[k]
+                k += 1
+                self.next_card = k
+                self.seen[card] = 1
+                self.left -= 1
+                if what == "hole" or what == "up":
+                    if self.dealt_in[seat] and not self.folded[seat]:   # live
+                        self.hole[seat].append(card)
+                        self.up[seat].append(what == "up")
+                        self.just_dealt.append(card)
+                    else:
+                        self.muck.append(card)  # a ghost position's card is dead
+                elif what == "burn":
+                    self.burns.append(card)
+                else:
+                    self.board.append(card)
+                    self.just_dealt.append(card)
+                out.append(("dealt", what, seat, card))
+                if k > last:
+                    self.deal_done(out)
+                elif self.left and not self._reshuffle_first:
+                    out.append(plan[k])     # ask_card(), when no reshuffle is due
+                else:
+                    self.ask_card(out)
                 return out
             # A check or call of the seat to act.
             if seat == self.to_act and type(seat) is int and seat >= 0 and \
@@ -432,13 +460,18 @@ class Round:
                     return out
         elif n == 3:
             kind, seat, codes = event
-            # The draw or discard of the seat to choose (_may_choose()).
+            # The draw or discard of the seat to choose (_may_choose()), of cards it
+            # holds (as felt.poker.refusals would find): the codes parsed once.
             if seat == self.to_act and type(seat) is int and seat >= 0 and \
                     self.phase == CHOOSING and self.choice == kind and \
                     (kind == "draw" or kind == "discard"):
-                cards = self._held(kind, seat, codes)
-                if cards is not None:
-                    self._replace(kind, seat, cards, out)   # the codes parsed once
+                try:
+                    cards = self.parse_held(codes, seat)
+                except C.CardError:
+                    cards = None
+                if cards is not None and (kind == "draw" or
+                                          len(cards) == self.variant.steps[self.step][1]):
+                    self._replace(kind, seat, cards, out)
                     return out
         reason = self.why_not(event)
         if reason is not None:
@@ -571,41 +604,6 @@ class Round:
             self.seen[c] = 0
         self.left += len(pool)
         out.append(("reshuffle", pool))
-
-    def _take_card(self, code, out):
-        """The card read goes where the plan says.  _due_card()'s checks inline for a
-        code as the reader sends it (one call per card); it refuses any other, or a card
-        not due, with the reason."""
-        plan = self.plan
-        k = self.next_card
-        i = C.CODES.find(code) if type(code) is str and len(code) == 2 else -1   # C.parse()
-        card = i >> 1
-        if i & 1 or self.phase != DEALING or k >= len(plan) or self.seen[card]:
-            card = self._due_card(code)   # refused, with the reason
-        _, what, seat = plan[k]
-        k += 1
-        self.next_card = k
-        self.seen[card] = 1
-        self.left -= 1
-        if what == "hole" or what == "up":
-            if self.dealt_in[seat] and not self.folded[seat]:   # live
-                self.hole[seat].append(card)
-                self.up[seat].append(what == "up")
-                self.just_dealt.append(card)
-            else:
-                self.muck.append(card)  # a ghost position's card is dead
-        elif what == "burn":
-            self.burns.append(card)
-        else:
-            self.board.append(card)
-            self.just_dealt.append(card)
-        out.append(("dealt", what, seat, card))
-        if k == len(plan):
-            self.deal_done(out)
-        elif self.left and not self._reshuffle_first:
-            out.append(plan[k])     # ask_card(), when no reshuffle is due
-        else:
-            self.ask_card(out)
 
     def deal_done(self, out):
         """The cards of a deal are all in: go on with the round."""
@@ -835,7 +833,7 @@ class Round:
             self.phase = DEALING
             self._advance(out)
             return
-        self._replace(kind, seat, self._held(kind, seat, codes), out)   # why_not passed them
+        self._replace(kind, seat, self.parse_held(codes, seat), out)   # why_not passed them
 
     def _replace(self, kind, seat, cards, out):
         """The discard or draw of `cards`, which the seat holds."""
@@ -984,14 +982,21 @@ class Round:
         return pots
 
     def show_hands(self, live, board, out):
-        """Each hand of the `live` seats shown with `board`, in the order of the rules."""
+        """Each hand of the `live` seats (in seat order, as live_seats() gives them)
+        shown with `board`, in the order of the rules."""
         # 13:47-20.38(d): the player who made the final wager shows first, then
         # clockwise; with no wager in the last betting round, the first live player
         # left of the button (or, in stud, of the dealer) (rules README).
-        alive = [s in live for s in range(self.n)]
-        first = self.last_wager if self.last_wager >= 0 and self.live(self.last_wager) \
-            else next_seat(self.origin, alive)
-        order = [first] + clockwise_from(first, alive)[:-1]
+        # `live` is in seat order: the order shown is it turned to start at the first.
+        first = self.last_wager
+        if first < 0 or not self.live(first):
+            first = live[0]
+            for s in live:
+                if s > self.origin:
+                    first = s
+                    break
+        i = live.index(first)
+        order = live[i:] + live[:i]
         self.show_order = order
         v = self.variant
         for s in order:
@@ -1004,10 +1009,11 @@ class Round:
         if len(eligible) == 1:
             self._pay(index, amount, eligible, "all", out)
             return
-        lows = [s for s in eligible if self.low[s] >= 0] if v.has_low() else []
         if v.split == "low":
             self._pay(index, amount, _best(eligible, self.low), "low", out)
-        elif not lows:
+            return
+        lows = [s for s in eligible if self.low[s] >= 0] if v.has_low() else []
+        if not lows:
             # No qualifying low: the high hand takes the whole pot (19:47-14.9(j)).
             self._pay(index, amount, _best(eligible, self.high), "high" if v.has_low() else "all", out)
         else:
