@@ -55,7 +55,7 @@ def refused(r, event):
 
 
 def snapshot(r):
-    return repr(sorted([(k, repr(v)) for k, v in r.__dict__.items()]))
+    return repr(sorted([(k, repr(v)) for k, v in r.save().items()]))   # every field
 
 
 def of_kind(effects, kind):

@@ -87,9 +87,11 @@ def freeze(o, seen=None):
         return (type(o).__name__,) + tuple(freeze(v) for v in o)
     if isinstance(o, types.ModuleType):
         return ("module", o.__name__)     # the game's table: code, not state
-    if hasattr(o, "__dict__"):
+    if hasattr(o, "__dict__") or hasattr(o, "__slots__"):   # a Round has slots
         skip = ("hal", "board", "leds", "source", "variant")
-        return (type(o).__name__,) + tuple(sorted((k, freeze(v)) for k, v in vars(o).items()
+        fields = vars(o).items() if hasattr(o, "__dict__") else \
+            [(k, getattr(o, k)) for k in o.__slots__ if hasattr(o, k)]
+        return (type(o).__name__,) + tuple(sorted((k, freeze(v)) for k, v in fields
                                                   if k not in skip))
     return repr(o)
 

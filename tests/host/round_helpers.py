@@ -47,7 +47,7 @@ def structures(draw, variant, kind, small_max=10, ante_max=3, caps=(0, 2, 3, 4, 
 def snapshot(r):
     """A deep copy of the round's whole state; the structure, the variant and the rake
     (shared, read-only) compared by their fields."""
-    state = copy.deepcopy({k: v for k, v in vars(r).items()
+    state = copy.deepcopy({k: v for k, v in r.save().items()   # every field
                            if k not in ("structure", "variant", "rake")})
     state["structure"] = dict(vars(r.structure))
     state["variant"] = dict(vars(r.variant))

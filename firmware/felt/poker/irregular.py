@@ -255,8 +255,8 @@ def _bring_down(r, seat):
     """The next up card due to `seat` is dealt down instead (13:47-20.38(l)); True
     if one was still due."""
     for k in range(r.next_card, len(r.plan)):
-        if r.plan[k] == ("up", seat):
-            r.plan[k] = ("hole", seat)
+        if r.plan[k] == ("need", "up", seat):
+            r.plan[k] = ("need", "hole", seat)
             return True
     return False
 
@@ -266,10 +266,10 @@ def _bring_up(r, seat):
     was dealt already.  It is the seat's last hole card of the plan: a replacement
     is always asked for before it."""
     k = len(r.plan) - 1
-    while k >= 0 and r.plan[k] != ("hole", seat):
+    while k >= 0 and r.plan[k] != ("need", "hole", seat):
         k -= 1
     if k >= r.next_card:
-        r.plan[k] = ("up", seat)
+        r.plan[k] = ("need", "up", seat)
         return False
     return True
 
@@ -287,7 +287,7 @@ def _take_out(r, seat, out, dead=False):
     on if the card due was its."""
     if dead:
         r.plan = r.plan[:r.next_card] + \
-            [x for x in r.plan[r.next_card:] if x[1] != seat]
+            [x for x in r.plan[r.next_card:] if x[2] != seat]
     r.folded[seat] = True
     r.alive -= 1
     out.append(("dead_hand", seat))

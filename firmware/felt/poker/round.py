@@ -71,16 +71,29 @@ class Refused(Exception):
 
 
 class Round:
-    # The board dealt once; a round that offers runouts has its own (felt.poker.runouts):
-    # an attribute each at every table would cost the heap (the instance's dict).
-    runouts = 1
-    boards = ()
+    # CPython: its attributes in slots, quicker to read and write than the dict it gives
+    # an instance of more than 30 attributes.  MicroPython ignores __slots__ (a dict).
+    __slots__ = (
+        "variant", "rake", "raked", "_pot_before", "_round_raked", "n", "stacks",
+        "start_stacks", "button", "structure", "dealt_in", "origin", "folded", "ghost",
+        "hole", "up", "board", "burns", "muck", "seen", "left", "alive", "step",
+        "betround", "phase", "street_bet", "total", "acted_at", "checked", "level", "full",
+        "raise_size", "bets", "to_act", "last_wager", "voluntary", "bring_in_due",
+        "brought_in", "forced", "opener", "show_order", "high", "low", "winners", "plan",
+        "next_card", "order", "choice", "_drawn", "_reshuffle_first", "just_dealt",
+        "face_ups", "called_off", "called_why", "_wagered", "resume_to", "exposed",
+        "brought_down", "_defer",
+        # the runouts' (felt.poker.runouts): only `runouts` and `boards` at a table
+        # that offers none
+        "runouts", "boards", "run_from", "offered", "shared")
 
     def __init__(self, stacks, button, structure, variant=None, rake=None):
         if variant is None:
             from felt.poker.variants import get
             variant = get("holdem")
         self.variant = variant
+        self.runouts = 1            # the board dealt once (felt.poker.runouts)
+        self.boards = ()
         self.rake = rake
         self.raked = 0              # taken by the rake this round (13:47-20.37)
         self._pot_before = 0        # the pot when the betting round began
@@ -133,7 +146,7 @@ class Round:
         self.high = [-1] * n
         self.low = [-1] * n
         self.winners = []
-        self.plan = []             # the cards still expected: ("hole", seat) ...
+        self.plan = []             # the cards still expected, as asked: ("need", "hole", seat) ...
         self.next_card = 0
         self.order = []            # seats still to discard or draw
         self.choice = None
@@ -202,7 +215,7 @@ class Round:
     def expecting(self):
         """("hole" | "up" | "burn" | "board", seat) while a card is due, else None."""
         if self.phase == DEALING and self.next_card < len(self.plan):
-            return self.plan[self.next_card]
+            return self.plan[self.next_card][1:]
         return None
 
     def live(self, seat):
@@ -349,32 +362,26 @@ class Round:
         """Only the bring-in is in: the next wager completes it to the full bet."""
         return self.brought_in and self.full == 0
 
-    def _held(self, kind, seat, codes):
-        """The cards of the discard or draw `kind` of the seat choosing, when
-        felt.poker.refusals would pass them; None otherwise."""
-        try:
-            cards = self.parse_held(codes, seat)
-        except C.CardError:
-            return None
-        if kind == "discard" and len(cards) != self.variant.steps[self.step][1]:
-            return None
-        return cards
-
     def parse_held(self, codes, seat):
         """The cards `codes` names, which the seat holds; CardError otherwise."""
         if not isinstance(codes, str):
             raise C.CardError("cards must be a string of codes such as 'As Kd'")
-        cards = []
-        for c in codes.split():   # every code parsed before any is looked for
-            i = C.CODES.find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
-            cards.append(C.parse(c) if i & 1 else i >> 1)
         hole = self.hole[seat]
+        cards = []
+        for c in codes.split():
+            i = C.CODES.find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
+            if i & 1 or (i >> 1) not in hole or (i >> 1) in cards:
+                break       # refused: the reason below
+            cards.append(i >> 1)
+        else:
+            return cards
+        # The first reason, every code parsed before any is looked for.
+        cards = [C.parse(c) for c in codes.split()]
         for i, c in enumerate(cards):
             if c not in hole:
                 raise C.CardError("seat %d does not hold %s" % (seat, C.code(c)))
             if cards.index(c) < i:
                 raise C.CardError("%s named twice" % C.code(c))
-        return cards
 
     def _due_card(self, code):
         """The card the code names, if a card is due and this one is not yet seen;
@@ -404,11 +411,45 @@ class Round:
         out = []
         # The common events, when why_not would pass them: applied without it (a
         # refusal still goes through it, for its reason).
-        n = len(event) if isinstance(event, tuple) else 0
+        n = len(event) if type(event) is tuple else 0
         if n == 2:
             kind, seat = event
             if kind == "card":
-                self._take_card(seat, out)
+                # The card read goes where the plan says: _due_card()'s checks inline
+                # for a code as the reader sends it (the most common event, so no call);
+                # it refuses any other, or a card not due, with the reason.
+                code = seat
+                plan = self.plan
+                k = self.next_card
+                last = len(plan) - 1
+                i = C.CODES.find(code) if type(code) is str and len(code) == 2 else -1
+                card = i >> 1
+                if i & 1 or self.phase != DEALING or k > last or self.seen[card]:
+                    card = self._due_card(code)   # refused, with the reason
+                _, what, seat = plan[k]
+                k += 1
+                self.next_card = k
+                self.seen[card] = 1
+                self.left -= 1
+                if what == "hole" or what == "up":
+                    if self.dealt_in[seat] and not self.folded[seat]:   # live
+                        self.hole[seat].append(card)
+                        self.up[seat].append(what == "up")
+                        self.just_dealt.append(card)
+                    else:
+                        self.muck.append(card)  # a ghost position's card is dead
+                elif what == "burn":
+                    self.burns.append(card)
+                else:
+                    self.board.append(card)
+                    self.just_dealt.append(card)
+                out.append(("dealt", what, seat, card))
+                if k > last:
+                    self.deal_done(out)
+                elif self.left and not self._reshuffle_first:
+                    out.append(plan[k])     # ask_card(), when no reshuffle is due
+                else:
+                    self.ask_card(out)
                 return out
             # A check or call of the seat to act.
             if seat == self.to_act and type(seat) is int and seat >= 0 and \
@@ -419,13 +460,18 @@ class Round:
                     return out
         elif n == 3:
             kind, seat, codes = event
-            # The draw or discard of the seat to choose (_may_choose()).
+            # The draw or discard of the seat to choose (_may_choose()), of cards it
+            # holds (as felt.poker.refusals would find): the codes parsed once.
             if seat == self.to_act and type(seat) is int and seat >= 0 and \
                     self.phase == CHOOSING and self.choice == kind and \
                     (kind == "draw" or kind == "discard"):
-                cards = self._held(kind, seat, codes)
-                if cards is not None:
-                    self._replace(kind, seat, cards, out)   # the codes parsed once
+                try:
+                    cards = self.parse_held(codes, seat)
+                except C.CardError:
+                    cards = None
+                if cards is not None and (kind == "draw" or
+                                          len(cards) == self.variant.steps[self.step][1]):
+                    self._replace(kind, seat, cards, out)
                     return out
         reason = self.why_not(event)
         if reason is not None:
@@ -449,7 +495,11 @@ class Round:
         """The round's state as it is, for undo(): the table lights the LEDs for an
         event before its journal write, and undoes the event if the write fails."""
         state = {}
-        for k, v in self.__dict__.items():
+        if hasattr(self, "__dict__"):   # MicroPython: a dict, quicker to walk
+            fields = self.__dict__.items()
+        else:
+            fields = [(k, getattr(self, k)) for k in self.__slots__ if hasattr(self, k)]
+        for k, v in fields:
             if isinstance(v, list):
                 v = [list(x) if isinstance(x, list) else x for x in v]
             elif isinstance(v, bytearray):
@@ -502,27 +552,27 @@ class Round:
         if k == "burn":
             return self._burn_or_common()
         if k == "board":
-            return [("board", -1)] * st[1]
+            return [("need", "board", -1)] * st[1]
         down, up = st[1], st[2]
         folded = self.folded
         ghost = self.ghost
         to = [s for s in clockwise_from(self.origin, self.dealt_in) if not folded[s] or ghost[s]]
         # One card a player at a time: a round of each down card, then of each up card.
-        return [("hole", s) for s in to] * down + [("up", s) for s in to] * up
+        return [("need", "hole", s) for s in to] * down + [("need", "up", s) for s in to] * up
 
     def _burn_or_common(self):
         """19:47-14.9(h): when the deck cannot give each player the next card, burn
         and deal one common card face up instead."""
         nxt = self.variant.steps[self.step + 1] if self.step + 1 < len(self.variant.steps) else None
         if nxt is None or nxt[0] != "deal" or not self.variant.stud():
-            return [("burn", -1)]
+            return [("need", "burn", -1)]
         need = 1 + len(self._cards_for(nxt))
         if self.cards_left() >= need:
-            return [("burn", -1)]
+            return [("need", "burn", -1)]
         self.step += 1  # the deal step becomes the common card
         # With one card or none left, the burn cards are shuffled first.
         self._reshuffle_first = self.cards_left() <= 1
-        return [("burn", -1), ("board", -1)]
+        return [("need", "burn", -1), ("need", "board", -1)]
 
     def ask_card(self, out):
         k = self.next_card
@@ -531,8 +581,7 @@ class Round:
         if self.left == 0 or self._reshuffle_first:
             self._reshuffle_first = False
             self._reshuffle(out)
-        what, seat = self.plan[k]
-        out.append(("need", what, seat))
+        out.append(self.plan[k])
 
     def _reshuffle(self, out):
         """The stub is out.  Stud (19:47-14.9(h)): the burn cards are shuffled.  Draw
@@ -555,41 +604,6 @@ class Round:
             self.seen[c] = 0
         self.left += len(pool)
         out.append(("reshuffle", pool))
-
-    def _take_card(self, code, out):
-        """The card read goes where the plan says.  _due_card()'s checks inline for a
-        code as the reader sends it (one call per card); it refuses any other, or a card
-        not due, with the reason."""
-        plan = self.plan
-        k = self.next_card
-        i = C.CODES.find(code) if type(code) is str and len(code) == 2 else -1   # C.parse()
-        card = i >> 1
-        if i & 1 or self.phase != DEALING or k >= len(plan) or self.seen[card]:
-            card = self._due_card(code)   # refused, with the reason
-        what, seat = plan[k]
-        k += 1
-        self.next_card = k
-        self.seen[card] = 1
-        self.left -= 1
-        if what == "hole" or what == "up":
-            if self.dealt_in[seat] and not self.folded[seat]:   # live
-                self.hole[seat].append(card)
-                self.up[seat].append(what == "up")
-                self.just_dealt.append(card)
-            else:
-                self.muck.append(card)  # a ghost position's card is dead
-        elif what == "burn":
-            self.burns.append(card)
-        else:
-            self.board.append(card)
-            self.just_dealt.append(card)
-        out.append(("dealt", what, seat, card))
-        if k == len(plan):
-            self.deal_done(out)
-        elif self.left and not self._reshuffle_first:
-            out.append(("need",) + plan[k])     # ask_card(), when no reshuffle is due
-        else:
-            self.ask_card(out)
 
     def deal_done(self, out):
         """The cards of a deal are all in: go on with the round."""
@@ -819,7 +833,7 @@ class Round:
             self.phase = DEALING
             self._advance(out)
             return
-        self._replace(kind, seat, self._held(kind, seat, codes), out)   # why_not passed them
+        self._replace(kind, seat, self.parse_held(codes, seat), out)   # why_not passed them
 
     def _replace(self, kind, seat, cards, out):
         """The discard or draw of `cards`, which the seat holds."""
@@ -836,11 +850,14 @@ class Round:
         self.order.pop(0)
         if kind == "draw" and cards:
             self._drawn = cards
-            self.plan = [("hole", seat)] * len(cards)
+            plan = self.plan = [("need", "hole", seat)] * len(cards)
             self.next_card = 0
             self.phase = DEALING
             self.to_act = -1
-            self.ask_card(out)
+            if self.left and not self._reshuffle_first:
+                out.append(plan[0])     # ask_card(), when no reshuffle is due
+            else:
+                self.ask_card(out)
             return
         self.next_chooser(out)
 
@@ -866,10 +883,10 @@ class Round:
         """Deal `seat` one more card now, then carry on where the round was."""
         if self.phase == DEALING:
             # The next card goes to this seat; the request already made is asked again.
-            self.plan.insert(self.next_card, (what, seat))
+            self.plan.insert(self.next_card, ("need", what, seat))
         else:
             self.resume_to = (self.phase, self.to_act)
-            self.plan = [(what, seat)]
+            self.plan = [("need", what, seat)]
             self.next_card = 0
             self.phase = DEALING
             self.to_act = -1
@@ -965,14 +982,21 @@ class Round:
         return pots
 
     def show_hands(self, live, board, out):
-        """Each hand of the `live` seats shown with `board`, in the order of the rules."""
+        """Each hand of the `live` seats (in seat order, as live_seats() gives them)
+        shown with `board`, in the order of the rules."""
         # 13:47-20.38(d): the player who made the final wager shows first, then
         # clockwise; with no wager in the last betting round, the first live player
         # left of the button (or, in stud, of the dealer) (rules README).
-        alive = [s in live for s in range(self.n)]
-        first = self.last_wager if self.last_wager >= 0 and self.live(self.last_wager) \
-            else next_seat(self.origin, alive)
-        order = [first] + clockwise_from(first, alive)[:-1]
+        # `live` is in seat order: the order shown is it turned to start at the first.
+        first = self.last_wager
+        if first < 0 or not self.live(first):
+            first = live[0]
+            for s in live:
+                if s > self.origin:
+                    first = s
+                    break
+        i = live.index(first)
+        order = live[i:] + live[:i]
         self.show_order = order
         v = self.variant
         for s in order:
@@ -985,10 +1009,11 @@ class Round:
         if len(eligible) == 1:
             self._pay(index, amount, eligible, "all", out)
             return
-        lows = [s for s in eligible if self.low[s] >= 0] if v.has_low() else []
         if v.split == "low":
             self._pay(index, amount, _best(eligible, self.low), "low", out)
-        elif not lows:
+            return
+        lows = [s for s in eligible if self.low[s] >= 0] if v.has_low() else []
+        if not lows:
             # No qualifying low: the high hand takes the whole pot (19:47-14.9(j)).
             self._pay(index, amount, _best(eligible, self.high), "high" if v.has_low() else "all", out)
         else:
