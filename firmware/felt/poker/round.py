@@ -42,6 +42,8 @@ state (`runouts`, the times the board is dealt, and the module's own) and calls 
 burn, at the end of the variant's steps, for an answer and at the showdown.
 """
 
+import sys
+
 from felt import check, lazy
 from felt.poker import cards as C
 from felt.poker.button import next_seat, clockwise_from
@@ -51,6 +53,7 @@ from felt.poker import showdown
 # happens, and the table forgets them again after the round (felt.lazy).
 IRREGULAR = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul", "away")
 IRREGULAR_RULES = "felt.poker.irregular"
+_CPYTHON = sys.implementation.name != "micropython"   # Round's __slots__ (round_slots)
 
 ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
 CHOICES = ("discard", "draw", "straddle", "decline", "run_it", "run_once")
@@ -72,20 +75,10 @@ class Refused(Exception):
 
 class Round:
     # CPython: its attributes in slots, quicker to read and write than the dict it gives
-    # an instance of more than 30 attributes.  MicroPython ignores __slots__ (a dict).
-    __slots__ = (
-        "variant", "rake", "raked", "_pot_before", "_round_raked", "n", "stacks",
-        "start_stacks", "button", "structure", "dealt_in", "origin", "folded", "ghost",
-        "hole", "up", "board", "burns", "muck", "seen", "left", "alive", "step",
-        "betround", "phase", "street_bet", "total", "acted_at", "checked", "level", "full",
-        "raise_size", "bets", "to_act", "last_wager", "voluntary", "bring_in_due",
-        "brought_in", "forced", "opener", "show_order", "high", "low", "winners", "plan",
-        "next_card", "order", "choice", "_drawn", "_reshuffle_first", "just_dealt",
-        "face_ups", "called_off", "called_why", "_wagered", "resume_to", "exposed",
-        "brought_down", "_defer",
-        # the runouts' (felt.poker.runouts): only `runouts` and `boards` at a table
-        # that offers none
-        "runouts", "boards", "run_from", "offered", "shared")
+    # an instance of more than 30 attributes.  MicroPython ignores __slots__: their names
+    # would only take its heap, so it never loads them.
+    if _CPYTHON:
+        from felt.poker.round_slots import ROUND as __slots__
 
     def __init__(self, stacks, button, structure, variant=None, rake=None):
         if variant is None:

@@ -82,20 +82,13 @@ def _object(v, what):
         raise check.Refused("%s must be an object" % what)
 
 
-def _signature(v, what):
-    if not isinstance(v, str) or len(v) != 128 or [c for c in v if c not in "0123456789abcdef"]:
-        raise check.Refused("%s must be 64 bytes in lower-case hex" % what)
-
-
-def _public_key(v, what):
-    if not isinstance(v, str) or len(v) != 64 or [c for c in v if c not in "0123456789abcdef"]:
-        raise check.Refused("%s must be a 32-byte public key in lower-case hex" % what)
-
-
-def _seed(v, what):
-    if not isinstance(v, str) or not 32 <= len(v) <= 128 or len(v) % 2 or \
-            [c for c in v if c not in "0123456789abcdef"]:
-        raise check.Refused("%s must be 16 to 64 bytes in lower-case hex" % what)
+def _hex(least, most, said):
+    """Bytes in lower-case hex, `least` to `most` of them: a signature, a key, a seed."""
+    def checker(v, what):
+        if not isinstance(v, str) or not 2 * least <= len(v) <= 2 * most or len(v) % 2 or \
+                [c for c in v if c not in "0123456789abcdef"]:
+            raise check.Refused("%s must be %s in lower-case hex" % (what, said))
+    return checker
 
 
 def _one_of(choices):
@@ -114,13 +107,13 @@ SPECS = {
     "heap": {},
     "eventlog": {"from": (False, check.whole)},
     "challenge": {},
-    "verify": {"seed": (True, _seed)},
+    "verify": {"seed": (True, _hex(16, 64, "16 to 64 bytes"))},
     "clear": {},
-    "revoke": {"key": (True, _public_key)},
+    "revoke": {"key": (True, _hex(32, 32, "a 32-byte public key"))},
     "tech": {"cmd": (True, _one_of(("cfg", "rules", "deck", "clear", "recall", "eventlog",
                                     "revoke"))),
              "body": (True, _object),
-             "sig": (True, _signature)},
+             "sig": (True, _hex(64, 64, "64 bytes"))},
     "recall": {"round": (False, check.whole), "from": (False, check.whole)},
     "btn": {"seat": (True, _seat), "b": (True, _one_of(SEAT_BUTTONS)), "to": (False, _chips)},
     "wager": {"seat": (True, _seat), "ante": (False, _chips), "side": (False, _chips)},

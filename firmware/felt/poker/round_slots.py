@@ -1,0 +1,17 @@
+"""The attributes of a Round (felt.poker.round), for CPython's __slots__: loaded by
+CPython only, since MicroPython ignores __slots__ and would keep the names in its heap.
+A new attribute of Round is added here, or CPython refuses to set it."""
+
+ROUND = (
+    "variant", "rake", "raked", "_pot_before", "_round_raked", "n", "stacks",
+    "start_stacks", "button", "structure", "dealt_in", "origin", "folded", "ghost",
+    "hole", "up", "board", "burns", "muck", "seen", "left", "alive", "step",
+    "betround", "phase", "street_bet", "total", "acted_at", "checked", "level", "full",
+    "raise_size", "bets", "to_act", "last_wager", "voluntary", "bring_in_due",
+    "brought_in", "forced", "opener", "show_order", "high", "low", "winners", "plan",
+    "next_card", "order", "choice", "_drawn", "_reshuffle_first", "just_dealt",
+    "face_ups", "called_off", "called_why", "_wagered", "resume_to", "exposed",
+    "brought_down", "_defer",
+    # the runouts' (felt.poker.runouts): only `runouts` and `boards` at a table
+    # that offers none
+    "runouts", "boards", "run_from", "offered", "shared")
