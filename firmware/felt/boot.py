@@ -6,8 +6,32 @@ main.py from source at every boot, and this module comes as bytecode (.mpy), spa
 the heap that work.
 """
 
-import os
 import sys
+
+
+def _builtins_first():
+    """The frozen modules (asyncio) ahead of the flash on the path, and the built-in ones
+    imported with only the frozen on it and kept in sys.modules (MicroPython keeps no
+    built-in there, and looks on the path first at each import of one): a package planted
+    on the flash (json/, hashlib.py, asyncio/ ...) is then never imported in their place,
+    and the program check tilts on it (issue 21, item 2).  Done before anything else is
+    imported; a Pico's frozen boot.py leaves only the frozen modules on the path."""
+    if sys.implementation.name != "micropython":
+        return
+    path = [".frozen"] + [p for p in sys.path if p != ".frozen"]
+    sys.path[:] = [".frozen"]
+    for name in ("os", "json", "hashlib", "binascii", "struct", "time", "select", "io",
+                 "random", "errno", "machine"):
+        try:
+            sys.modules[name] = __import__(name)
+        except ImportError:
+            pass            # not on this port
+    sys.path[:] = path
+
+
+_builtins_first()
+
+import os  # noqa: E402
 
 
 def _arg(argv, name, default=None):

@@ -44,6 +44,9 @@ MAX_MANIFEST = 16 * 1024
 MAX_KEYS = 8
 FIRMWARE = "firmware"   # the manifest's entry naming a firmware with felt frozen in
 NEWEST = "felt.newest"  # {"board", "version"} of the newest image the board has run
+# What the board keeps beside its program, unlisted: the manifest and its signature, the
+# keys, the newest image it ran (the journal's files too: unlisted()).
+KEPT = (MANIFEST, SIGNATURE, TRUST, TECH_KEYS, REVOKED, NEWEST)
 XIP = 0x10000000        # where the RP2040 maps its flash for reading
 MAX_FIRMWARE = 0xA0000  # the rp2 port's filesystem starts there (RPI_PICO)
 
@@ -101,9 +104,10 @@ def check(root, trust, firmware=None):
         why = _differs(_join(root, name), files[name])
         if why is not None:
             problems.append((name, why))
-    for name in program_files(root):
-        if name not in files:
-            problems.append((name, "a program file the manifest does not list"))
+    for name in unlisted(root, files):
+        problems.append((name, "a program file the manifest does not list" if is_program(name)
+                         else "a file the manifest does not list (only the journal, the "
+                              "event log and the keys may be added)"))
     return problems, "%d files%s, signed by key %s" % (
         len(names), "" if firmware is None else " and the firmware",
         signer or "unknown")
@@ -191,6 +195,29 @@ def program_files(root):
     out = []
     _walk(root, "", out)
     return [n for n in out if is_program(n)]
+
+
+def unlisted(root, files):
+    """The files in folder `root` that the manifest's `files` do not list, but for what
+    the board keeps there itself (KEPT, and the journal's files, each named from the
+    journal: journal.jsonl.1, journal.jsonl.events, ...).  Nothing else may be added:
+    a planted file tilts the table, code or not (issue 21, item 2)."""
+    journal = _journal_name(root)
+    out = []
+    _walk(root, "", out)
+    return [n for n in out if n not in files and n not in KEPT and
+            not (journal and n.startswith(journal))]
+
+
+def _journal_name(root):
+    """The journal's path relative to the board's root, from its board.json, or None."""
+    try:
+        board = json.loads(_read(_join(root, "board.json"), MAX_MANIFEST))
+        path = board.get("journal", "/journal.jsonl" if board.get("runtime") ==
+                         "micropython" else None)
+        return path.lstrip("/") if isinstance(path, str) and path else None
+    except (TypeError, ValueError, AttributeError):
+        return None
 
 
 def sha256_file(path):
@@ -307,8 +334,7 @@ def _walk(root, rel, out):
     for name in os.listdir(_join(root, rel) or "."):
         sub = rel + "/" + name if rel else name
         if os.stat(_join(root, sub))[0] & 0x4000:    # a folder
-            if rel or name in PROGRAM_DIRS:
-                _walk(root, sub, out)
+            _walk(root, sub, out)
         else:
             out.append(sub)
 

@@ -24,10 +24,12 @@ from host_tools.pico import bridge, filesystem
 class PicoProcess:
     runtime = "pico"
 
-    def __init__(self, board_path, journal=None, seed=0, measure=False):
+    def __init__(self, board_path, journal=None, seed=0, measure=False, plant=None):
         """`journal`: where the table's journal is copied from the flash when it closes
         (the board keeps its own, on its filesystem).  `measure`: the bridge keeps the
-        chip's moments in `timeline` (Bridge, felt-bench)."""
+        chip's moments in `timeline` (Bridge, felt-bench).  `plant`: files ({name:
+        bytes}) put on its filesystem beside the image, as an attacker at the USB port
+        would (filesystem.add)."""
         from felt.board import load
         bridge.check_ready()
         self.board_path = str(board_path)
@@ -46,6 +48,8 @@ class PicoProcess:
                    firmware=str(bridge.UF2), tech=str(tech_pub))
         self.fs_image = os.path.join(self._dir, "image", "filesystem.img")
         self.flash_out = os.path.join(self._dir, "flash.bin")   # the flash as it is at quit
+        if plant:
+            filesystem.add(self.fs_image, plant)
         self._boot()
 
     def _boot(self):
@@ -105,16 +109,19 @@ class PicoProcess:
             os.close(self.master)
         except OSError:
             pass
+        self.flash = None       # the flash's bytes at quit, for a test to read back
+        if os.path.exists(self.flash_out):
+            with open(self.flash_out, "rb") as f:
+                self.flash = f.read()
         self._copy_journal()
         shutil.rmtree(self._dir, ignore_errors=True)
 
     def _copy_journal(self):
         """The board's journal, read from its flash, where the host tools keep one
         (felt-recall, --journal)."""
-        if self.journal is None or not os.path.exists(self.flash_out):
+        if self.journal is None or self.flash is None:
             return
-        with open(self.flash_out, "rb") as f:
-            data = filesystem.read(f.read(), self.board["journal"])
+        data = filesystem.read(self.flash, self.board["journal"])
         if data is not None:
             with open(self.journal, "wb") as f:
                 f.write(data)

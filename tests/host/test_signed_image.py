@@ -76,6 +76,15 @@ def test_a_signed_image_plays(image, keys, capsys):
     (lambda d: ((d / "lib").mkdir(), (d / "lib" / "json.py").write_text("x = 1\n")),
      "lib/json.py", "does not list"),
     (lambda d: (d / "boot.py").write_text("x = 1\n"), "boot.py", "does not list"),
+    # Issue 21, item 2: packages planted to shadow the built-in json, hashlib, asyncio
+    # (they ran inside the check, which only looked in felt/ and lib/), and a data file.
+    (lambda d: ((d / "json").mkdir(), (d / "json" / "__init__.py").write_text("x = 1\n")),
+     "json/__init__.py", "does not list"),
+    (lambda d: ((d / "asyncio").mkdir(), (d / "asyncio" / "core.mpy").write_bytes(b"M")),
+     "asyncio/core.mpy", "does not list"),
+    (lambda d: (d / "hashlib.py").write_text("x = 1\n"), "hashlib.py", "does not list"),
+    (lambda d: (d / "notes.txt").write_text("x"), "notes.txt",
+     "only the journal, the event log and the keys may be added"),
     # The tilt's own path spoiled: said on the console, the process exits all the same.
     (lambda d: flip(d / "felt" / "hal" / "link.mpy"), "felt/hal/link.mpy", "differs"),
     (lambda d: flip(d / "board.json", (d / "board.json").read_bytes().index(b'"poll_ms": ') + 11),

@@ -160,6 +160,31 @@ def test_a_wired_board_takes_nothing_its_devices_say_from_its_link():
     assert faces == {("hole", False), ("burn", False), ("board", True)}, faces
 
 
+def test_files_planted_on_the_flash_never_run_and_tilt_the_board():
+    # Issue 21, item 2, as the attack: packages planted to shadow json, hashlib and
+    # asyncio (they ran inside the program check), a boot.py and a main.py, and a note.
+    # Each would leave a file behind if it ran; none does, and the board tilts.
+    from host_tools.pico import filesystem
+    from host_tools.pico.process import PicoProcess
+    from host_tools.emulator.session import DEFAULT_BOARD
+    code = "open('ran_%s', 'w').write('x')\n"
+    plant = {"json/__init__.py": code % "json", "hashlib.py": code % "hashlib",
+             "asyncio/__init__.py": code % "asyncio", "boot.py": code % "boot",
+             "main.py": code % "main", "notes.txt": b"x"}
+    plant = dict((k, v.encode() if isinstance(v, str) else v) for k, v in plant.items())
+    fw = PicoProcess(DEFAULT_BOARD, plant=plant)
+    try:
+        fw.link.recv()                                    # the boot LED frame
+        tilt = fw.link.request("hello", {}, "hello")["tilt"]
+    finally:
+        fw.close()
+    assert tilt["code"] == "program_check_failed" and tilt["file"] in plant, tilt
+    assert "(and 5 more files)" in tilt["why"], tilt
+    ran = [n for n in ("json", "hashlib", "asyncio", "boot", "main")
+           if filesystem.read(fw.flash, "ran_" + n) is not None]
+    assert ran == [], ran
+
+
 def settle(s, wait_s=0.5):
     """Play the devices' part for what the board says within wait_s."""
     for kind, p in s.link.drain(wait_s):
