@@ -412,20 +412,49 @@ def trust_file(path, option="--trust"):
 def expected_mac(folder, seed):
     """The HMAC a board running the image in `folder` answers `verify` with for `seed`
     (bytes), computed here with Python's hmac from the image's files (felt.verify says
-    how the parts are laid out)."""
+    how the parts are laid out): an image of program files (felt-flash build), or a
+    Pico's (felt-flash pico: the firmware from firmware.uf2, the files from
+    filesystem.img)."""
     folder = Path(folder)
-    manifest = read_manifest(folder)
-    if board_image.FIRMWARE in manifest:
-        raise Refused("--image %s: a Pico image (felt frozen in): verify --port takes an "
-                      "image of program files (felt-flash build)" % folder)
+    read = _image_reader(folder)
+    manifest = json.loads(read(board_image.MANIFEST))
     mac = hmac.new(seed, digestmod=hashlib.sha256)
-    for name in sorted(manifest["files"]) + [board_image.MANIFEST, board_image.SIGNATURE]:
+    named = manifest.get(board_image.FIRMWARE)
+    if named is not None:
         try:
-            data = (folder / name).read_bytes()
-        except OSError as e:
-            raise Refused("--image %s: %s: %s" % (folder, name, e.strerror or e))
+            _, code = uf2.read(folder / "firmware.uf2")
+        except uf2.BadUF2 as e:
+            raise Refused("--image %s: firmware.uf2: %s" % (folder, e))
+        n = min(named[0], board_image.MAX_FIRMWARE)
+        mac.update(b"%s\n%d\n" % (board_image.FIRMWARE.encode(), n) + code[:n])
+    for name in sorted(manifest["files"]) + [board_image.MANIFEST, board_image.SIGNATURE]:
+        data = read(name)
         mac.update(b"%s\n%d\n" % (name.encode(), len(data)) + data)
     return mac.hexdigest()
+
+
+def _image_reader(folder):
+    """read(name) -> bytes of a file of the image in `folder` (for a Pico's, from its
+    filesystem.img); Refused naming a file it cannot read."""
+    fs_image = folder / "filesystem.img"
+    if fs_image.is_file():
+        from host_tools.pico import filesystem
+        data = fs_image.read_bytes()
+
+        def read(name):
+            got = filesystem.read(data, name)
+            if got is None:
+                raise Refused("--image %s: %s is not in filesystem.img" % (folder, name))
+            return got
+        return read
+    read_manifest(folder)           # says what is wrong with a folder of no image
+
+    def read(name):
+        try:
+            return (folder / name).read_bytes()
+        except OSError as e:
+            raise Refused("--image %s: %s: %s" % (folder, name, e.strerror or e))
+    return read
 
 
 VERIFY_S = 60   # seconds a board may take to answer `verify`

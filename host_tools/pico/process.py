@@ -24,12 +24,14 @@ from host_tools.pico import bridge, filesystem
 class PicoProcess:
     runtime = "pico"
 
-    def __init__(self, board_path, journal=None, seed=0, measure=False, plant=None):
+    def __init__(self, board_path, journal=None, seed=0, measure=False, plant=None,
+                 boot_uf2=None):
         """`journal`: where the table's journal is copied from the flash when it closes
         (the board keeps its own, on its filesystem).  `measure`: the bridge keeps the
         chip's moments in `timeline` (Bridge, felt-bench).  `plant`: files ({name:
         bytes}) put on its filesystem beside the image, as an attacker at the USB port
-        would (filesystem.add)."""
+        would (filesystem.add).  `boot_uf2`: the firmware the chip runs, when not the one
+        its image was signed for (as BOOTSEL would write another)."""
         from felt.board import load
         bridge.check_ready()
         self.board_path = str(board_path)
@@ -50,6 +52,7 @@ class PicoProcess:
         self.flash_out = os.path.join(self._dir, "flash.bin")   # the flash as it is at quit
         if plant:
             filesystem.add(self.fs_image, plant)
+        self.uf2 = str(boot_uf2 or bridge.UF2)
         self._boot()
 
     def _boot(self):
@@ -57,7 +60,7 @@ class PicoProcess:
         tty.setraw(slave)
         tty.setraw(master)
         self.proc = subprocess.Popen(
-            ["node", str(bridge.HARNESS), "--uf2", str(bridge.UF2), "--fs", self.fs_image,
+            ["node", str(bridge.HARNESS), "--uf2", self.uf2, "--fs", self.fs_image,
              "--board", self.board_path, "--seed", str(self.seed),
              "--flash-out", self.flash_out],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -147,3 +147,24 @@ def test_the_command_says_what_to_copy_and_replaces_only_its_own_folder(tmp_path
     (other / "notes.txt").write_text("mine")
     assert flash.main(args[:-1] + [str(other), "--force"]) == 1
     assert (other / "notes.txt").read_text() == "mine"
+
+
+def test_verify_computes_a_picos_answer_from_its_firmware_uf2_and_filesystem_img(
+        tmp_path, key, firmware):
+    # Issue 21, item 3: the answer a Pico gives `verify` (felt.verify, the board's own
+    # code over its flash and its files) is what felt-flash computes from the released
+    # firmware.uf2 and filesystem.img with Python's hmac.
+    from felt import verify
+    from host_tools.pico import filesystem
+    flash.pico("pico-11", tmp_path / "flash", key, firmware)
+    fs = (tmp_path / "flash" / "filesystem.img").read_bytes()
+    board = tmp_path / "board"
+    board.mkdir()
+    for name in ("board.json", "felt.pub", "manifest.json", "manifest.sig"):
+        (board / name).write_bytes(filesystem.read(fs, name))
+    _, code = uf2.read(firmware)
+    seed = os.urandom(32)
+    want = flash.expected_mac(tmp_path / "flash", seed)
+    assert verify.program_mac(str(board), seed, lambda n: code[:n]).hex() == want
+    changed = code[:5] + bytes([code[5] ^ 1]) + code[6:]
+    assert verify.program_mac(str(board), seed, lambda n: changed[:n]).hex() != want

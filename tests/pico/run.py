@@ -185,6 +185,39 @@ def test_files_planted_on_the_flash_never_run_and_tilt_the_board():
     assert ran == [], ran
 
 
+def test_felt_flash_verify_computes_what_a_pico_answers_and_sees_a_byte_changed():
+    # Issue 21, item 3, on the Pico image: the board answers HMAC-SHA256(seed, its
+    # firmware and checked files); felt-flash computes it from the released files
+    # (firmware.uf2, filesystem.img).  A byte changed in a frozen module's data, and the
+    # answers differ; the board, tilted, answers all the same.  (A changed board.json
+    # tilts it on its console only: test_signed_image.py changes a checked file.)
+    from host_tools import flash, uf2
+    from host_tools.emulator.session import DEFAULT_BOARD
+    from host_tools.pico import bridge
+    from host_tools.pico.process import PicoProcess
+
+    def asked(fw, link):
+        """Whether the board's answer is the HMAC of the image it was flashed with."""
+        seed = os.urandom(32)
+        answer = link.request("verify", {"seed": seed.hex()}, "verify")
+        return answer["mac"] == flash.expected_mac(os.path.dirname(fw.fs_image), seed)
+
+    with session() as s:
+        assert asked(s.fw, s.link)
+    address, code = uf2.read(bridge.UF2)
+    at = code.index(b"comes from this table's own devices")
+    with tempfile.TemporaryDirectory() as tmp:
+        changed = os.path.join(tmp, "changed.uf2")
+        uf2.write(changed, address, code[:at] + b"C" + code[at + 1:])
+        fw = PicoProcess(DEFAULT_BOARD, boot_uf2=changed)
+        try:
+            fw.link.recv()                                # the boot LED frame
+            assert fw.link.request("hello", {}, "hello")["tilt"]["file"] == "firmware"
+            assert not asked(fw, fw.link)
+        finally:
+            fw.close()
+
+
 def settle(s, wait_s=0.5):
     """Play the devices' part for what the board says within wait_s."""
     for kind, p in s.link.drain(wait_s):
