@@ -21,13 +21,11 @@ no card above an eight; Mambo stud's "six or better" (rules README) is three car
 pair, none above a six.  A hand that does not qualify is -1.
 """
 
-from felt.poker.evaluate import top, kickers, grouped, evaluate5, \
-    STRAIGHT, STRAIGHT_FLUSH, FLUSH, HIGH_CARD, PAIR, TRIPS
+from felt.poker.evaluate import top, kickers, grouped, STRAIGHT, STRAIGHT_FLUSH, \
+    FLUSH, HIGH_CARD, PAIR, TWO_PAIR, TRIPS, FULL_HOUSE, QUADS
 
 LOW_TOP = (9 << 20) - 1  # above every h, so every low value is >= 0 (and < 2**30)
 LOW_RANKS = "A23456789TJQK"  # A-5 rank order, best (lowest) first
-
-_WHEEL_ACE_HIGH = 0xC3210  # A-5-4-3-2 as five ace-high ranks
 
 
 def a5_mask(mask):
@@ -119,23 +117,51 @@ def low_a5(cards, qualifier=None):
 
 def low27_5(a, b, c, d, e):
     """low_27() of the five cards a..e passed as ints."""
-    r = sorted((a >> 2, b >> 2, c >> 2, d >> 2, e >> 2))
-    if r[0] < r[1] < r[2] < r[3] < r[4]:
-        # No pair, the common case: evaluate5()'s value without its kickers loop.  The
-        # ace plays high only, so A-2-3-4-5 is no straight (r[4] - r[0] is then 12).
+    r0, r1, r2, r3, r4 = sorted((a >> 2, b >> 2, c >> 2, d >> 2, e >> 2))
+    if r0 < r1 < r2 < r3 < r4:
+        # No pair: evaluate5()'s value without its kickers loop.  The ace plays high
+        # only, so A-2-3-4-5 is no straight (r4 - r0 is then 12) but ace high.
         s = a & 3
         flush = (b & 3) == s and (c & 3) == s and (d & 3) == s and (e & 3) == s
-        if r[4] - r[0] == 4:
-            h = ((STRAIGHT_FLUSH if flush else STRAIGHT) << 20) | (r[4] << 16)
+        if r4 - r0 == 4:
+            return LOW_TOP - (((STRAIGHT_FLUSH if flush else STRAIGHT) << 20) | (r4 << 16))
+        return LOW_TOP - ((((FLUSH if flush else HIGH_CARD) << 20) | (r4 << 16) |
+                           (r3 << 12) | (r2 << 8) | (r1 << 4) | r0))
+    # Paired (so no straight or flush): grouped()'s value read off the sorted ranks,
+    # the larger group first, then the higher rank, without evaluate5()'s rank masks.
+    if r1 == r3:                    # r1 = r2 = r3
+        if r0 == r1:
+            h = (QUADS << 20) | (r0 << 16) | (r4 << 12)
+        elif r3 == r4:
+            h = (QUADS << 20) | (r1 << 16) | (r0 << 12)
         else:
-            h = ((FLUSH if flush else HIGH_CARD) << 20) | (r[4] << 16) | (r[3] << 12) \
-                | (r[2] << 8) | (r[1] << 4) | r[0]
-        return LOW_TOP - h
-    h = evaluate5(a, b, c, d, e)
-    cat = h >> 20
-    if (cat == STRAIGHT or cat == STRAIGHT_FLUSH) and ((h >> 16) & 15) == 3:
-        # A-2-3-4-5 is no straight in deuce-to-seven: the ace plays high only.
-        h = ((FLUSH if cat == STRAIGHT_FLUSH else HIGH_CARD) << 20) | _WHEEL_ACE_HIGH
+            h = (TRIPS << 20) | (r1 << 16) | (r4 << 12) | (r0 << 8)
+    elif r0 == r2:                  # trips low, r3 above them
+        if r3 == r4:
+            h = (FULL_HOUSE << 20) | (r0 << 16) | (r3 << 12)
+        else:
+            h = (TRIPS << 20) | (r0 << 16) | (r4 << 12) | (r3 << 8)
+    elif r2 == r4:                  # trips high, r1 below them
+        if r0 == r1:
+            h = (FULL_HOUSE << 20) | (r2 << 16) | (r0 << 12)
+        else:
+            h = (TRIPS << 20) | (r2 << 16) | (r1 << 12) | (r0 << 8)
+    elif r3 == r4:                  # no trips from here on
+        if r0 == r1:
+            h = (TWO_PAIR << 20) | (r3 << 16) | (r0 << 12) | (r2 << 8)
+        elif r1 == r2:
+            h = (TWO_PAIR << 20) | (r3 << 16) | (r1 << 12) | (r0 << 8)
+        else:
+            h = (PAIR << 20) | (r3 << 16) | (r2 << 12) | (r1 << 8) | (r0 << 4)
+    elif r2 == r3:
+        if r0 == r1:
+            h = (TWO_PAIR << 20) | (r2 << 16) | (r0 << 12) | (r4 << 8)
+        else:
+            h = (PAIR << 20) | (r2 << 16) | (r4 << 12) | (r1 << 8) | (r0 << 4)
+    elif r1 == r2:
+        h = (PAIR << 20) | (r1 << 16) | (r4 << 12) | (r3 << 8) | (r0 << 4)
+    else:                           # r0 = r1
+        h = (PAIR << 20) | (r0 << 16) | (r4 << 12) | (r3 << 8) | (r2 << 4)
     return LOW_TOP - h
 
 

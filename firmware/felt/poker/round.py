@@ -721,10 +721,17 @@ class Round:
     def act(self, kind, seat, to, out):
         if self.just_dealt:
             self.just_dealt = []
-        amount = 0
         if kind == "check":
+            # The most common action wagers nothing: none of the wager's bookkeeping.
             self.checked[seat] = True
-        elif kind == "call":
+            self.acted_at[seat] = self.level
+            out.append(("action", seat, kind, 0, False))
+            self.set_to_act(seat, out)
+            if self.to_act < 0:
+                self.end_betting_round(out)
+            return
+        amount = 0
+        if kind == "call":
             amount = min(self.level - self.street_bet[seat], self.stacks[seat])
         elif kind == "fold":
             self.folded[seat] = True
