@@ -66,10 +66,10 @@ def main(argv):
     problems = tilt = trust = None
     if image is not None:
         trust = _arg(argv, "--trust", _join(image, "felt.pub"))
-        problems, took = _check_program(image, trust)
+        problems, took, shown = _check_program(image, trust)
     if problems:
         tilt = _said(problems)
-        if [p for p in problems if [t for t in TILT_PATH if p[0].startswith(t)]]:
+        if not shown:
             sys.exit(TILT_EXIT)     # the console has said it
     # The board definition first, and its checker forgotten before the table's code
     # is loaded: boot's peak of heap is then the table's, not the two together.
@@ -131,8 +131,11 @@ def main(argv):
 
 
 def _check_program(root, trust):
-    """(problems, (summary, ms)) of felt.image.check, loaded for it and forgotten, its
-    garbage collected: what the table loads next is not cut up by it."""
+    """(problems, (summary, ms), shown) of felt.image.check, loaded for it and forgotten,
+    its garbage collected: what the table loads next is not cut up by it.  `shown`:
+    whether the board may run its own files to show a tilt: frozen into the firmware,
+    or on the flash as a manifest whose signature holds lists them (with the signature
+    broken, a rewritten felt/tilted.py listed anew ran at boot: issue 21, item 2)."""
     import gc
     from felt import lazy
     from felt.hal.clock import ticks_ms
@@ -146,10 +149,12 @@ def _check_program(root, trust):
         except OSError as e:
             print("felt: the newest image could not be noted: %s" % e, file=sys.stderr)
     took = ticks_diff(ticks_ms(), start)
+    shown = image.frozen() or not [p for p in problems if p[0] == image.MANIFEST or
+                                   [t for t in TILT_PATH if p[0].startswith(t)]]
     lazy.forget("felt.image")
     lazy.forget("felt.ed25519")
     gc.collect()
-    return problems, (summary, took)
+    return problems, (summary, took), shown
 
 
 def _said(problems):

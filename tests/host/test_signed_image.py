@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from felt.image import sha256_file
 from felt.table import scenes
 from host_tools import flash, tech
 from host_tools.emulator import cli
@@ -288,3 +289,17 @@ def test_a_technicians_key_cannot_sign_an_image_even_where_felt_pub_lists_it(key
     code, out, err = emulate(image, board / "felt.pub", capsys)
     assert code == cli.TILTED
     assert "manifest.json: not signed by a key this board trusts" in err
+
+
+def test_with_the_signature_broken_no_file_runs_to_show_the_tilt(image, keys, capsys):
+    # Issue 21, item 2, as the attack: the signature broken, a rewritten felt/tilted.py
+    # listed anew in the (unsigned) manifest ran at boot to show the tilt.
+    (image / "felt" / "tilted.py").write_text(
+        "open(%r, 'w').write('ran')\n" % str(image / "ran"))
+    manifest = json.loads((image / "manifest.json").read_text())
+    manifest["files"]["felt/tilted.py"] = list(sha256_file(str(image / "felt" / "tilted.py")))
+    (image / "manifest.json").write_text(json.dumps(manifest))
+    code, out, err = emulate(image, keys / "felt.pub", capsys)
+    assert code == cli.TILTED
+    assert "program_check_failed: manifest.json: not signed by a key this board trusts" in err
+    assert not (image / "ran").exists()
