@@ -309,10 +309,12 @@ def board_trust(port, trust=None):
 
 
 def install_commands(port, folder, journal=None):
-    """The mpremote commands installing the image in `folder`: the old program files
-    removed (one left behind would fail the check at boot), the image copied in one
-    session, then a soft reset so that main.py starts.  `journal`: a journal to remove
-    too (felt.table.journal), the table then starting unconfigured."""
+    """The mpremote commands installing the image in `folder`: everything on the board
+    removed but what it keeps beside its program (its keys, felt.newest, the journal's
+    files: felt.image.KEPT), since any file the new manifest does not list would tilt it
+    at boot (a folder planted to shadow a built-in module, a stale program file); the
+    image copied in one session; then a soft reset so that main.py starts.  `journal`: a
+    journal to remove too (felt.table.journal), the table then starting unconfigured."""
     code = ("import os\n"
             "def rm(p):\n"
             "    try:\n"
@@ -324,14 +326,22 @@ def install_commands(port, folder, journal=None):
             "            os.remove(p)\n"
             "    except OSError:\n"
             "        pass\n"
+            "for n in os.listdir():\n"
+            "    if n not in %r and not n.startswith(%r):\n"
+            "        rm(n)\n"
             "for p in %r:\n"
             "    rm(p)\n")
-    old = ["/felt", "/main.py", "/board.json"]
+    kept = [n for n in board_image.KEPT if n not in (board_image.MANIFEST,
+                                                      board_image.SIGNATURE)]
+    # The journal's files are named from it, at the root or in a folder of the root.
+    path = load_board(str(folder / "board.json"))["journal"]
+    journal_top = path.lstrip("/").split("/")[0] if path else "/"   # "/": none to keep
+    old = []
     if journal:
         # The journal last: a cut before it leaves the table resuming, not locked
         # (docs/journal.md: a journal lost beside its archive locks the table).
-        old += recall.files(journal)[::-1]
-    cmd = mpremote(port, "exec", code % (old,), "+", "fs", "cp", "-r")
+        old = [p.lstrip("/") for p in recall.files(journal)[::-1]]
+    cmd = mpremote(port, "exec", code % (kept, journal_top, old), "+", "fs", "cp", "-r")
     cmd += sorted(str(p) for p in folder.iterdir()) + [":", "+", "soft-reset"]
     return [cmd]
 

@@ -89,9 +89,24 @@ def test_install_removes_the_old_program_copies_the_image_then_soft_resets(tmp_p
     (cmd,) = flash.install_commands("/dev/ttyACM0", out)
     assert cmd[1:3] == ["connect", "/dev/ttyACM0"] and cmd[-2:] == ["+", "soft-reset"]
     code = cmd[cmd.index("exec") + 1]
-    assert "['/felt', '/main.py', '/board.json']" in code and "journal" not in code
-    compile(code, "exec", "exec")
     assert cmd.index("exec") < cmd.index("cp")
+    # Run here in a board's root: the old program and anything planted go (issue 21,
+    # item 2: install left planted folders in place); the keys and the journal stay.
+    board = tmp_path / "board"
+    for name in ("felt/poker/round.mpy", "main.py", "json/__init__.py", "hashlib.py",
+                 "notes.txt", "felt.pub", "tech.pub", "revoked.pub", "felt.newest",
+                 "journal.jsonl", "journal.jsonl.1", "journal.jsonl.events.kept"):
+        (board / name).parent.mkdir(parents=True, exist_ok=True)
+        (board / name).write_text("x")
+    here = os.getcwd()
+    os.chdir(board)
+    try:
+        exec(compile(code, "install", "exec"), {})
+    finally:
+        os.chdir(here)
+    assert sorted(p.name for p in board.iterdir()) == [
+        "felt.newest", "felt.pub", "journal.jsonl", "journal.jsonl.1",
+        "journal.jsonl.events.kept", "revoked.pub", "tech.pub"]
     assert str(out / "main.py") in cmd and str(out / "manifest.sig") in cmd
 
 
@@ -102,13 +117,14 @@ def test_a_new_table_removes_the_journal_too(tmp_path, key, capsys):
     flash.build("pico-11", out, key)
     (cmd,) = flash.install_commands("/dev/ttyACM0", out, "/journal.jsonl")
     code = cmd[cmd.index("exec") + 1]
-    assert "'/journal.jsonl.1', '/journal.jsonl']" in code
+    removed = code[code.index("for p in"):]
+    assert "'journal.jsonl.1', 'journal.jsonl']" in removed
     # Its archives too, the oldest first, the journal last (docs/journal.md).
-    assert code.index("'/journal.jsonl.10'") < code.index("'/journal.jsonl.1'") < \
-        code.index("'/journal.jsonl'")
+    assert removed.index("'journal.jsonl.10'") < removed.index("'journal.jsonl.1'") < \
+        removed.index("'journal.jsonl'")
     assert flash.main(["install", "--image", str(out), "--trust", str(key.with_suffix(".pub")),
                        "--dry-run", "--new-table"]) == 0
-    assert "/journal.jsonl" in capsys.readouterr().out
+    assert "'journal.jsonl.1', 'journal.jsonl']" in capsys.readouterr().out
 
 
 def test_install_dry_run_needs_the_boards_key(tmp_path, key, capsys):
