@@ -221,7 +221,10 @@ class Faults:
     # ----- the session's hooks -----------------------------------------------------------
 
     def card(self, code):
-        """The card message for a card the shoe deals: labelled with its deck."""
+        """The card message for a card the shoe deals: labelled with its deck, but on a
+        wired board, whose reader says the code alone (and takes no card from the link)."""
+        if self.s.wired:
+            return {"code": code}
         return {"code": code, "deck": self.decks.in_play}
 
     def before_deal(self):
