@@ -4,6 +4,7 @@
     felt-tech --port /dev/ttyUSB0 --key keys/tech.key rules '{"min_wager": 10}'
     felt-tech --port /dev/ttyUSB0 --key keys/tech.key deck A
     felt-tech --port /dev/ttyUSB0 --key keys/tech.key clear
+    felt-tech --port /dev/ttyUSB0 --key keys/tech.key service   # a Pico's USB REPL, one boot
     felt-tech --port /dev/ttyUSB0 --key keys/felt.key revoke 3b6a27bc...   # 64 hex digits
 
 It asks the board for its challenge, signs the command for that board and challenge
@@ -20,7 +21,8 @@ from felt.table.technician import signed_bytes
 from host_tools import cli
 from host_tools.flash import load_key
 
-COMMANDS = ("cfg", "rules", "deck", "clear", "revoke")
+COMMANDS = ("cfg", "rules", "deck", "clear", "revoke", "service")
+PLAIN = ("clear", "service")    # the commands that take no argument
 
 
 def signed(key, challenge, cmd, body):
@@ -46,7 +48,7 @@ def send(link, key, cmd, body):
 
 def body_of(cmd, arg):
     """The command's body from its argument; UserError for one that cannot be read."""
-    if cmd == "clear":
+    if cmd in PLAIN:
         return {}
     if cmd == "deck":
         return {"register": arg}
@@ -75,9 +77,9 @@ def main(argv=None):
     ap.add_argument("arg", nargs="?", help="cfg/rules: JSON or a JSON file; deck: A or B; "
                                            "revoke: the public key in hex")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
-    if args.cmd == "clear" and args.arg is not None:
-        ap.error("clear takes no argument")
-    if args.cmd != "clear" and not args.arg:
+    if args.cmd in PLAIN and args.arg is not None:
+        ap.error("%s takes no argument" % args.cmd)
+    if args.cmd not in PLAIN and not args.arg:
         ap.error("%s needs its argument" % args.cmd)
     if args.cmd == "deck" and args.arg not in ("A", "B"):
         ap.error("deck takes A or B, not %s" % args.arg)

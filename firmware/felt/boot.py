@@ -3,7 +3,7 @@ for this runtime, then the event loop (felt.loop) until a task dies, and then th
 reboots (felt.guard), saying why after the reboot.  A program that fails its check
 never starts the table (felt.tilted).  main.py only calls main(): a board compiles
 main.py from source at every boot, and this module comes as bytecode (.mpy), sparing
-the heap that work.
+the heap that work.  The Pico image calls it from its frozen boot.py (firmware/pico/).
 """
 
 import sys
@@ -32,6 +32,7 @@ def _builtins_first():
 _builtins_first()
 
 import os  # noqa: E402
+import time  # noqa: E402
 
 
 def _arg(argv, name, default=None):
@@ -58,7 +59,9 @@ TILT_PATH = ("felt/__init__.", "felt/lazy.", "felt/board.", "felt/hal/", "felt/t
              "felt/table/journal.", "felt/protocol.", "felt/check.", "board.json")
 
 
-def main(argv):
+def main(argv, repl_shut=False):
+    """Boot.  `repl_shut`: the board's USB REPL is shut while the table plays, and a
+    technician's signed `service` opens it (the Pico image: firmware/pico/boot.py)."""
     port = _arg(argv, "--port")
     # The program check before anything else is loaded: on a board always, from its
     # root; over the link when the emulator runs an image (--image DIR).
@@ -80,7 +83,8 @@ def main(argv):
         board = lazy.load("felt.board").load(_arg(argv, "--board", "/board.json"))
     except MemoryError:
         # No board yet, so no HAL and no note: reboot the plain way.  A board
-        # definition in error stays at the REPL, where a technician reads why.
+        # definition in error stays at the REPL, where a technician reads why (the
+        # Pico image, whose REPL is shut, resets: firmware/pico/boot.py).
         _reset_plainly()
     lazy.forget("felt.board")   # checked: its code is not needed again
     # On a board the journal is the board's (a power cut resumes from it); over the
@@ -116,7 +120,8 @@ def main(argv):
         if problems is not None:
             hal.link.send("log", {"msg": "program checked: %s, in %d ms" % took})
         from felt import loop
-        why = asyncio.run(loop.run(hal, board, journal, guard.take_note(note), trust, image))
+        why = asyncio.run(loop.run(hal, board, journal, guard.take_note(note), trust, image,
+                                    repl_shut))
     except Exception as e:  # noqa: BLE001 - a boot that fails reboots too, never hangs
         why = "boot failed: %s" % type(e).__name__
         guard.print_traceback(e)
@@ -124,6 +129,10 @@ def main(argv):
     if hal is not None:
         try:
             hal.link.send("log", {"msg": "rebooting: %s" % why})
+            hal.link.drain()
+            # Out before the reset cuts it off: why, and the ack of the command that
+            # asked for it (`service`): a UART at 115200 baud sends 256 bytes in 22 ms.
+            time.sleep(0.03)
         except Exception:  # noqa: BLE001 - the note says it after the reboot anyway
             pass
         hal.reset()

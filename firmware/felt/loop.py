@@ -94,12 +94,13 @@ async def resend_task(hal, guard):
         await sleep_ms(50)
 
 
-async def run(hal, board, journal, rebooted=None, trust=None, image=None):
+async def run(hal, board, journal, rebooted=None, trust=None, image=None, repl_shut=False):
     """Boot the table (it resumes from its journal) and run it until a task dies;
     returns why.  `rebooted`: why the board last rebooted, if it did, for the log;
     `trust`: the file of keys a technician's commands are signed with
     (felt.table.technician), None on a developer's table over the link; `image`: the
-    folder of the signed image it runs, None if none (felt.verify)."""
+    folder of the signed image it runs, None if none (felt.verify); `repl_shut`: the
+    board's USB REPL is shut while it plays, and a technician's `service` opens it."""
     guard = Guard(hal.ticks_ms)
     # The guard's own reset leaves a note (`rebooted`); on an RP2040 machine.reset()
     # leaves the watchdog's reset cause as well, so only a reset without a note was the
@@ -108,7 +109,7 @@ async def run(hal, board, journal, rebooted=None, trust=None, image=None):
         hal.link.send("log", {"msg": "rebooted: %s" % rebooted})
     elif hal.watchdog_reset:
         hal.link.send("log", {"msg": "rebooted: the watchdog reset the board"})
-    ctl = Controller(hal, board, journal, trust, image)
+    ctl = Controller(hal, board, journal, trust, image, guard.fail if repl_shut else None)
     if rebooted is not None:
         ctl.record("task_reset", rebooted)
     elif hal.watchdog_reset:

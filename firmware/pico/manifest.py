@@ -7,5 +7,6 @@ include("$(PORT_DIR)/boards/manifest.py")
 package("felt", base_path="..", opt=3)
 # The port runs a frozen main.py or boot.py in place of one on the filesystem
 # (pyexec_file_if_exists), so freezing both leaves nothing there that the board runs.
-module("main.py", base_path="..", opt=3)
+# Both are the Pico's own (this folder): boot.py runs the table before USB starts.
+module("main.py", opt=3)
 module("boot.py", opt=3)

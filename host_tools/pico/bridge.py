@@ -84,6 +84,7 @@ class Bridge:
         self.time_us = 0
         self.resets = []          # why the chip was reset, each time
         self.cuts = []            # the `cut` events of armed power cuts (arm_cut)
+        self.usb_out = b""        # what the firmware wrote on its USB serial (PICO_USB)
         self._stats = None        # the harness's last `stats` event
         self._stats_seen = threading.Event()
         self._to_host = P.Sender()
@@ -199,6 +200,11 @@ class Bridge:
         """The link's transmitter (the board's UART TX) stops taking bytes from its FIFO,
         or, with stalled=False, goes on (the harness's uart_stall)."""
         self._harness(op="uart_stall", n=self.board["link"]["uart"], stalled=stalled)
+
+    def type_usb(self, data):
+        """Bytes typed on the board's USB serial, as a PC plugged into its USB port would
+        (the harness's usb op; the harness must run with PICO_USB=1)."""
+        self._harness(op="usb", hex=data.hex())
 
     def quit(self):
         try:
@@ -352,6 +358,8 @@ class Bridge:
                 self._start_level = ev["level"]
         elif what == "cut":
             self.cuts.append(ev)
+        elif what == "usb":
+            self.usb_out += bytes.fromhex(ev["hex"])
         elif what == "stats":
             self._stats = ev
             self._stats_seen.set()

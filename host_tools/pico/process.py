@@ -25,13 +25,14 @@ class PicoProcess:
     runtime = "pico"
 
     def __init__(self, board_path, journal=None, seed=0, measure=False, plant=None,
-                 boot_uf2=None):
+                 boot_uf2=None, usb=False):
         """`journal`: where the table's journal is copied from the flash when it closes
         (the board keeps its own, on its filesystem).  `measure`: the bridge keeps the
         chip's moments in `timeline` (Bridge, felt-bench).  `plant`: files ({name:
         bytes}) put on its filesystem beside the image, as an attacker at the USB port
         would (filesystem.add).  `boot_uf2`: the firmware the chip runs, when not the one
-        its image was signed for (as BOOTSEL would write another)."""
+        its image was signed for (as BOOTSEL would write another).  `usb`: a PC is
+        plugged into its USB port (Bridge.type_usb, Bridge.usb_out), at a cost in speed."""
         from felt.board import load
         bridge.check_ready()
         self.board_path = str(board_path)
@@ -53,6 +54,7 @@ class PicoProcess:
         if plant:
             filesystem.add(self.fs_image, plant)
         self.uf2 = str(boot_uf2 or bridge.UF2)
+        self.usb = usb
         self._boot()
 
     def _boot(self):
@@ -63,6 +65,7 @@ class PicoProcess:
             ["node", str(bridge.HARNESS), "--uf2", self.uf2, "--fs", self.fs_image,
              "--board", self.board_path, "--seed", str(self.seed),
              "--flash-out", self.flash_out],
+            env=dict(os.environ, PICO_USB="1") if self.usb else None,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.bridge = bridge.Bridge(self.board, self.proc, slave, self.timeline)
         self._thread = threading.Thread(target=self.bridge.run, daemon=True)

@@ -218,6 +218,66 @@ def test_felt_flash_verify_computes_what_a_pico_answers_and_sees_a_byte_changed(
             fw.close()
 
 
+def test_the_usb_repl_answers_only_at_the_boot_a_technicians_service_asked_for():
+    # Issue 21, item 2, as the attack: a PC at the USB port sends Ctrl-C, the raw REPL's
+    # Ctrl-A and a line of code while the table plays (before, Ctrl-C stopped Felt and
+    # the REPL ran the code: print(6*7) said 42); then an unsigned `service`.  Nothing
+    # answers, nothing reboots.  A technician's signed `service` reboots the board into
+    # its REPL, which runs code until reset (Ctrl-D's soft reset too: the board resets
+    # the chip); the boot after plays, the REPL shut again.
+    from host_tools import tech
+    from host_tools.emulator.session import DEFAULT_BOARD
+    from host_tools.pico.process import PicoProcess
+    fw = PicoProcess(DEFAULT_BOARD, usb=True)
+    usb = fw.bridge
+
+    def typed(text, until=None, wait_s=90):
+        """Type on the USB serial; wait for `until` in what it prints (None: 3 s)."""
+        seen = len(usb.usb_out)
+        usb.type_usb(text)
+        end = time.monotonic() + (wait_s if until else 3)
+        while time.monotonic() < end and not (until and until in usb.usb_out[seen:]):
+            time.sleep(0.1)
+        return usb.usb_out[seen:]
+
+    try:
+        fw.link.recv()                                    # the boot LED frame
+        assert fw.link.request("hello", {}, "hello")["signed"]
+        said = typed(b"\x03\x03\x01print(6*7)\r\x04\x03")
+        assert b"42" not in said and b">>>" not in said and b"raw REPL" not in said, said
+        assert fw.link.request("state", {}, "state")["state"] == "idle"
+        assert fw.link.send("service", {}) == \
+            "service is a technician's command: send it signed (tech)"
+        assert usb.resets == [], usb.resets
+        assert tech.send(fw.link, fw.tech_key, "service", {}) is None
+        # Enter, until the REPL answers: the emulated USB host sends no SOF, so what the
+        # board printed before the host connected waits for the host's first packet.
+        seen, end = len(usb.usb_out), time.monotonic() + 90
+        while b">>> " not in usb.usb_out[seen:] and time.monotonic() < end:
+            usb.type_usb(b"\r")
+            time.sleep(2)
+        said = usb.usb_out[seen:]
+        assert b"felt: service mode" in said and usb.resets == ["software"], (said, usb.resets)
+        assert b"42" in typed(b"print(6*7)\r", b"42\r\n")
+        typed(b"\x04")             # a soft reset keeps USB: the board resets the chip
+        while len(usb.resets) < 2:
+            time.sleep(0.1)
+        assert usb.resets == ["software", "software"], usb.resets
+        hello = fw.link.recv()
+        while hello[0] != "hello":
+            hello = fw.link.recv()
+        said = typed(b"\x03\x03print(6*7)\r")
+        assert b"42" not in said and b">>>" not in said, said
+        records = tech.ask(fw.link, fw.tech_key, "eventlog", {})["records"]
+    finally:
+        fw.close()
+    details = [(r["code"], r["detail"]) for r in records]
+    assert [d for c, d in details if c == "technician"][-1].startswith("service, signed by"), \
+        details
+    assert details[-1] == ("task_reset", "service mode, as a technician's signed command "
+                                         "asked"), details
+
+
 def settle(s, wait_s=0.5):
     """Play the devices' part for what the board says within wait_s."""
     for kind, p in s.link.drain(wait_s):

@@ -29,7 +29,7 @@ from felt.table.states import IDLE, PLACING, SHUFFLING, HAND_SHUFFLE, CUT, PLAYI
 
 # A technician's, signed, where the board trusts keys (felt.table.technician).
 # Past rounds' cards and the event log are read by a technician only (issue 21).
-TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear", "recall", "eventlog", "revoke")
+TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear", "recall", "eventlog", "revoke", "service")
 TECHNICIAN = "felt.table.technician"
 RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)
@@ -48,11 +48,14 @@ DEALER_OWN = ("deal", "cut_done", "hand_shuffle_done", "shuffler_removed")
 
 
 class Controller:
-    def __init__(self, hal, board, journal=None, trust=None, image=None):
+    def __init__(self, hal, board, journal=None, trust=None, image=None, service=None):
         """`trust`: the file of public keys the board trusts (felt.image), one of which
         must sign a technician's command (felt.table.technician); None on a developer's
         table over the link, which takes those commands plainly.  `image`: the folder of
-        the signed image the board runs ("" on a board), for `verify`; None if none."""
+        the signed image the board runs ("" on a board), for `verify`; None if none.
+        `service(why)`: ends the event loop for the board to reboot into service mode,
+        its USB REPL open (felt.guard.Guard.fail, felt.boot.main), where the REPL is shut
+        while the table plays (the Pico image); None elsewhere: there is none to open."""
         self.hal = hal
         self.board = board
         self.leds = board["leds"]
@@ -62,6 +65,7 @@ class Controller:
         self.eventlog = EventLog(self.journal.path + ".events" if self.journal.path else None)
         self.trust = trust
         self.image = image
+        self.service = service
         # Its devices are at its pins and only there (felt.board.DEVICES).
         self.own_devices = hal.wired and board.get("devices", "wired") == "wired"
         self.challenge = None       # drawn when first asked for (felt.table.technician)
@@ -239,6 +243,9 @@ class Controller:
         if self.trust is None:
             return "this table trusts no key: there is none to revoke"
         return self.cold(TECHNICIAN, "revoke", p)
+
+    def _on_service(self, p):
+        return self.cold(TECHNICIAN, "service", p)
 
     def cold(self, module, name, p):
         """`name`(self, p) of a module loaded for it and forgotten after (felt.lazy)."""

@@ -1,7 +1,8 @@
 """The technician's authority: configuring the table, changing its rules, registering a
-deck, clearing a tilt, and reading past rounds (`recall`, hole cards and all) and the
-event log are done only by a command signed with a technician's key the board trusts
-(its `tech.pub`, felt.image.keys_for), never by whoever is on the link.  Revoking a key
+deck, clearing a tilt, reading past rounds (`recall`, hole cards and all) and the event
+log, and opening the USB REPL (`service`) are done only by a command signed with a
+technician's key the board trusts (its `tech.pub`, felt.image.keys_for), never by
+whoever is on the link.  Revoking a key
 (`revoke`) takes a key that signs images (its `felt.pub`): the higher role.  Seat
 buttons and the dealer's panel stay as they are.
 
@@ -113,6 +114,24 @@ def revoke(ctl, p):
         return None
     finally:
         lazy.forget("felt.image")
+
+
+def service(ctl, p):
+    """`service`: the board reboots into service mode, where its USB REPL answers until
+    it is reset (felt.boot.main): on the Pico image, whose REPL is shut while the table
+    plays (issue 21, item 2).  A round in play resumes from the journal at the boot
+    after, as after a power cut."""
+    if ctl.trust is None or ctl.service is None:
+        return "this board's USB REPL is never shut (felt is not frozen into its " \
+               "firmware): there is no service mode to open"
+    image = lazy.load("felt.image")
+    try:
+        with open(image.beside(ctl.trust, image.SERVICE), "w") as f:
+            f.write("service\n")
+    finally:
+        lazy.forget("felt.image")
+    ctl.service("service mode, as a technician's signed command asked")
+    return None
 
 
 def current(ctl):

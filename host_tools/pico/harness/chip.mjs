@@ -19,9 +19,10 @@ export class ChipFault extends Error {}
 export class Chip {
   // bootrom: Uint32Array; flash: SpiFlash; nextBit: the ROSC's bit source;
   // wire(mcu): connects the board's devices to a new chip; onReset(why) is told of a
-  // reset the chip asked for; usb: a USB host is plugged in, and cdc(text) is told
-  // what the firmware prints on its USB serial (the REPL).  Off by default: rp2040js's
-  // USB host keeps the controller's interrupt busy, and the chip never idles.
+  // reset the chip asked for; usb: a USB host is plugged in, and cdc(bytes) is told
+  // what the firmware prints on its USB serial (the REPL); typeUsb(bytes) types on it.
+  // Off by default: rp2040js's USB host keeps the controller's interrupt busy, and the
+  // chip never idles.
   constructor({ bootrom, flash, nextBit, wire, onReset, usb = false, cdc = () => {} }) {
     Object.assign(this, { bootrom, flash, nextBit, wire, onReset, usb, cdc });
     this.epoch = 0;                      // harness time (ns) at which this chip's clock started
@@ -59,9 +60,10 @@ export class Chip {
       else ppbWrite(offset, value);
     };
     mcu.onBreak = (code) => this.faulted(`breakpoint (bkpt ${code}) at 0x${(mcu.core.PC >>> 0).toString(16)}`);
+    this.host = null;
     if (this.usb) {
-      const cdc = new USBCDC(mcu.usbCtrl);
-      cdc.onSerialData = (bytes) => this.cdc(Buffer.from(bytes).toString('latin1'));
+      this.host = new USBCDC(mcu.usbCtrl);
+      this.host.onSerialData = (bytes) => this.cdc(Buffer.from(bytes));
     }
     this.mcu = mcu;
     this.epoch = now;
@@ -75,6 +77,10 @@ export class Chip {
     const wd = this.mcu.peripherals[WATCHDOG];
     this.boot(why === 'power' ? null : { reason: why === 'watchdog' ? REASON_TIMER : 2, scratch: wd.scratchData });
   }
+
+  // Bytes typed on the USB serial (the host's side of the CDC line); a reset loses
+  // those the firmware has not read, as unplugging would.
+  typeUsb(bytes) { for (const b of bytes) this.host.sendSerialByte(b); }
 
   requestReset(why) { this.resetWhy ??= why; this.limit = -1; }
 

@@ -20,6 +20,7 @@ export function parseOp(line) {
       need('n', (v) => v === 0 || v === 1, '0 or 1');
       need('hex', (v) => typeof v === 'string' && HEX.test(v), 'a hex string');
       break;
+    case 'usb': need('hex', (v) => typeof v === 'string' && HEX.test(v), 'a hex string'); break;
     case 'pin': need('expander', (v) => isInt(v, 0, 7), 'an expander index'); need('pin', (v) => isInt(v, 0, 15), '0-15'); need('down', (v) => typeof v === 'boolean', 'true or false'); break;
     case 'press': need('expander', (v) => isInt(v, 0, 7), 'an expander index'); need('pin', (v) => isInt(v, 0, 15), '0-15'); ms(); id(); break;
     case 'gpio': need('pin', (v) => isInt(v, 0, 29), 'a GPIO 0-29'); need('level', (v) => v === 0 || v === 1, '0 or 1'); break;

@@ -42,8 +42,9 @@ export class Pico {
       bootrom, flash: this.flash, nextBit: randomBits(seed), usb,
       wire: (mcu) => this.wire(mcu),
       onReset: (why) => this.resetDone(why),
-      cdc: (text) => {   // the firmware's USB serial (its REPL), as lines on stderr
-        cdcLine += text;
+      cdc: (bytes) => {   // the firmware's USB serial (its REPL): an event, and lines on stderr
+        this.events.emit(this.now, { ev: 'usb', hex: bytes.toString('hex') });
+        cdcLine += bytes.toString('latin1');
         const parts = cdcLine.split('\n');
         cdcLine = parts.pop();
         for (const p of parts) this.log(`cdc: ${p.replace(/\r$/, '')}`);
@@ -98,6 +99,10 @@ export class Pico {
     const now = this.now;
     switch (op.op) {
       case 'uart': this.feeders[op.n].send(Buffer.from(op.hex, 'hex')); break;
+      case 'usb':
+        if (!this.chip.usb) throw new OpError('usb: no USB host is plugged in (PICO_USB=1)');
+        this.chip.typeUsb(Buffer.from(op.hex, 'hex'));
+        break;
       case 'pin': this.expander(op.expander).setPin(op.pin, op.down); break;
       case 'press': {
         const x = this.expander(op.expander);

@@ -39,6 +39,9 @@ REVOKE_IMAGE_KEY_BY_TRUSTED = ("1cecc7d39d7fa4f5eea612f164cc80239e843c13c3f1b19e
                                "d7170060da8d1a548fc61942d846334dec38dd5fb69577615034a632097bb608")
 REVOKE_IMAGE_KEY_BY_ITSELF = ("60092d2b9817a22128e81306cecef66faa2c039289be7b6583dbc88d4562aa81"
                               "d7924cddc75e197f45195a2bb409d71d030234125e2c799d3db0eb005972a104")
+# The USB REPL opened (issue 21, item 2), signed for NONCE by the trusted key.
+SERVICE_SIGNED = ("a5793a6b68ce03d07ea774eb7803aa9a86ff088e9c48168b566bcfbb5770720d"
+                  "4195c621ad72ab3d47b4c1c699a6540b13f32913c65f1f6e92f04c7647e62f0e")
 CLEAR_SIGNED = ("c7218a24b3af8d87546bc21e7c782ca7680192ac3647aa0f9d97f6d5473f89c8"
                 "0e3e033b08c1ea4b350bebd432f203496798786862f6142c9af7d9ee8e678f05")
 
@@ -196,7 +199,7 @@ def test_a_flood_of_bogus_commands_is_counted_and_flushes_no_technician_record()
 def test_a_malformed_technician_command_is_refused_with_why():
     ctl, hal = keyed()
     assert ctl.handle("tech", {"cmd": "btn", "body": {}, "sig": CFG_SIGNED}) == \
-        'tech cmd must be one of cfg, rules, deck, clear, recall, eventlog, revoke, not "btn"'
+        'tech cmd must be one of cfg, rules, deck, clear, recall, eventlog, revoke, service, not "btn"'
     assert ctl.handle("tech", tech("cfg", CFG, "00" * 10)) == \
         "tech sig must be 64 bytes in lower-case hex"
     assert ctl.challenge == NONCE                      # checked before anything is spent
@@ -340,6 +343,38 @@ def test_revoke_is_a_technicians_command_and_a_table_without_keys_has_none_to_re
         "this table trusts no key: there is none to revoke"
     assert plain.handle("revoke", {"key": "00"}) == \
         "revoke key must be a 32-byte public key in lower-case hex"
+
+
+def test_service_is_a_technicians_and_opens_nothing_where_the_repl_is_never_shut():
+    # Issue 21, item 2: only the Pico image (felt frozen) shuts its USB REPL, so only
+    # there is there a service mode to open; elsewhere the signed command is refused,
+    # leaves no flag and reboots nothing.
+    ctl, hal = keyed()
+    reboots = []
+    assert ctl.handle("service", {}) == \
+        "service is a technician's command: send it signed (tech)"
+    assert ctl.handle("tech", tech("service", {}, SERVICE_SIGNED)) == \
+        "this board's USB REPL is never shut (felt is not frozen into its firmware): " \
+        "there is no service mode to open"
+    from felt import lazy
+    image = lazy.load("felt.image")
+    assert not image.opened_for_service(ctl.trust) and reboots == []
+
+
+def test_a_technicians_service_reboots_into_the_repl_for_one_boot():
+    # On the Pico image, whose REPL is shut: the flag is written beside the keys, the
+    # loop ends with why (felt.guard), the command is logged; the boot after finds the
+    # flag once (felt.boot.main), the next plays.  On the image: tests/pico/run.py.
+    ctl, hal = keyed()
+    reboots = []
+    ctl.service = reboots.append          # as felt.loop gives it where the REPL is shut
+    assert ctl.handle("tech", tech("service", {}, SERVICE_SIGNED)) is None
+    assert reboots == ["service mode, as a technician's signed command asked"]
+    assert ctl.eventlog.memory[-1]["detail"].startswith("service, signed by key ")
+    from felt import lazy
+    image = lazy.load("felt.image")
+    assert image.opened_for_service(ctl.trust)
+    assert not image.opened_for_service(ctl.trust)
 
 
 def key_id(hex_key):

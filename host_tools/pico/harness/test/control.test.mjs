@@ -9,7 +9,7 @@ test('every op of the interface parses', () => {
     '{"op":"press","expander":0,"pin":3,"ms":80,"id":7}', '{"op":"gpio","pin":14,"level":0}',
     '{"op":"after","ms":500,"id":"k"}', '{"op":"power_cut","torn":true}', '{"op":"power_cut"}',
     '{"op":"stats"}', '{"op":"quit"}', '{"op":"arm_cut","program":3,"byte":17}', '{"op":"arm_cut"}',
-    '{"op":"uart_stall","n":0,"stalled":true}',
+    '{"op":"uart_stall","n":0,"stalled":true}', '{"op":"usb","hex":"030d"}',
   ]) assert.equal(parseOp(line).op, JSON.parse(line).op);
 });
 
@@ -27,6 +27,7 @@ test('bad ops are refused with the reason', () => {
   bad('{"op":"arm_cut","program":0}', /program must be a count/);
   bad('{"op":"arm_cut","byte":256}', /byte must be a byte of the page/);
   bad('{"op":"uart_stall","n":0}', /stalled must be true or false/);
+  bad('{"op":"usb","hex":"0"}', /hex must be a hex string/);
 });
 
 test('events carry t in microseconds; a UART burst is one event, in time order', () => {
