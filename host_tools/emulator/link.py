@@ -34,7 +34,7 @@ class Tilted(LinkError):
     str() names the code, the file and why."""
 
 
-TILT_EXIT = 3   # felt.boot.TILT_EXIT: a tilted firmware that could not say so on the link
+TILT_EXIT = 3   # felt.start.TILT_EXIT: a tilted firmware that could not say so on the link
 
 
 class _Gone(Exception):
