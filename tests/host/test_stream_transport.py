@@ -58,3 +58,19 @@ def test_a_write_larger_than_the_pty_buffer_arrives_whole(port):
     t.write(data)
     reader.join(5)
     assert bytes(got) == data
+
+
+def test_a_hung_up_host_ends_the_read_rather_than_spinning_for_ever():
+    # A firmware whose emulator had gone read nothing from its readable pty, for ever,
+    # at 100 % of a core, holding the pipes of the test that started it (CI waited on
+    # one): the host's end closed, read() raises, and the link's task ends (felt.guard).
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    t = StreamTransport(os.ttyname(slave), size=256)
+    os.close(master)
+    try:
+        with pytest.raises(OSError) as raised:
+            asyncio.run(asyncio.wait_for(t.read(), 2))
+        assert not isinstance(raised.value, TimeoutError)     # at once, not after 2 s
+    finally:
+        os.close(slave)

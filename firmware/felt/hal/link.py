@@ -180,16 +180,21 @@ class StreamTransport:
         self._out.poll(ms)
 
     async def read(self):
-        while True:
-            if self._reader is not None:
-                data = await self._reader.read(self.size)
-            else:
-                data = self.stream.read(self.size)
-                if not data:
-                    await _cpython_readable(self.fd)
-                    continue
+        """What has arrived, once something has; OSError once the other end has hung up
+        (the device readable, yet nothing to read): a firmware whose host has gone
+        ends (felt.guard) rather than spin on its device for ever, holding the pipes of
+        whoever started it (a test waited on one for good)."""
+        if self._reader is not None:
+            data = await self._reader.read(self.size)
+        else:
+            data = self.stream.read(self.size)
             if data:
                 return data
+            await _cpython_readable(self.fd)
+            data = self.stream.read(self.size)
+        if not data:
+            raise OSError("the link's device hung up")
+        return data
 
 
 _open_file = open  # the built-in: this module's open() makes the HAL
