@@ -467,7 +467,8 @@ def main(argv=None):
     ap.add_argument("--evals", type=cli.count(1), default=50_000,
                     help="distinct 7-card sets (default 50000)")
     ap.add_argument("--reps", type=cli.count(1), default=3, help="timings per figure, best kept")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1,
+                    help="seeds the hands and card sets dealt, so runs compare")
     ap.add_argument("--game-hands", type=cli.count(1), default=100,
                     help="distinct hands per game (default 100)")
     ap.add_argument("--mp-reps", type=cli.count(1), default=5,

@@ -97,9 +97,10 @@ class _Defaults(argparse.HelpFormatter):
 
 
 def parser(prog, doc, **kw):
-    """A Parser for tool `prog`, described by the first line of `doc`, with `--version`;
-    its --help states the defaults."""
-    kw.setdefault("description", doc.strip().split("\n")[0] if doc else None)
+    """A Parser for tool `prog`, described by the first paragraph of `doc` (a sentence
+    cut at its line's end said half of it), with `--version`; its --help states the
+    defaults."""
+    kw.setdefault("description", " ".join(doc.strip().split("\n\n")[0].split()) if doc else None)
     kw.setdefault("formatter_class", _Defaults)
     ap = Parser(prog=prog, **kw)
     ap.add_argument("--version", action="version", version="%(prog)s " + version())
@@ -223,7 +224,8 @@ def board_file(name_or_path):
     try:
         load(str(p))
     except ValueError as e:      # json's errors are ValueErrors too
-        raise UserError("%s: %s" % (p, e))
+        said = str(e)            # a file that does not read names itself
+        raise UserError(said if said.startswith("board file ") else "%s: %s" % (p, said))
     except OSError as e:
         raise UserError("%s: %s" % (p, e.strerror or e))
     return p

@@ -475,6 +475,8 @@ def loop(console, lines, prompt=False):
         worker.todo.put(None)
         worker.join(2)
         signal.signal(signal.SIGUSR1, old)
+    if isinstance(worker.error, BrokenPipeError):
+        raise worker.error      # stdout closed early (`| head`): cli ends quietly, 141
     if worker.error is not None:
         raise cli.UserError(str(worker.error) if isinstance(worker.error, LinkError)
                         else "%s: %s" % (type(worker.error).__name__, worker.error), 1)

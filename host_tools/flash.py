@@ -272,16 +272,27 @@ def mpremote(port, *args):
 
 
 def _run(cmd, dry_run):
+    if not dry_run:
+        _port_there(cmd)
     print(" ".join(cmd))
     if not dry_run:
         sys.stdout.flush()
         on_board(cmd, "the board on %s" % cmd[2], capture=False)
 
 
+def _port_there(cmd):
+    """Refused when an mpremote command's port is a device that is not there: mpremote
+    would say it "may be in use by another program" (issue 22)."""
+    if cmd[1:2] == ["connect"] and cmd[2].startswith("/dev/") and not os.path.exists(cmd[2]):
+        raise Refused("%s: no such port: is the board plugged in? (`mpremote devs` lists "
+                      "the boards attached)" % cmd[2])
+
+
 def on_board(cmd, what, capture=True, cwd=None):
     """Run a command (mpremote's, or the unix port's for an emulated board); its output
     when `capture`.  Refused, with the command's last words (no board on the port, a
     port in use...), when it fails."""
+    _port_there(cmd)
     try:
         got = subprocess.run(cmd, stdout=subprocess.PIPE if capture else None,
                              stderr=subprocess.PIPE, cwd=cwd)

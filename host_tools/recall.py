@@ -88,8 +88,13 @@ def describe(answer):
         out.append("  the rules core cannot rebuild it: %s" % e)
         return out
     pots = {}
+    put = {}                # chips each seat has put in on this street: a bet says its total
     for e in said:
-        line = _said(r, e)
+        if e[0] == "street":
+            put = {}
+        elif e[0] == "action" or e[0] == "post" and e[2] != "ante":
+            put[e[1]] = put.get(e[1], 0) + e[3]
+        line = _said(r, e, put)
         if e[0] == "award":
             pots[e[1]] = pots.get(e[1], 0) + e[3]
         if line:
@@ -133,8 +138,10 @@ def _banked(h, events, out):
     return out
 
 
-def _said(r, e):
-    """One of the rules core's effects (felt.poker.round) in words, or None."""
+def _said(r, e, put):
+    """One of the rules core's effects (felt.poker.round) in words, or None; `put`: the
+    chips each seat has put in on the street, for a bet or raise said as its total (as
+    the view and hand histories say it: "raise to 4"; issue 22)."""
     k = e[0]
     if k == "post":
         return "seat %d posts %s %d%s" % (e[1], e[2], e[3], " (all in)" if e[4] else "")
@@ -142,7 +149,8 @@ def _said(r, e):
         to = "" if e[1] in ("burn", "board") else " to seat %d" % e[2]
         return "dealt %s%s: %s" % (e[1], to, C.code(e[3]))
     if k == "action":
-        return "seat %d %s %d%s" % (e[1], e[2], e[3], " (all in)" if e[4] else "")
+        amount = "to %d" % put[e[1]] if e[2] in ("bet", "raise") else "%d" % e[3]
+        return "seat %d %s %s%s" % (e[1], e[2], amount, " (all in)" if e[4] else "")
     if k == "show":
         high, low = hands.kinds(r.variant)
         what = []
@@ -207,6 +215,23 @@ def from_journal(path):
     return lambda k, start: recall.page(path, k, start)
 
 
+def not_a_journal(path):
+    """Why the files of the journal at `path` are none, or None: not one of their lines
+    reads as a record (felt.table.records.parse; a table with no round yet has some)."""
+    from felt.table import records
+    why = None
+    for name in files(path):
+        if os.path.isfile(name):
+            with open(name, "rb") as f:
+                for line in f:
+                    try:
+                        records.parse(memoryview(line.rstrip(b"\n")))
+                        return None
+                    except ValueError as e:
+                        why = why or "%s: %s" % (os.path.basename(name), e)
+    return why or "it is empty"
+
+
 def from_port(port, key=None):
     """ask(k, start) over the board's link on a serial port (or a pty); `key`: the
     technician's private key, for a board that trusts keys (it answers them only)."""
@@ -262,6 +287,10 @@ def main(argv=None):
         rounds = fetch(ask, args.rounds)
     except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError
         raise cli.UserError(str(e), 1)
+    why = not_a_journal(args.journal) if args.journal and not rounds else None
+    if why is not None:
+        raise cli.UserError("--journal %s: no line reads as a journal's record (first: %s)"
+                            % (args.journal, why), 1)
     print("%d rounds, oldest first" % len(rounds))
     for answer in rounds:
         print("\n".join(describe(answer)))

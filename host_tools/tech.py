@@ -70,7 +70,8 @@ def body_of(cmd, arg):
 def main(argv=None):
     ap = cli.parser("felt-tech", __doc__)
     ap.add_argument("--port", required=True, help="the board's link (serial port)")
-    ap.add_argument("--baud", type=cli.count(1), default=115200)
+    ap.add_argument("--baud", type=cli.count(1), default=115200,
+                    help="the link's speed in bits per second (docs/protocol.md, 1)")
     ap.add_argument("--key", required=True, help="the technician's private key (revoke: a key "
                                                  "that signs images)")
     ap.add_argument("cmd", choices=COMMANDS)

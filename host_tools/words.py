@@ -10,6 +10,17 @@ VERBS = {"bring_in": "brings in", "decline": "declines the straddle",
 SHARES = {"high": "the high half of ", "low": "the low half of "}
 
 
+def code_words(code):
+    """A code of the protocol as people say it: "skipped_seat" as "skipped seat"."""
+    return str(code).replace("_", " ")
+
+
+def alternatives(codes):
+    """Codes as a choice in words: "bring in or bet", "fold, call or raise"."""
+    said = [code_words(c) for c in codes]
+    return " or ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+
+
 def value_words(v):
     """A field's value in words: lists and settings without brackets or braces."""
     if isinstance(v, dict):
@@ -57,17 +68,20 @@ def _line(e):
         return "seat %d posts %s %d%s" % (e["seat"], e["kind"], e["amount"],
                                           " (all-in)" if e["all_in"] else "")
     if k == "dealt":
+        card = e.get("card")        # none where a wired board keeps it (docs/security.md)
         if e["what"] == "burn":
-            return "a card burnt (%s)" % e["card"]
+            return "a card burnt (%s)" % card if card else "a card burnt"
         if e["what"] == "board":
-            return "board card %s" % e["card"]
+            return "board card %s" % card
         if e["what"] == "button":
-            return "seat %d draws %s for the button" % (e["seat"], e["card"])
+            return "seat %d draws %s for the button" % (e["seat"], card)
         if e["what"] == "dealer":
-            return "the dealer's card %s" % e["card"]
-        return "seat %d %s card %s" % (e["seat"], e["what"], e["card"])
+            # Face down until the dealer's hand is shown, as the view shows it (issue 22:
+            # the log named a card the view hid).
+            return "the dealer's card (face down)"
+        return "seat %d %s card %s" % (e["seat"], e["what"], card or "(face down)")
     if k == "to_act":
-        line = "seat %d to act: %s" % (e["seat"], "/".join(e["legal"]))
+        line = "seat %d to act: %s" % (e["seat"], alternatives(e["legal"]))
         if "min" in e:
             line += " (bet or raise to %d..%d)" % (e["min"], e["max"])
         return line
@@ -110,7 +124,8 @@ def _line(e):
     if k == "refused":
         return "%s refused: %s" % (e["what"], e["why"])
     if k == "irregularity":
-        return "irregularity %s: %s (%s)" % (e["kind"], e["detail"], e["section"])
+        return "irregularity, %s: %s (%s)" % (code_words(e["kind"]), code_words(e["detail"]),
+                                               e["section"])
     if k in BANKED:
         return _banked_line(e)
     if k == "dead_hand":

@@ -72,24 +72,22 @@ class _Check:
 def load(path):
     """Read, check and return the board definition in the JSON file at `path`
     (hardware/boards/<name>.json in the repo; /board.json on a board)."""
-    name = path.replace("\\", "/").split("/")[-1]
-    if name.endswith(".json"):
-        name = name[:-5]
     try:
         with open(path) as f:
             text = f.read()
     except OSError:
-        raise ValueError("board %s: cannot read %s" % (name, path))
-    return loads(text, name)
+        raise ValueError("board file %s: cannot read it" % path)
+    return loads(text, path)
 
 
 def loads(text, name="?"):
     """Check and return the board definition in the JSON text.  Messages name the board
-    by its own "name" when it has one, else by `name` (the file's)."""
+    by its own "name" when it has one, else by `name`, its file (a file that is no JSON
+    said "board board: not valid JSON" of /board.json: issue 22)."""
     try:
         data = json.loads(text)
     except ValueError as e:
-        raise ValueError("board %s: not valid JSON (%s)" % (name, e))
+        raise ValueError("board file %s: not valid JSON (%s)" % (name, e))
     if isinstance(data, dict) and isinstance(data.get("name"), str) and data["name"]:
         name = data["name"]
     return validate(data, name)

@@ -17,6 +17,7 @@ from felt.poker import variants
 from felt.poker.structure import ConfigError
 from felt.table.config import BANKED, BANKED_MAX_PLAYERS, MAX_SEATS, \
     from_dict as check_config
+from felt.table.recall import files
 from host_tools import cli
 from host_tools.emulator import serve
 from host_tools.emulator.link import Tilted, add_runtime_arguments, check_runtime
@@ -60,8 +61,10 @@ def parse_args(argv):
     ap.add_argument("--board", default=DEFAULT_BOARD.stem, type=cli.board_file,
                     help="the board: a name from hardware/boards/ or a definition file")
     ap.add_argument("--journal", type=cli.out_file,
-                    help="keep the firmware's journal in this file (removed first: a new "
-                         "table; kept with --serve) rather than in a temporary one")
+                    help="keep the firmware's journal in this file rather than in a temporary "
+                         "one: a new table (with --serve, the board resumes from it)")
+    ap.add_argument("--force", action="store_true",
+                    help="with --journal: replace a journal already there, its archives too")
     ap.add_argument("--phh", metavar="DIR", type=cli.out_dir,
                     help="write each round's Poker Hand History to DIR/hand-<n>.phh")
     ap.add_argument("--faults", choices=("random",),
@@ -97,6 +100,12 @@ def parse_args(argv):
             ap.error("--list-games prints the games and stops: give it alone")
         return args
     check_runtime(ap, args)
+    if args.force and args.journal is None:
+        ap.error("--force replaces a journal: give --journal")
+    if args.journal is not None and args.serve is None and not args.force and \
+            [f for f in files(args.journal) if Path(f).exists()]:
+        ap.error("--journal %s: a journal is there already (a table's rounds); --force "
+                 "replaces it, its archives too" % args.journal)
     if args.interactive and args.hands is not None:
         ap.error("--interactive plays until you quit: leave out --hands (or --interactive)")
     if args.hands is None and args.rake == "time":
@@ -248,11 +257,12 @@ def _notes(session, out):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.list_games:
-        for v in variants.every():
-            print("%s %d" % (v.name, v.max_players))
+        games = [(v.name, v.max_players) for v in variants.every()]
         from felt.table import config   # the house-banked games (docs/protocol.md, 6.4)
-        for name in config.BANKED:
-            print("%s %d" % (name, config.BANKED_MAX_PLAYERS))
+        games += [(name, config.BANKED_MAX_PLAYERS) for name in config.BANKED]
+        width = max(len(name) for name, _ in games)
+        for name, most in games:
+            print("%-*s  up to %d players" % (width, name, most))
         return 0
     if args.serve is not None:
         return serve.serve(args)

@@ -43,7 +43,7 @@ from host_tools.cli import colour
 from host_tools.emulator.faults import Faults
 from host_tools.emulator.link import LinkError
 from host_tools.emulator.session import from_args
-from host_tools.words import event_line
+from host_tools.words import alternatives, event_line
 
 SEAT_KEYS = "0123456789a"           # a selects seat 10
 STATUS_STYLE = {"empty": "dim", "waiting": "", "action": "bold orange1", "folded": "dim red",
@@ -655,7 +655,7 @@ class FeltView(App):
         line.append("pot: ", style="bold")
         line.append(str(pot))
         if turn >= 0:
-            line.append("    seat %d to act%s" % (turn, ": " + "/".join(legal) if legal else ""),
+            line.append("    seat %d to act%s" % (turn, ": " + alternatives(legal) if legal else ""),
                         style="orange1")
             bounds = self.bounds(turn)
             if bounds and self.amount is not None and ("bet" in legal or "raise" in legal):

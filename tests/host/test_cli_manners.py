@@ -51,6 +51,23 @@ def test_every_tool_says_its_version(name):
     assert re.fullmatch(r"%s \S+ \(firmware .+\)\n" % name, r.stdout), r.stdout
 
 
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_every_tools_help_says_what_it_is_and_what_each_option_does(name):
+    # Issue 22: felt-recall's description stopped mid-sentence at its docstring's line
+    # end; felt-tech --baud and felt-bench --seed said nothing.
+    r = tool(name, "--help", env=dict(os.environ, COLUMNS="80"))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    start = lines.index("") + 1                 # after the usage
+    description = " ".join(lines[start:lines.index("", start)])
+    assert description.startswith(name + ": ") and description[-1] in ".)", description
+    options = lines[lines.index("options:"):]
+    silent = [line.strip() for line, after in zip(options, options[1:] + [""])
+              if line.startswith("  -") and "  " not in line.strip() and
+              not (after.startswith("      ") and after.strip())]
+    assert silent == [], silent
+
+
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("manners")
@@ -90,14 +107,19 @@ REFUSED = [
     ("felt-emulator", "--phh {d}/bad.json --hands 2", "is a file"),
     ("felt-emulator", "--phh {d}/bad.json/phh --hands 2", "Not a directory"),
     ("felt-emulator", "--trace {d}/nope/trace --hands 2", "no folder"),
+    ("felt-emulator", "--hands 1 --journal {d}/bad.json", "a journal is there already"),
+    ("felt-emulator", "--hands 1 --force", "give --journal"),
     ("felt-flash", "install --image {d}/nope --port /dev/ttyNONE", "no image there"),
-    ("felt-flash", "install --image {d}/image --port /dev/ttyNONE", "/dev/ttyNONE"),
+    # Issue 22: mpremote blamed "another program" for a board that is not plugged in.
+    ("felt-flash", "install --image {d}/image --port /dev/ttyNONE",
+     "/dev/ttyNONE: no such port: is the board plugged in?"),
     ("felt-flash", "install --image {d}/image --port /dev/ttyNONE --trust {d}/felt.pub",
-     "/dev/ttyNONE"),
+     "/dev/ttyNONE: no such port: is the board plugged in?"),
     ("felt-flash", "verify --image {d}/image --port /dev/ttyNONE", "/dev/ttyNONE"),
     ("felt-flash", "verify --image {d}/image --dir {d}/nope", "no such folder"),
     ("felt-flash", "verify --image {d}/image --dir {d}/image --port auto", "verify reads one board"),
-    ("felt-flash", "provision --trust {d}/felt.pub --port /dev/ttyNONE", "/dev/ttyNONE"),
+    ("felt-flash", "provision --trust {d}/felt.pub --port /dev/ttyNONE",
+     "/dev/ttyNONE: no such port: is the board plugged in?"),
     ("felt-flash", "provision --trust {d}/felt.key", "not a 32-byte public key"),
     ("felt-flash", "install --image {d}/image --dry-run", "needs --trust"),
     ("felt-flash", "build --board no-such-board --key {d}/felt.key --out {d}/new",
@@ -138,6 +160,21 @@ def test_build_never_deletes_without_force(files):
     one_line_refusal(r, "holds no image")
     assert [p.name for p in (files / "busy").iterdir()] == ["mine.txt"]
     assert (files / "busy" / "mine.txt").read_text() == "mine"
+
+
+def test_the_emulator_replaces_a_journal_only_with_force(tmp_path):
+    # Issue 22: `felt-emulator --hands 1 --journal FILE` deleted a journal there, and
+    # its archives, without asking (felt-flash build refuses without --force).
+    journal = tmp_path / "journal.jsonl"
+    archive = tmp_path / "journal.jsonl.1"
+    for path in (journal, archive):
+        path.write_text("a table's rounds\n")
+    r = tool("felt-emulator", "--hands", "1", "--players", "2", "--journal", journal)
+    one_line_refusal(r, "felt-emulator: ", "--force")
+    assert journal.read_text() == archive.read_text() == "a table's rounds\n"
+    r = tool("felt-emulator", "--hands", "1", "--players", "2", "--journal", journal, "--force")
+    assert r.returncode == 0, r.stderr
+    assert journal.read_text() != "a table's rounds\n"
 
 
 def firmware_processes(marker):

@@ -112,7 +112,7 @@ def test_a_session_of_queries_on_a_round_played_through_the_console(served):
     for line in ("event: button to seat 1 (dealer right)", "the board starts the shuffler",
                  "event: waiting for the cut (deck A)", "event: seat 0 posts blind 1",
                  "the board asks the shoe for a hole card for seat 0",
-                 "event: seat 0 hole card As", "event: seat 0 to act: fold/call/raise",
+                 "event: seat 0 hole card As", "event: seat 0 to act: fold, call or raise",
                  "event: seat 0 folds", "event: seat 1 wins 2 from the main pot",
                  "event: hand 1 over: winners 1, stacks 99 101",
                  "leds: centre cut; button seat 1; seats 0-1 waiting, 2-10 empty"):
@@ -137,7 +137,7 @@ def test_a_retired_deck_is_registered_again(served):
         "deck A", "state", "log"))
     assert r.stderr == "" and r.returncode == 1, r.stderr
     out = r.stdout.splitlines()
-    assert "event: irregularity deck_retired: deck A sealed and reported (deck check: 51 " \
+    assert "event: irregularity, deck retired: deck A sealed and reported (deck check: 51 " \
            "cards, missing As); deck B to the table (13:47-20.38(h))" in out
     assert "table: shuffling, hand 0; deck B in play, retired: A" in out
     i = out.index("event: deck A registered; deck B in play")
@@ -167,6 +167,16 @@ def test_commands_on_the_command_line_and_a_bad_one_that_the_console_goes_past(s
     assert "event: shuffler removed from the table" in out and "done" in out
     assert out[-1].startswith("challenge: board pico-11, nonce ")
     assert r.returncode == 1
+
+
+def test_output_closed_early_ends_quietly_as_the_other_tools_do(served):
+    # Issue 22: `felt-console ... state 'recall 1' log heap | head -3` said
+    # "felt-console: BrokenPipeError: [Errno 32] Broken pipe" and exited 1.
+    r = subprocess.run("%s --port %s state 'recall 1' log heap | head -3; "
+                       "echo status ${PIPESTATUS[0]}" % (BIN / "felt-console", served.url),
+                       shell=True, executable="/bin/bash", capture_output=True, text=True,
+                       cwd=ROOT, timeout=60)
+    assert r.stderr == "" and r.stdout.splitlines()[-1] == "status 141", (r.stdout, r.stderr)
 
 
 def test_the_command_lines_words(served):

@@ -31,6 +31,19 @@ def test_out_of_turn_presses_are_refused_and_leds_show_button_and_action_seat():
     assert len(checked) >= 6
 
 
+def test_no_button_is_lit_after_a_stud_round():
+    # Issue 22: stud has no button, yet after a round its seat 3 was lit as one (the view
+    # put a D on it).
+    from host_tools.emulator.session import table_config
+    cfg = table_config("stud7", 4, 1000, "fixed", "none", "dealer_right", False)
+    with Session(players=4, seed=3, config=cfg) as s:
+        s.play_round()
+        for kind, p in s.link.drain(0.3):
+            s.take(kind, p)
+        assert (s.strip.button_seat(), s.state()["button"]) == (-1, -1)
+        assert scenes.WINNER in [s.strip.seat_status(seat) for seat in range(4)]
+
+
 def test_led_frames_follow_every_action():
     with Session(players=3, seed=11, stack=100) as s:
         frames_at_turn = []

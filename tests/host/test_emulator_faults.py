@@ -216,7 +216,7 @@ def test_view_keys_inject_faults_and_the_log_shows_the_rules():
                 await wait_for(pilot, lambda: session.ended is not None)
                 assert session.ended["called_off"] == "misdeal"
                 log = log_text(app)
-                assert "fault: misdeal" in log and "irregularity misdeal" in log
+                assert "fault: misdeal" in log and "irregularity, misdeal" in log
                 assert sum(session.ended["stacks"]) == 800
                 await pilot.press("Z")           # a power cut between rounds: in words
                 await wait_for(pilot, lambda: "resumed between rounds" in log_text(app))

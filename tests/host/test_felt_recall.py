@@ -165,6 +165,16 @@ def test_a_port_where_no_board_answers_is_one_line():
     assert r.stderr == "felt-recall: no hello answer to hello\n", r.stderr
 
 
+def test_a_file_that_is_no_journal_is_one_line_and_a_failure(tmp_path):
+    # Issue 22: a file of two words printed "0 rounds, oldest first" and exited 0.
+    words = tmp_path / "words.txt"
+    words.write_text("two words\n")
+    r = tool("felt-recall", "--journal", words)
+    assert (r.returncode, r.stdout) == (1, ""), r
+    assert r.stderr == "felt-recall: --journal %s: no line reads as a journal's record " \
+                       "(first: words.txt: not a journal record)\n" % words, r.stderr
+
+
 def test_a_hi_lo_showdown_is_recalled_with_both_hands(tmp_path):
     # Omaha hi-lo: a hand shown names its high and its low (the low's kind by the
     # variant, felt.poker.hands.kinds), never "the rules core cannot rebuild it".
@@ -175,3 +185,24 @@ def test_a_hi_lo_showdown_is_recalled_with_both_hands(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "cannot rebuild" not in r.stdout
     assert re.search(r"  seat \d+ shows .*: .*; low [2-8A-]+ low\n", r.stdout), r.stdout
+
+
+def test_a_bet_or_raise_is_recalled_as_its_total_as_the_view_says_it():
+    # Issue 22: recall said "raise 3" (chips added) where the view and hand histories
+    # say "raise to 4": fixed limit 2/4, the small blind of 1 raises by 3, to 4.
+    from host_tools.recall import describe
+    header = {"hand": 1, "game": "holdem", "button": 0, "stacks": [100, 100, 100],
+              "rake": {"every": 30, "hourly": 0, "levels": [], "maximum": 0,
+                       "method": "none", "per": "player", "percent": 0},
+              "structure": {"ante": 0, "big_bet": 4, "blinds": [1, 2], "bring_in": 0,
+                            "cap": 4, "check_raise": True, "small_bet": 2,
+                            "straddle": False, "structure": "fixed"}}
+    cards = "As Ks Qs Js Ts 9s".split()
+    events = [["card", c] for c in cards] + [["call", 0], ["raise", 1], ["call", 2],
+                                             ["call", 0]] + \
+        [["card", c] for c in "2c 3d 4h 5s".split()] + [["bet", 1], ["raise", 2]]
+    lines = describe({"header": header, "events": events, "unread": []})
+    actions = [line.strip() for line in lines
+               if re.match(r"  seat \d+ (bet|raise|call) ", line)]
+    assert actions == ["seat 0 call 2", "seat 1 raise to 4", "seat 2 call 2", "seat 0 call 2",
+                       "seat 1 bet to 2", "seat 2 raise to 4"], lines

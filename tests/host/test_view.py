@@ -296,7 +296,7 @@ def test_a_void_shows_the_refunds_at_once_and_nobody_to_act():
         assert shown_pot(app) == 0
         assert "to act" not in text.split("pot:")[1].split("\n")[0]
         assert not [r for r in text.splitlines() if re.match(r" *D? *> ", r)]
-        assert "irregularity void" in log_text(app)
+        assert "irregularity, void" in log_text(app)
 
     drive(session, script)
 

@@ -27,6 +27,9 @@ def test_four_card_poker_round_by_keys_shows_the_dealer_and_the_settlement():
         await pilot.press("d")
         await wait_for(pilot, lambda: len(app.deciding()) == players)
         assert "##" in screen_text(app)           # the dealer's cards face down
+        dealt = [e["card"] for e in session.events if e["e"] == "dealt" and e["what"] == "dealer"]
+        assert "the dealer's card (face down)" in log_text(app)
+        assert not [c for c in dealt if c in log_text(app)], log_text(app)   # nor in the log
         assert app.selected in app.deciding()
         assert sum(app.circles()) == app.fw_state["pot"] == players * ante
         # Seat 0 plays 3x with r, seat 1 types a play wager of 2 antes, 2 plays 1x, 3 folds.

@@ -89,6 +89,18 @@ def test_every_event_kind_has_words():
         "btn refused: out of turn"
     assert event_line({"e": "award", "pot": 0, "seat": 3, "amount": 29, "share": "high"}) \
         == "seat 3 wins 29, the high half of the main pot"
+    # Issue 22: code names are said as words ("bring_in/bet", "misdeal: skipped_seat").
+    assert event_line({"e": "to_act", "seat": 2, "legal": ["bring_in", "bet"]}) == \
+        "seat 2 to act: bring in or bet"
+    assert event_line({"e": "to_act", "seat": 0, "legal": ["fold", "call", "raise"]}) == \
+        "seat 0 to act: fold, call or raise"
+    assert event_line({"e": "irregularity", "kind": "misdeal", "detail": "skipped_seat",
+                       "section": "13:47-20.38(f)4"}) == \
+        "irregularity, misdeal: skipped seat (13:47-20.38(f)4)"
+    # Issue 22: where no low qualifies the high hand takes the whole pot, said so (the
+    # rules core said "high", and this "the high half" of all 119 chips).
+    assert event_line({"e": "award", "pot": 0, "seat": 1, "amount": 119, "share": "all"}) \
+        == "seat 1 wins 119 from the main pot"
     assert "the low half of the side pot 1" in event_line(
         {"e": "award", "pot": 1, "seat": 3, "amount": 8, "share": "low"})
     assert event_line({"e": "resumed", "hand": 3, "state": "idle", "events": 0}) == \

@@ -1014,8 +1014,9 @@ class Round:
             return
         lows = [s for s in eligible if self.low[s] >= 0] if v.has_low() else []
         if not lows:
-            # No qualifying low: the high hand takes the whole pot (19:47-14.9(j)).
-            self._pay(index, amount, _best(eligible, self.high), "high" if v.has_low() else "all", out)
+            # No qualifying low: the high hand takes the whole pot (19:47-14.9(j)), its
+            # share all of it (issue 22: "the high half" was said of the whole pot).
+            self._pay(index, amount, _best(eligible, self.high), "all", out)
         else:
             highs = _best(eligible, self.high)
             low_winners = _best(lows, self.low)

@@ -332,9 +332,10 @@ def seat_statuses(ctl, out):
 
 
 def shown_button(ctl):
-    """Between rounds the last round's button stays lit with its winners."""
+    """Between rounds the last round's button stays lit with its winners; stud has none
+    (its dealing starts left of the dealer), so none is lit after a stud round either."""
     if ctl.state == IDLE and ctl.round is not None:
-        return ctl.round.button
+        return -1 if ctl.round.variant.stud() else ctl.round.button
     return ctl.button
 
 

@@ -214,11 +214,11 @@ def test_true_is_not_a_number():
     assert "debounce_ms must be a whole number" in _refusal(d)
 
 
-def test_invalid_json_is_refused_with_the_board_name():
+def test_invalid_json_is_refused_naming_the_file():
     try:
-        B.loads('{"name": "x",', "broken")
+        B.loads('{"name": "x",', "/board.json")
     except ValueError as e:
-        assert str(e).startswith("board broken: not valid JSON")
+        assert str(e).startswith("board file /board.json: not valid JSON")
     else:
         assert False
 
@@ -234,11 +234,11 @@ def test_messages_name_the_board_by_its_own_name_when_read_from_board_json():
         assert False
 
 
-def test_missing_file_is_refused_with_the_board_name():
+def test_missing_file_is_refused_naming_the_file():
     try:
         B.load(_boards_dir() + "/no-such-board.json")
     except ValueError as e:
-        assert str(e).startswith("board no-such-board: cannot read")
+        assert str(e) == "board file %s/no-such-board.json: cannot read it" % _boards_dir()
     else:
         assert False
 

@@ -210,7 +210,7 @@ def test_omaha_high_low_each_runout_splits_its_share_high_and_low():
     # The first runout: kings high, seat 1's A-2-5-6-8 low; the second: kings full.
     out = deal(r, "2d 5c 6c 8d 3d Jc 4d Js 5d Th 9h Td 6d Ts 7d 9c")
     assert won(out) == {1: {2: 75, 1: 75}, 2: {2: 150}}
-    assert [e[4] for e in of_kind(out, "award")] == ["high", "low", "high"]
+    assert [e[4] for e in of_kind(out, "award")] == ["high", "low", "all"]   # no low: all
     assert r.stacks == [0, 75, 225]
 
 

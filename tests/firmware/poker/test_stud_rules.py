@@ -258,7 +258,7 @@ def test_eight_or_better_without_a_qualifying_low_the_high_hand_takes_the_pot_14
     hands = ["Ah Ad Kc Qs Js 9c 9d", "2c 3h 4s 5d 9h Kd Qc"]
     r, out = stud7_showdown("stud7-hilo8", hands, "Tc Td Th Ts")
     assert r.low == [-1, -1]
-    assert awards(out) == [(0, 4, "high")]
+    assert awards(out) == [(0, 4, "all")]      # the whole pot, not a high half
     assert won(r) == [2, -2]
     # Without the qualifier (stud high-low, rules README) the same low takes half.
     r, out = stud7_showdown("stud7-hilo", hands, "Tc Td Th Ts")
@@ -416,7 +416,7 @@ def test_mambo_hands_are_three_of_the_four_cards_ranked_as_three_card_hands_read
     # Rules README: three of the player's three cards and the community card, ranked by
     # 13:69F-14.3(c), where a straight beats a flush: K-Q-J beats 9-8-2 of hearts.
     r, out = mambo(["9h 8h 2h", "Kc Qd 3s"], "Jd")
-    assert awards(out) == [(1, 2, "high")]
+    assert awards(out) == [(1, 2, "all")]      # no six-or-better low: the whole pot
     assert won(r) == [-1, 1]
 
 
@@ -431,4 +431,4 @@ def test_mambo_without_a_six_or_better_low_the_high_hand_takes_all_readme():
     # Rules README: 7-4-2 is no six-or-better low; the queens take the whole pot.
     r, out = mambo(["7c 4d 2s", "Qc Qd 9s"], "Kh")
     assert r.low == [-1, -1]
-    assert awards(out) == [(1, 2, "high")]
+    assert awards(out) == [(1, 2, "all")]
