@@ -35,7 +35,7 @@ $(VENV)/.stamp: pyproject.toml $(wildcard host_tools/__init__.py)
 
 # MicroPython v1.27.0's unix port, 32-bit like the RP2040, built once from the source in
 # ../shared/micropython (its README is the recipe).  MICROPYTHON=/path/to/micropython
-# uses another build instead (README, "MicroPython"); host_tools.micropython reads it too.
+# uses another build instead (docs/development.md, "MicroPython"); host_tools.micropython reads it too.
 MP_SRC := ../shared/micropython/micropython-1.27.0-unix-src.tar.gz
 MP_DIR := build/micropython
 MP_BUILT := $(abspath $(MP_DIR)/micropython)

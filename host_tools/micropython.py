@@ -3,7 +3,7 @@ board loads it.
 
 `make` builds MicroPython v1.27.0's unix port, 32-bit like the RP2040, from
 ../shared/micropython into build/micropython/micropython; the environment variable
-MICROPYTHON names another binary (README, "MicroPython").  `board_tree()` lays out the
+MICROPYTHON names another binary (docs/development.md, "MicroPython").  `board_tree()` lays out the
 board's filesystem as felt-flash installs it: the felt package as `.mpy` bytecode,
 compiled with mpy-cross, and main.py as source (boot runs it by name).  `command()` is
 the command line that runs a script there with a board's heap.

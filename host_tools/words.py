@@ -10,6 +10,23 @@ VERBS = {"bring_in": "brings in", "decline": "declines the straddle",
 SHARES = {"high": "the high half of ", "low": "the low half of "}
 
 
+# What the table waits for, by the centre LEDs' status (felt.table.scenes.CENTRE_NAMES),
+# and what to do about it: the view's words under the LED strip.
+CENTRE_HINTS = {
+    "idle": "between rounds: deal (d)",
+    "shuffling": "the shuffler is shuffling the next deck",
+    "dealing": "the shoe deals the cards asked for",
+    "betting": "the seat to act presses its buttons",
+    "hand shuffle": "the shuffler failed: remove it and shuffle by hand (13:47-20.38(o), (p))",
+    "cut": "the dealer cuts the deck",
+    "called off": "the round was called off, every wager returned",
+    "remove the shoe": "the shoe failed: remove it (19:47-27.12(g))",
+    "no deck": "both decks retired: a technician registers one (13:47-20.38(h))",
+    "irregularity": "a card irregularity was handled: the log says which",
+    "locked": "play stopped: the log says why, a technician clears it (docs/tilts.md)",
+}
+
+
 def code_words(code):
     """A code of the protocol as people say it: "skipped_seat" as "skipped seat"."""
     return str(code).replace("_", " ")

@@ -17,7 +17,7 @@ On a Pico the felt package is frozen into the firmware (firmware/pico/) and noth
 the filesystem is imported: the program is the firmware itself.  Its manifest then lists
 the board's data files (board.json) and names the firmware (`"firmware": [size, SHA-256]`
 of the bytes the UF2 writes from the start of flash), which the check hashes in place
-(README, "Flashing a Pico", says what each check promises).
+(docs/board.md, "Flashing a Pico", says what each check promises).
 
 Anti-rollback and board binding: the board keeps the board name and the version of the
 newest signed image it has run (NEWEST, written at boot once an image passes); an image

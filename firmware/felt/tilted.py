@@ -5,7 +5,7 @@ why, in a `tilt` frame at boot and in the answer to `hello`; a question is answe
 with the `tilt` frame (but `verify`, felt.verify, which a lab asks of a board that
 fails as of one that passes), and every other message is refused with the same words.
 Nothing of the table's code is loaded: it may be the file that failed.  A technician clears the tilt by installing a signed image
-(docs/tilts.md, README "Technicians").
+(docs/tilts.md, docs/board.md "Technicians").
 """
 
 try:

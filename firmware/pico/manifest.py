@@ -1,7 +1,7 @@
 # The Pico image's frozen modules (`make pico` passes this file as FROZEN_MANIFEST to
 # MicroPython's rp2 port): the port's own (asyncio, neopixel, the filesystem's mount),
 # then Felt.  Frozen bytecode runs from flash, so the heap holds only the program's data,
-# and the board's filesystem keeps only data (README, "Flashing a Pico").
+# and the board's filesystem keeps only data (docs/board.md, "Flashing a Pico").
 include("$(PORT_DIR)/boards/manifest.py")
 # -O3 as felt-flash compiles the unix port's .mpy files: the same program on both.
 package("felt", base_path="..", opt=3)

@@ -28,6 +28,7 @@ b and B decide as the headless session's players do.
 """
 
 import sys
+import time
 
 from rich.table import Table
 from rich.text import Text
@@ -43,7 +44,7 @@ from host_tools.cli import colour
 from host_tools.emulator.faults import Faults
 from host_tools.emulator.link import LinkError
 from host_tools.emulator.session import from_args
-from host_tools.words import alternatives, event_line
+from host_tools.words import CENTRE_HINTS, alternatives, event_line
 
 SEAT_KEYS = "0123456789a"           # a selects seat 10
 STATUS_STYLE = {"empty": "dim", "waiting": "", "action": "bold orange1", "folded": "dim red",
@@ -77,6 +78,8 @@ FAULT_KEYS = (("J", "shuffler_jam", "jam", "the shuffler jams at the next shuffl
               ("N", "miscount", "miscount", "(banked) the dealer miscounts the selected hand"),
               ("L", "dealer_exposed", "dealer", "(banked) a dealer's card exposed"))
 SEAT_FAULTS = ("player_away", "foul")
+PACES_S = (0.1, 0.25, 0.5, 1.0, 2.0)   # autoplay's paces: seconds between moves
+
 # Every key: (textual key names, shown as, action, footer label or None, what it does).
 # The footer shows the labelled ones (they fit 80 columns); `?` lists them all.
 KEYS = (
@@ -96,7 +99,9 @@ KEYS = (
      "none picked stands pat"),
     ("escape", "Esc", "cancel", None, "leave the picking or the amount typed"),
     ("b", "b", "bot", "bot", "a bot plays the turn"),
-    ("B", "B", "autoplay", None, "bots play every seat (on/off)"),
+    ("B", "B", "autoplay", None, "autoplay (on/off): bots play every seat, and deal on"),
+    ("less_than_sign", "<", "pace(1)", None, "autoplay slower"),
+    ("greater_than_sign", ">", "pace(-1)", None, "autoplay faster"),
     *[(key, key, "fault('%s')" % kind, None, "fault: " + what)
       for key, kind, _, what in FAULT_KEYS],
     ("", "banked", None, None, "at a house-banked table the seat keys and f/c/r press the "
@@ -105,6 +110,9 @@ KEYS = (
      "the play wager in chips (2 antes: 2x); hold 'em bonus: f/c/r before the flop "
      "fold or make the flop wager (2x), then c checks and r bets 1x; b and B play as the "
      "headless bots do"),
+    ("pageup", "PgUp", "log_page(-1)", None, "scroll the log back a page (it stays there)"),
+    ("pagedown", "PgDn", "log_page(1)", None, "scroll the log on a page"),
+    ("end", "End", "log_end", None, "the log's newest lines, following it again"),
     ("question_mark,f1", "?", "help", "keys", "this list of keys (F1 too)"),
     ("q", "q", "quit", "quit", "quit (the firmware stops)"),
 )
@@ -172,11 +180,13 @@ class FeltView(App):
                 for keys, shown, action, label, _ in KEYS if action] + [
         Binding(k, "select(%d)" % i, "seat", show=False) for i, k in enumerate(SEAT_KEYS)]
 
-    def __init__(self, session, pump_s=0.02, bot_s=0.25):
+    def __init__(self, session, pump_s=0.02, pace_s=0.5):
         self.plain = not colour()     # before App: textual takes NO_COLOR out of os.environ
         super().__init__()
         self.session = session
-        self.pump_s, self.bot_s = pump_s, bot_s
+        self.pump_s = pump_s
+        self.pace_s = pace_s       # autoplay: seconds between the bots' moves (< and >)
+        self._moved = 0.0          # when autoplay last moved (time.monotonic)
         self.selected = 0
         self.autoplay = False
         self.fw_state = None       # the firmware's last `state` answer
@@ -211,7 +221,7 @@ class FeltView(App):
         self.log_line("%d players, %s; press d to deal, ? for every key"
                       % (self.session.players, self.game), "dim")
         self.set_interval(self.pump_s, self.pump)
-        self.set_interval(self.bot_s, self.bot_tick)
+        self.set_interval(0.05, self.bot_tick)
         self.query_state()
         self.refresh_table()
 
@@ -472,9 +482,55 @@ class FeltView(App):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def action_log_page(self, step):
+        """The log a page back or on: paged back, it stays where it is as lines come,
+        until End (issue 22: it scrolled by the mouse only)."""
+        log = self.query_one("#log", RichLog)
+        if step < 0:
+            log.auto_scroll = False
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
+
+    def action_log_end(self):
+        log = self.query_one("#log", RichLog)
+        log.auto_scroll = True
+        log.scroll_end(animate=False)
+
+    def action_pace(self, step):
+        """Autoplay slower (+1) or faster (-1), along PACES_S."""
+        i = min(range(len(PACES_S)), key=lambda k: abs(PACES_S[k] - self.pace_s))
+        self.pace_s = PACES_S[max(0, min(len(PACES_S) - 1, i + step))]
+        self.log_line("autoplay: a move every %g s" % self.pace_s, "cyan")
+        self.refresh_table()
+
     def bot_tick(self):
-        if self.autoplay:
+        """Autoplay: a bot's move every pace_s, and between rounds the next deal after
+        four of them, until one seat holds every chip or the table will not deal (issue
+        22: it stopped at the end of a round, and went too fast to follow)."""
+        if not self.autoplay:
+            return
+        s, now = self.session, time.monotonic()
+        if s.ended is not None or not s.events and not (self.fw_state or {}).get("hand"):
+            if now - self._moved < 4 * self.pace_s:
+                return
+            self._moved = now
+            stacks = (self.fw_state or {}).get("stacks") or []
+            if len([c for c in stacks if c > 0]) < 2:
+                self.stop_autoplay("one seat holds every chip")
+                return
+            faults = len(s.faults)
+            self.action_deal()
+            if len(s.faults) > faults:
+                self.stop_autoplay("the table did not deal: %s" % s.faults[-1])
+        elif (s.turn or s.deciding) and now - self._moved >= self.pace_s:
+            self._moved = now
             self.action_bot()
+
+    def stop_autoplay(self, why):
+        self.autoplay = False
+        self.log_line("autoplay off: %s" % why, "cyan")
+        self.refresh_table()
 
     # ----- drawing -------------------------------------------------------------------
 
@@ -618,7 +674,7 @@ class FeltView(App):
         self.query_one("#status", Static).update(Text(
             " hand %s · %s · %s · seat %d%s%s%s%s · %s" % (
                 st.get("hand", "-"), self.game, self.centre_name(), self.selected,
-                " · AUTOPLAY" if self.autoplay else "",
+                " · AUTOPLAY every %g s" % self.pace_s if self.autoplay else "",
                 " · deck %s%s" % (decks["in_play"], " (%s retired)" % "+".join(
                     decks["retired"]) if decks["retired"] else "") if decks else "",
                 " · LOCKED" if st.get("locked") else "",
@@ -701,7 +757,30 @@ class FeltView(App):
                 # A full block in the LED's colour on it: no space, so no line break.
                 out.append("█", style="rgb({0},{1},{2}) on rgb({0},{1},{2})".format(r, g, b))
             out.append("]", style="dim")
+        out.append("\n")
+        out.append_text(self.legend())
         return out
+
+    def legend(self):
+        """What the colours mean, and what the centre's says in words (issue 22: the LEDs
+        were colour blocks with no legend)."""
+        out = Text("key ", style="bold")
+        for status in (scenes.WAITING, scenes.ACTION, scenes.FOLDED, scenes.ALL_IN,
+                       scenes.WINNER):
+            out.append_text(self.swatch(scenes.SEAT_COLOURS[status]))
+            out.append("%s " % scenes.SEAT_NAMES[status])
+        out.append_text(self.swatch(scenes.BUTTON))
+        out.append("button · ")
+        name = self.centre_name()
+        out.append("centre: %s" % name, style="bold")
+        if name in CENTRE_HINTS:
+            out.append(", %s" % CENTRE_HINTS[name])
+        return out
+
+    def swatch(self, rgb):
+        if self.plain:
+            return Text("")             # the names say it, without colour
+        return Text("█", style="rgb({0},{1},{2}) on rgb({0},{1},{2})".format(*rgb))
 
     def centre_name(self):
         leds, frame = self.session.strip.leds, self.session.strip.frame

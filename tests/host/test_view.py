@@ -111,9 +111,9 @@ def shown_pot(app):
     return int(re.search(r"pot: (\d+)", screen_text(app)).group(1))
 
 
-def drive(session, script, size=(80, 24), env=None):
+def drive(session, script, size=(80, 24), env=None, **view):
     """Open the session, run `script(app, pilot)` in the view, quit, close."""
-    app = FeltView(session)
+    app = FeltView(session, **view)
     try:
         session.open()
 
@@ -357,3 +357,68 @@ def test_the_view_writes_the_hand_histories_the_trace_and_the_journal(tmp_path):
     assert lines[0].startswith("< @0 hello ") and any(s.startswith("> ") for s in lines)
     assert any(' evt {"' in s and '"e":"end"' in s for s in lines)
     assert journal.is_file() and journal.stat().st_size > 0
+
+
+def test_autoplay_deals_three_hands_on_its_own_at_the_pace_its_keys_set():
+    # Issue 22: autoplay (B) stopped at the end of a round, and went too fast to follow:
+    # now < and > set its pace, and it deals on between rounds.
+    session = Session(players=3, seed=5, stack=200)
+
+    async def script(app, pilot):
+        await pilot.press("less_than_sign")                          # slower
+        assert app.pace_s == 0.25
+        await pilot.press("greater_than_sign", "greater_than_sign")   # faster, to the least
+        assert app.pace_s == 0.1 and "autoplay: a move every 0.1 s" in log_text(app)
+        await pilot.press("B")
+        await wait_for(pilot, lambda: log_text(app).count("═══ deal ═══") >= 3 and
+                       session.ended is not None, 60)
+        await pilot.press("B")
+        assert "AUTOPLAY" not in screen_text(app)
+        assert log_text(app).count("over: winners") >= 3 and not session.faults
+
+    drive(session, script, pace_s=0.1)
+
+
+def test_the_log_scrolls_back_by_keyboard_and_stays_until_end():
+    # Issue 22: the log scrolled by the mouse only.
+    session = Session(players=3, seed=5, stack=200)
+
+    async def script(app, pilot):
+        await pilot.press("d", "B")
+        await wait_for(pilot, lambda: session.ended is not None, 30)
+        await pilot.press("B")
+        log = app.query_one("#log")
+        await pilot.pause(0.2)
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        await pilot.press("pageup")
+        await pilot.pause(0.1)
+        back = log.scroll_y
+        assert back < log.max_scroll_y
+        await pilot.press("c")           # a line more (a refusal): the log stays put
+        await pilot.pause(0.2)
+        assert log.scroll_y == back
+        await pilot.press("end")
+        await pilot.pause(0.1)
+        assert log.scroll_y == log.max_scroll_y
+
+    drive(session, script, pace_s=0.1)
+
+
+def test_the_leds_have_a_legend_and_the_centre_says_what_the_table_waits_for():
+    # Issue 22: the LEDs were colour blocks with no legend; what the table waited for
+    # (the cut, the shuffler, a locked table) was never in words.
+    session = Session(players=3, seed=5, stack=200)
+
+    async def script(app, pilot):
+        await pilot.pause(0.3)
+        screen = " ".join(screen_text(app).split())      # as read, the lines wrapped
+        assert "centre: idle, between rounds: deal (d)" in screen, screen
+        for name in ("waiting", "action", "folded", "all-in", "winner", "button"):
+            assert "█%s " % name in screen, name
+        await pilot.press("d")
+        await wait_for(pilot, lambda: session.turn is not None, 20)
+        await pilot.pause(0.3)
+        assert "centre: betting, the seat to act presses its buttons" in \
+            " ".join(screen_text(app).split())
+
+    drive(session, script)
