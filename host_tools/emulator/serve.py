@@ -168,6 +168,9 @@ def serve(args, out=None):
     journal = args.journal or os.path.join(tempfile.mkdtemp(prefix="felt-journal-"),
                                            "journal.jsonl")
     signal.signal(signal.SIGTERM, _stop)
+    # Ctrl-C stops it even where it was started with SIGINT ignored (a script's `&`
+    # without job control: CI's served boards were killed, not stopped, for want of it).
+    interrupt = signal.signal(signal.SIGINT, signal.default_int_handler)
     fw = None
     try:
         fw = start_firmware(args.board, journal, runtime=args.runtime, heap=args.heap,
@@ -192,6 +195,7 @@ def serve(args, out=None):
         raise cli.UserError(str(e), 1)
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, interrupt)
         listener.close()
         if fw is not None:
             fw.close()

@@ -26,10 +26,11 @@ HEADS_UP = '{"seats":2,"stacks":[100,100],"blinds":[1,2],"small_bet":2,"big_bet"
 class Served:
     """felt-emulator --serve on a free port; `url` is what it said to connect to."""
 
-    def __init__(self, *options, cwd=ROOT):
+    def __init__(self, *options, cwd=ROOT, preexec=None):
         self.proc = subprocess.Popen(
             [str(BIN / "felt-emulator"), "--serve", "127.0.0.1:0", *map(str, options)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+            preexec_fn=preexec)
         self.said = []
         self._buf = b""
         line = self.line(120)
@@ -531,3 +532,11 @@ def test_a_firmware_that_reboots_over_and_over_stops_the_server():
     fw.end()
     fw.proc.wait()
     fw.close()
+
+
+def test_ctrl_c_stops_a_server_started_with_sigint_ignored():
+    # A script's `cmd &` without job control starts it with SIGINT ignored: CI's served
+    # boards were killed after 10 s, not stopped, and the firmware with them.
+    s = Served(preexec=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    s.stop()
+    assert s.proc.returncode == 0 and s.said[-1] == "felt-emulator: stopped\n", s.said

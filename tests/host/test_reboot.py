@@ -47,7 +47,8 @@ def test_a_heap_too_small_reboots_logs_why_never_hangs_and_keeps_every_chip(unix
         p = subprocess.run([str(Path(sys.executable).parent / "felt-emulator"), "--runtime",
                             "micropython", "--heap", heap, "--hands", "12", "--players", "10",
                             "--game", "omaha-hilo8",
-                            "--seed", "3", "--journal", str(journal), "--trace", str(trace)],
+                            "--seed", "3", "--journal", str(journal), "--force",
+                            "--trace", str(trace)],
                            stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=ROOT,
                            timeout=300)    # no hang: it ends by itself
         reboots = [l for l in p.stdout.splitlines() if l.startswith("reboot: ")]
