@@ -27,6 +27,30 @@ CENTRE_HINTS = {
 }
 
 
+# What clears each tilt that locks a table (docs/tilts.md), said on the view's banner.
+TILT_CLEARS = {
+    "critical_memory": "a technician reads the journal, then clears it (felt-tech ... clear)",
+    "journal_write_failed": "a technician checks the flash, then clears it (felt-tech ... "
+                            "clear)",
+    "internal_fault": "a technician reads the event log and reboots the board, or clears it",
+    "program_check_failed": "a technician installs a signed image",
+}
+
+
+def banner(e):
+    """The banner for an event that stops play or calls a round off, or None: what
+    happened, the section, and what clears it (issue 22: they were log lines only)."""
+    k = e.get("e")
+    if k == "locked":
+        code = e.get("code") or "locked"
+        return "TILT %s: %s. Cleared by: %s" % (
+            code_words(code), e.get("why", ""), TILT_CLEARS.get(code, "a technician"))
+    if k == "irregularity":
+        return "IRREGULARITY %s: %s (%s). The dealer goes on as the table says" % (
+            code_words(e["kind"]), code_words(e["detail"]), e["section"])
+    return None
+
+
 def code_words(code):
     """A code of the protocol as people say it: "skipped_seat" as "skipped seat"."""
     return str(code).replace("_", " ")

@@ -44,7 +44,7 @@ from host_tools.cli import colour
 from host_tools.emulator.faults import Faults
 from host_tools.emulator.link import LinkError
 from host_tools.emulator.session import from_args
-from host_tools.words import CENTRE_HINTS, alternatives, event_line
+from host_tools.words import CENTRE_HINTS, alternatives, banner, event_line
 
 SEAT_KEYS = "0123456789a"           # a selects seat 10
 STATUS_STYLE = {"empty": "dim", "waiting": "", "action": "bold orange1", "folded": "dim red",
@@ -172,6 +172,8 @@ class FeltView(App):
     #seats { height: auto; }
     #table { height: auto; margin: 0 1; }
     #leds { height: auto; margin: 0 1; background: black; }
+    #banner { display: none; height: auto; margin: 0 1; background: darkred; color: white;
+              text-style: bold; }
     #amount { display: none; height: 3; }
     #log { height: 1fr; border: round $primary; }
     """
@@ -212,6 +214,7 @@ class FeltView(App):
         yield Static(id="seats")
         yield Static(id="table")
         yield Static(id="leds")
+        yield Static(id="banner")
         yield Input(id="amount", placeholder="bet or raise to (Enter; Esc cancels)",
                     restrict=r"[0-9]*")
         yield RichLog(id="log", wrap=True)
@@ -287,12 +290,23 @@ class FeltView(App):
                 else (None, [])
         elif e in ("end", "hand"):
             self.picking, self.picked, self.amount = None, [], None
+        said = banner(p)
+        if said is not None:
+            self.show_banner(said)
+        elif e in ("hand", "cleared"):      # a new round, or the tilt cleared
+            self.show_banner(None)
         elif e == "decide" and self.selected not in p["seats"]:
             self.selected = p["seats"][0]
         if e == "refused" and p["what"] in ("btn", "discard"):
             return                              # the view says which seat's was refused
         self.log_line(event_line(p), "bold" if e in ("award", "end", "hand") else
                       "dim" if e == "dealt" else "")
+
+    def show_banner(self, text):
+        """A tilt or an irregularity across the screen until a new round or a clearing."""
+        widget = self.query_one("#banner", Static)
+        widget.update(text or "")
+        widget.display = text is not None
 
     def show_notes(self):
         """The injected faults' lines and the technician's work."""

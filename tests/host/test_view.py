@@ -422,3 +422,34 @@ def test_the_leds_have_a_legend_and_the_centre_says_what_the_table_waits_for():
             " ".join(screen_text(app).split())
 
     drive(session, script)
+
+
+def test_a_tilt_shows_as_a_banner_saying_what_clears_it_and_goes_when_cleared():
+    # Issue 22: faults and tilts were log lines only.  The journal's path taken by a
+    # folder, the deal's journal write fails: the table locks (journal_write_failed), a
+    # banner says so and what clears it; a technician's clear (plain, at a developer's
+    # table) takes it away.
+    import os
+    session = Session(players=3, seed=5, stack=200)
+
+    def banner(app):
+        widget = app.query_one("#banner")
+        return " ".join(str(widget.render()).split()) if widget.display else None
+
+    async def script(app, pilot):
+        await pilot.pause(0.3)
+        assert banner(app) is None
+        journal = session.fw.journal
+        os.remove(journal)
+        os.mkdir(journal)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: banner(app) is not None, 20)
+        said = banner(app)
+        assert said.startswith("TILT journal write failed: ") and \
+            "Cleared by: a technician checks the flash" in said, said
+        assert session.link.send("clear", {}) is None
+        await wait_for(pilot, lambda: banner(app) is None, 20)
+        assert "a technician cleared the tilt" in log_text(app)
+        os.rmdir(journal + ".cleared")      # the folder, set aside as the journal found
+
+    drive(session, script)

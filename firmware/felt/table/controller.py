@@ -130,7 +130,10 @@ class Controller:
         h = getattr(self, "_on_" + kind, None) if kind in ACKED or kind in QUERIES else None
         if h is None:
             return "unknown message %r" % (kind,)
-        if self.locked is not None and kind not in QUERIES and kind != "tech":
+        # A locked table takes questions, a technician's command and `clear`, which a
+        # developer's table takes plainly (it was refused there: nothing cleared a tilt).
+        if self.locked is not None and kind not in QUERIES and kind != "tech" and \
+                kind != "clear":
             reason = "the table is locked: %s" % self.locked
         elif self.own_devices and kind in DEVICE_INPUTS and self.hal.link.frame is not None:
             reason = "%s comes from this table's own devices, never from the link" % kind

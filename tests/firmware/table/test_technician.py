@@ -248,6 +248,23 @@ def test_clearing_a_tilt_keeps_the_journal_as_found_and_starts_a_new_table():
     assert again.locked is None and again.config is None
 
 
+def test_a_developers_table_clears_a_tilt_plainly_and_a_keyed_one_only_signed():
+    # A developer's table (no keys) takes technician commands plainly, yet refused a
+    # plain `clear` as "the table is locked": nothing could clear its tilt (issue 22's
+    # view test found it).
+    path = journal_path("developer-clear")
+    with open(path, "w") as f:
+        f.write("not a journal\n")
+    ctl, hal = boot(path)
+    assert ctl.locked is not None
+    assert ctl.handle("clear", {}) is None and ctl.locked is None
+    with open(path, "w") as f:
+        f.write("not a journal\n")
+    keyed_ctl, _ = keyed(path)
+    assert keyed_ctl.handle("clear", {}) == "clear is a technician's command: send it signed (tech)"
+    assert keyed_ctl.locked is not None
+
+
 def test_clear_on_a_table_that_is_not_tilted_is_refused():
     ctl, hal = keyed()
     assert ctl.handle("tech", tech("clear", {}, CLEAR_SIGNED)) == \
