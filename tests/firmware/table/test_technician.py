@@ -226,10 +226,15 @@ def test_a_developers_table_over_the_link_takes_technician_commands_plainly():
     assert hal.link.sent[0][1]["signed"] is False
 
 
-def test_clearing_a_tilt_keeps_the_journal_as_found_and_starts_a_new_table():
-    path = journal_path("technician-clear")
+def not_a_journal(path):
+    """A journal the table cannot read at boot, so that it boots tilted; its path."""
     with open(path, "w") as f:
         f.write("not a journal\n")
+    return path
+
+
+def test_clearing_a_tilt_keeps_the_journal_as_found_and_starts_a_new_table():
+    path = not_a_journal(journal_path("technician-clear"))
     ctl, hal = keyed(path)
     assert ctl.locked is not None
     assert ctl.handle("cfg", CFG).startswith("the table is locked: ")
@@ -252,15 +257,11 @@ def test_a_developers_table_clears_a_tilt_plainly_and_a_keyed_one_only_signed():
     # A developer's table (no keys) takes technician commands plainly, yet refused a
     # plain `clear` as "the table is locked": nothing could clear its tilt (issue 22's
     # view test found it).
-    path = journal_path("developer-clear")
-    with open(path, "w") as f:
-        f.write("not a journal\n")
+    path = not_a_journal(journal_path("developer-clear"))
     ctl, hal = boot(path)
     assert ctl.locked is not None
     assert ctl.handle("clear", {}) is None and ctl.locked is None
-    with open(path, "w") as f:
-        f.write("not a journal\n")
-    keyed_ctl, _ = keyed(path)
+    keyed_ctl, _ = keyed(not_a_journal(path))
     assert keyed_ctl.handle("clear", {}) == "clear is a technician's command: send it signed (tech)"
     assert keyed_ctl.locked is not None
 
