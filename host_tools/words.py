@@ -65,7 +65,7 @@ def alternatives(codes):
 def value_words(v):
     """A field's value in words: lists and settings without brackets or braces."""
     if isinstance(v, dict):
-        return ", ".join("%s %s" % (k.replace("_", " "), value_words(v[k])) for k in sorted(v))
+        return ", ".join("%s %s" % (code_words(k), value_words(v[k])) for k in sorted(v))
     if isinstance(v, (list, tuple)):
         return "/".join(value_words(x) for x in v) if v else "none"
     if v is None:
@@ -77,9 +77,9 @@ def value_words(v):
 
 def fallback_line(e):
     """An event of a kind without a sentence of its own: its kind and fields, in words."""
-    fields = "; ".join("%s %s" % (k.replace("_", " "), value_words(e[k]))
+    fields = "; ".join("%s %s" % (code_words(k), value_words(e[k]))
                        for k in sorted(e) if k != "e")
-    return "%s%s" % (str(e.get("e", "event")).replace("_", " "), ": " + fields if fields else "")
+    return "%s%s" % (code_words(e.get("e", "event")), ": " + fields if fields else "")
 
 
 def pot_name(pot):
@@ -104,7 +104,7 @@ def _line(e):
             return "hand %d (no button in stud)" % e["hand"]
         return "hand %d: button on seat %d" % (e["hand"], e["button"])
     if k == "button":
-        return "button to seat %d (%s)" % (e["seat"], e["how"].replace("_", " "))
+        return "button to seat %d (%s)" % (e["seat"], code_words(e["how"]))
     if k == "post":
         return "seat %d posts %s %d%s" % (e["seat"], e["kind"], e["amount"],
                                           " (all-in)" if e["all_in"] else "")
@@ -180,7 +180,7 @@ def _line(e):
             return "seat %d stands pat" % e["seat"]
         return "seat %d discards %s" % (e["seat"], e["cards"])
     if k == "waiting":
-        return "waiting for the %s (deck %s)" % (e["for"].replace("_", " "), e["deck"])
+        return "waiting for the %s (deck %s)" % (code_words(e["for"]), e["deck"])
     if k == "shuffled":
         return "deck %s shuffled (%s)" % (e["deck"], "by hand" if e["how"] == "hand"
                                           else "shuffler")

@@ -44,7 +44,7 @@ from host_tools.cli import colour
 from host_tools.emulator.faults import Faults
 from host_tools.emulator.link import LinkError
 from host_tools.emulator.session import from_args
-from host_tools.words import CENTRE_HINTS, alternatives, banner, event_line
+from host_tools.words import CENTRE_HINTS, alternatives, banner, code_words, event_line
 
 SEAT_KEYS = "0123456789a"           # a selects seat 10
 STATUS_STYLE = {"empty": "dim", "waiting": "", "action": "bold orange1", "folded": "dim red",
@@ -581,7 +581,7 @@ class FeltView(App):
             elif k == "post":
                 last[seat] = "%s %d" % (e["kind"], e["amount"])
             elif k == "action":
-                last[seat] = e["a"].replace("_", " ") + (" +%d" % e["amount"] if e["amount"]
+                last[seat] = code_words(e["a"]) + (" +%d" % e["amount"] if e["amount"]
                                                          else "")
             elif k == "discarded" and seat >= 0 and self.draws:
                 count = len(e["cards"].split())
@@ -591,9 +591,9 @@ class FeltView(App):
             elif k in ("fold", "check"):
                 last[seat] = k
             elif k == "wager":
-                last[seat] = "%s %d" % (e["kind"].replace("_", " "), e["amount"])
+                last[seat] = "%s %d" % (code_words(e["kind"]), e["amount"])
             elif k in BANKED_LAST and seat >= 0 and "kind" in e:
-                last[seat] = "%s %s %d" % (BANKED_LAST[k], e["kind"].replace("_", " "),
+                last[seat] = "%s %s %d" % (BANKED_LAST[k], code_words(e["kind"]),
                                            e["amount"])
             elif k == "award":
                 last[seat] = "won %d" % e["amount"]
@@ -767,9 +767,8 @@ class FeltView(App):
             lit = frame[start:start + count]
             if self.plain:
                 out.append(led_words(lit))
-            for r, g, b in lit if not self.plain else ():
-                # A full block in the LED's colour on it: no space, so no line break.
-                out.append("█", style="rgb({0},{1},{2}) on rgb({0},{1},{2})".format(r, g, b))
+            for rgb in lit if not self.plain else ():
+                out.append(self.swatch(rgb))
             out.append("]", style="dim")
         out.append("\n")
         out.append_text(self.legend())
@@ -794,6 +793,7 @@ class FeltView(App):
     def swatch(self, rgb):
         if self.plain:
             return Text("")             # the names say it, without colour
+        # A full block in the LED's colour on it: no space, so no line break.
         return Text("█", style="rgb({0},{1},{2}) on rgb({0},{1},{2})".format(*rgb))
 
     def centre_name(self):
