@@ -33,6 +33,7 @@ from felt.poker import variants
 from felt.poker.irregular import SECTIONS
 from felt.table.config import BANKED
 from host_tools.emulator.devices import CODES, Decks
+from host_tools.words import code_words
 
 KINDS = ("shuffler_jam", "missing_card", "shoe_jam", "face_up", "foreign_card",
          "duplicate_card", "misdeal", "ineligible", "off_table", "exposed", "foul",
@@ -475,7 +476,7 @@ class Faults:
             line = attempt.lead + _reported(evts, attempt.rule) + attempt.suffix
         self.counts[kind] += 1
         self.s.injected.append((kind, hand, line))
-        self.s.notes.append("fault: %s at hand %d: %s" % (kind, hand, line))
+        self.s.notes.append("fault: %s at hand %d: %s" % (code_words(kind), hand, line))
         return True, new
 
     def send(self, what, payload):
@@ -490,7 +491,7 @@ class Faults:
         return why, new
 
     def _failed(self, kind, hand, why, new):
-        line = "%s at hand %d: %s" % (kind, hand, why)
+        line = "%s at hand %d: %s" % (code_words(kind), hand, why)
         if self.strict:
             self._problem(line)
         else:
@@ -498,7 +499,8 @@ class Faults:
         return False, new
 
     def _none(self, kind, hand, why):
-        self.s.notes.append("fault: %s at hand %d: not injected: %s" % (kind, hand, why))
+        self.s.notes.append("fault: %s at hand %d: not injected: %s" % (code_words(kind), hand,
+                                                                         why))
         return False, []
 
     def _problem(self, what):
@@ -570,12 +572,15 @@ class Attempt:
 # order, so the same seed injects the same faults ----------------------------------------
 
 def jam_the_shuffler(fx, attempt):
+    """13:47-20.38(o): the shuffler jams (it says so), or stops, or ends without
+    completing its cycle (it goes idle mid-shuffle)."""
     how = fx.rng.choice(("jammed", "stopped shuffling", "did not complete its cycle"))
     fx.send("shuf", {"state": "shuffling"})
-    attempt.why, attempt.frames = fx.send("shuf", {"state": "jammed"})
+    attempt.why, attempt.frames = fx.send("shuf", {"state": "jammed" if how == "jammed"
+                                                   else "idle"})
     attempt.checks.append(_irregular("shuffler_jam"))
-    attempt.lead = "the shuffler %s: " % how
     attempt.rule = "shuffle by hand (13:47-20.38(o))"
+    attempt.suffix = "; it %s" % how
 
 
 def take_a_card_out(fx, attempt):
@@ -673,7 +678,7 @@ def report_a_misdeal(fx, attempt):
     fx.misdeals += 1
     attempt.why, attempt.frames = fx.send("dealer", {"b": "misdeal", "why": how})
     attempt.checks.append(_irregular("misdeal"))
-    attempt.rule = "the dealer reports %s: misdeal (13:47-20.38(f))" % how.replace("_", " ")
+    attempt.rule = "the dealer reports %s: misdeal (13:47-20.38(f))" % code_words(how)
 
 
 MISDEALT = {"ineligible": "dealt to an ineligible seat", "off_table": "dealt off the table",
@@ -841,7 +846,8 @@ def _reported(evts, rule):
     for e in evts:
         if e["e"] == "irregularity":
             name = CALLED_OFF.get(e["kind"])
-            parts.append("%s%s (%s)" % (name + ": " if name else "", e["detail"], e["section"]))
+            parts.append("%s%s (%s)" % (name + ": " if name else "", code_words(e["detail"]),
+                                        e["section"]))
     text = "; ".join(parts or [rule])
     back = [(e["seat"], " " + e["kind"] if "kind" in e else "", e["amount"])
             for e in evts if e["e"] == "refund"]     # kind: a house-banked table's wager

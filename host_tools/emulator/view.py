@@ -479,7 +479,7 @@ class FeltView(App):
         kinds = Faults.kinds(self.session.config.get("game"))
         if kind not in kinds:
             self.log_line("fault %s does not apply at %s table" % (
-                kind, "a house-banked" if self.banked else "this"), "dim")
+                code_words(kind), "a house-banked" if self.banked else "this"), "dim")
             return
         self.guarded(self.session.inject_fault, kind, seat)
         self.show_notes()

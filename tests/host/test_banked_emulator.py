@@ -62,7 +62,7 @@ def test_a_thousand_hands_with_faults_conserve_chips_and_show_the_house(fault_ru
     notes = [s for s in lines if s.startswith("fault: ")]
     assert len(notes) == injected
     for s in notes:
-        if not s.startswith("fault: power_cut "):
+        if not s.startswith("fault: power cut "):
             assert re.search(r"\(19:47-27\.12\([a-g]\)\)", s), s
     # A void returns every wager exactly: the round's house result is nothing.
     voids = [s for s in rounds if "called_off=void" in s]

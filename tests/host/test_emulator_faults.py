@@ -61,11 +61,11 @@ def test_random_faults_run_clean_conserve_chips_and_cover_the_kinds(game, holdem
     notes = [s for s in lines if s.startswith("fault: ")]
     assert len(notes) == int(m.group(3))
     for s in notes:
-        if s.startswith("fault: power_cut "):
+        if s.startswith("fault: power cut "):
             # No rule covers a power cut: the table comes back from its journal.
             assert re.search(r": the table resumed (hand \d+|between rounds) from its journal", s)
             continue
-        assert re.match(r"fault: (\w+) at hand \d+: .*\((13:47|19:47)-[\d.]+\([a-z]\)", s), s
+        assert re.match(r"fault: ([a-z ]+) at hand \d+: .*\((13:47|19:47)-[\d.]+\([a-z]\)", s), s
     # Rounds called off are visible, and each round says which deck it was dealt with.
     hands = [s for s in lines if s.startswith("hand ")]
     assert len(hands) == 150 and all(re.search(r" deck=[AB]$", s) for s in hands)
@@ -142,7 +142,7 @@ def test_a_power_cut_brings_the_table_back_from_its_journal_and_play_goes_on():
         after = s.state()
         assert {k: after[k] for k in faults.RESUMED} == {k: before[k] for k in faults.RESUMED}
         assert after["state"] == "playing" and after["hand"] == 2
-        assert s.notes[-1].startswith("fault: power_cut at hand 2: the power failed and "
+        assert s.notes[-1].startswith("fault: power cut at hand 2: the power failed and "
                                       "came back: the table resumed hand 2 from its journal")
         s.turn = None
         while s.ended is None:                 # the same round, played to its end
@@ -197,7 +197,7 @@ def test_view_keys_inject_faults_and_the_log_shows_the_rules():
                 await pilot.press("d")
                 await wait_for(pilot, lambda: session.turn is not None)
                 log = log_text(app)
-                assert "fault: shuffler_jam" in log and "13:47-20.38(o)" in log
+                assert "fault: shuffler jam" in log and "13:47-20.38(o)" in log
                 assert "shuffled (by hand)" in log
                 await pilot.press("E")           # a hole card turned up while dealing
                 await wait_for(pilot, lambda: "fault: exposed" in log_text(app))
