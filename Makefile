@@ -61,7 +61,8 @@ $(MP_BUILT): $(MP_SRC)
 	$(MAKE) -s -C $(MP_DIR)/src/ports/unix -j2 MICROPY_FORCE_32BIT=1 \
 	  FROZEN_MANIFEST=$(abspath $(MP_DIR)/src/manifest.py) \
 	  MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_PY_FFI=0 >/dev/null
-	cp $(MP_DIR)/src/ports/unix/build-standard/micropython $@
+	@# A new file moved into place: a test may be running the old one ("Text file busy").
+	cp $(MP_DIR)/src/ports/unix/build-standard/micropython $@.new && mv -f $@.new $@
 
 # MicroPython v1.27.0's rp2 port for the Raspberry Pi Pico (BOARD=RPI_PICO) with felt
 # and main.py frozen in (firmware/pico/manifest.py), and picotool without libusb to make

@@ -15,6 +15,9 @@
   folder made at once).
 - `board_file(name_or_path)`: `--board` takes a board's name (hardware/boards/NAME.json)
   or a file, and refuses a missing or malformed one in a line.
+- `link_options(ap)`, `open_link(port, baud)`: a board's link, as every tool takes it
+  (--port, --baud, --timeout) and opens it: a serial device, a pty's path or
+  socket://HOST:PORT (felt-emulator --serve); one line when it cannot be opened.
 - `progress(total, what)`: a progress bar on stderr, only when stderr is a terminal.
 - `colour()`: False when NO_COLOR is set (https://no-color.org): say colours in words.
 """
@@ -229,6 +232,31 @@ def board_file(name_or_path):
     except OSError as e:
         raise UserError("%s: %s" % (p, e.strerror or e))
     return p
+
+
+def link_options(ap, where=None):
+    """--port (in the group `where`, else required), --baud and --timeout."""
+    (where or ap).add_argument(
+        "--port", required=where is None,
+        help="the board's link: a serial device (/dev/ttyUSB0), a pty's path, or "
+             "socket://HOST:PORT (felt-emulator --serve)")
+    ap.add_argument("--baud", type=count(1), default=115200,
+                    help="the link's speed in bits a second (default %(default)s; "
+                         "docs/protocol.md, 1)")
+    ap.add_argument("--timeout", type=count(1, 600), default=5, metavar="S",
+                    help="seconds to wait for each answer (default %(default)s); an emulated "
+                         "Pico runs slower than real time: give it 30")
+
+
+def open_link(port, baud=115200):
+    """The serial port of a board's link, opened not to block (HostLink reads its fd)."""
+    import serial
+    try:
+        return serial.serial_for_url(port, baudrate=baud, timeout=0)
+    except (serial.SerialException, OSError, ValueError) as e:
+        if port.startswith("/") and not os.path.exists(port):
+            raise UserError("%s: no such port: is the board plugged in?" % port, 1)
+        raise UserError("cannot open %s: %s" % (port, e), 1)
 
 
 def colour():

@@ -521,19 +521,13 @@ def prompted():
 def main(argv=None):
     ap = cli.parser(PROG, __doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
                 epilog="commands:\n" + "\n".join(help_lines()))
-    ap.add_argument("--port", required=True,
-                    help="the board's link: a serial device (/dev/ttyUSB0), a pty's path, or "
-                         "socket://HOST:PORT (felt-emulator --serve)")
-    ap.add_argument("--baud", type=cli.count(1), default=115200, help="(default %(default)s)")
+    cli.link_options(ap)
     ap.add_argument("--key", metavar="KEYFILE",
                     help="the technician's private key (felt-flash keygen): signs cfg, rules, "
                          "deck and clear for a board that trusts keys")
     ap.add_argument("--board", metavar="NAME|FILE", type=cli.board_file,
                     help="the board definition whose LED layout reads the LED frames "
                          "(default: the one the board's hello names)")
-    ap.add_argument("--timeout", type=cli.count(1, 600), default=5, metavar="S",
-                    help="seconds to wait for each answer (default %(default)s); an emulated "
-                         "Pico runs slower than real time: give it 30")
     ap.add_argument("commands", nargs=argparse.REMAINDER, metavar="COMMAND",
                     help="run these, then exit; none: from a prompt on a terminal, else "
                          "stdin line by line")
@@ -546,11 +540,7 @@ def main(argv=None):
     if args.board:
         from felt.board import load
         leds = load(str(args.board))["leds"]
-    import serial
-    try:
-        port = serial.serial_for_url(args.port, baudrate=args.baud, timeout=0)
-    except (serial.SerialException, OSError, ValueError) as e:
-        raise cli.UserError("cannot open %s: %s" % (args.port, e), 1)
+    port = cli.open_link(args.port, args.baud)
     try:
         console = Console(HostLink(port.fileno(), args.timeout), key, leds)
         try:

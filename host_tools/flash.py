@@ -28,7 +28,9 @@ image into place, so a build that fails leaves the folder as it was.
 `pico` is for a Pico running the firmware `make pico` builds, with felt frozen into it:
 it writes that firmware as `firmware.uf2` and the board's filesystem (board.json,
 felt.pub, and a signed manifest naming board.json and the firmware's SHA-256) as
-`filesystem.uf2`, for the Pico's RPI-RP2 drive, and as `filesystem.img` (littlefs).
+`filesystem.uf2`, for the Pico's RPI-RP2 drive, and as `filesystem.img` (littlefs),
+with a copy of board.json beside them (`felt-emulator --runtime pico --image` plays the
+devices it names).
 
 Installing keeps the board's journal (the board definition's `journal`), so the table
 resumes where it was; `--new-table` removes it (and its archives, docs/journal.md), and the board starts
@@ -185,7 +187,7 @@ PICO_UF2 = REPO / "build" / "pico" / "firmware.uf2"     # make pico builds it
 # written 256 bytes at a time.
 FS_ADDRESS = board_image.XIP + board_image.MAX_FIRMWARE
 FS_BLOCK, FS_BLOCKS, FS_PROG = 4096, 352, 256
-PICO_FILES = ("firmware.uf2", "filesystem.uf2", "filesystem.img")
+PICO_FILES = ("firmware.uf2", "filesystem.uf2", "filesystem.img", "board.json")
 
 
 def pico(board, out, key_path, firmware=PICO_UF2, trust=None, force=False, tech=None):
@@ -234,6 +236,8 @@ def pico(board, out, key_path, firmware=PICO_UF2, trust=None, force=False, tech=
         shutil.copyfile(firmware, folder / "firmware.uf2")
         (folder / "filesystem.img").write_bytes(image)
         uf2.write(folder / "filesystem.uf2", FS_ADDRESS, image)
+        # The board the files are for, as on the filesystem: felt-emulator --image reads it.
+        (folder / "board.json").write_bytes(board_file.read_bytes())
         return manifest
     return _into(out, make)
 
@@ -281,9 +285,9 @@ def _run(cmd, dry_run):
 
 
 def _port_there(cmd):
-    """Refused when an mpremote command's port is a device that is not there: mpremote
+    """Refused when an mpremote command's port is a path that is not there: mpremote
     would say it "may be in use by another program" (issue 22)."""
-    if cmd[1:2] == ["connect"] and cmd[2].startswith("/dev/") and not os.path.exists(cmd[2]):
+    if cmd[1:2] == ["connect"] and cmd[2].startswith("/") and not os.path.exists(cmd[2]):
         raise Refused("%s: no such port: is the board plugged in? (`mpremote devs` lists "
                       "the boards attached)" % cmd[2])
 
@@ -489,11 +493,11 @@ def verify_link(port, folder, baud=115200):
     seed = os.urandom(32)
     want = expected_mac(folder, seed)
     try:
-        with serial.serial_for_url(port, baudrate=baud, timeout=0) as link:
+        with cli.open_link(port, baud) as link:
             # A board hashes its whole program to answer: give it time (a Pico's flash).
             answer = HostLink(link.fileno(), VERIFY_S).request(
                 "verify", {"seed": seed.hex()}, "verify")
-    except (serial.SerialException, OSError, ValueError, LinkError) as e:
+    except (serial.SerialException, OSError, LinkError) as e:
         raise Refused("the board on %s: %s" % (port, e))
     if answer.get("seed") != seed.hex():
         return False, "%s: answered another seed than the one asked" % port

@@ -232,23 +232,9 @@ def not_a_journal(path):
     return why or "it is empty"
 
 
-def from_port(port, key=None):
-    """ask(k, start) over the board's link on a serial port (or a pty); `key`: the
-    technician's private key, for a board that trusts keys (it answers them only)."""
-    import termios
-    import tty
-    from host_tools.emulator.link import HostLink
-    try:
-        fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
-        tty.setraw(fd)
-    except OSError as e:
-        raise cli.UserError("--port %s: %s" % (port, e.strerror or e), 1)
-    except termios.error:
-        raise cli.UserError("--port %s: not a serial port" % port, 1)
-    attrs = termios.tcgetattr(fd)
-    attrs[4] = attrs[5] = termios.B115200       # docs/protocol.md, 1: 115200 8N1
-    termios.tcsetattr(fd, termios.TCSANOW, attrs)
-    link = HostLink(fd)
+def from_link(link, port, key=None):
+    """ask(k, start) over a board's link (a HostLink on `port`); `key`: the technician's
+    private key, for a board that trusts keys (it answers them only)."""
     hello = link.request("hello", {}, "hello")          # a host says hello first (5)
     if not hello.get("signed"):
         return lambda k, start: link.request("recall", {"round": k, "from": start}, "recall")
@@ -263,7 +249,7 @@ def from_port(port, key=None):
 def main(argv=None):
     ap = cli.parser("felt-recall", __doc__)
     where = ap.add_mutually_exclusive_group(required=True)
-    where.add_argument("--port", help="the board's serial port (or the emulator's pty)")
+    cli.link_options(ap, where)
     where.add_argument("--journal", help="a journal file; its archives FILE.1, FILE.2, ... "
                                          "are read beside it")
     ap.add_argument("--phh", metavar="DIR", type=cli.out_dir,
@@ -283,8 +269,13 @@ def main(argv=None):
         if args.key:
             from host_tools.flash import load_key
             key = load_key(args.key)
-        ask = from_port(args.port, key) if args.port else from_journal(args.journal)
-        rounds = fetch(ask, args.rounds)
+        if args.port:
+            from host_tools.emulator.link import HostLink
+            with cli.open_link(args.port, args.baud) as port:
+                link = HostLink(port.fileno(), args.timeout)
+                rounds = fetch(from_link(link, args.port, key), args.rounds)
+        else:
+            rounds = fetch(from_journal(args.journal), args.rounds)
     except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError
         raise cli.UserError(str(e), 1)
     why = not_a_journal(args.journal) if args.journal and not rounds else None

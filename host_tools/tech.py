@@ -69,9 +69,7 @@ def body_of(cmd, arg):
 @cli.command("felt-tech")
 def main(argv=None):
     ap = cli.parser("felt-tech", __doc__)
-    ap.add_argument("--port", required=True, help="the board's link (serial port)")
-    ap.add_argument("--baud", type=cli.count(1), default=115200,
-                    help="the link's speed in bits per second (docs/protocol.md, 1)")
+    cli.link_options(ap)
     ap.add_argument("--key", required=True, help="the technician's private key (revoke: a key "
                                                  "that signs images)")
     ap.add_argument("cmd", choices=COMMANDS)
@@ -89,8 +87,8 @@ def main(argv=None):
     import serial
     from host_tools.emulator.link import HostLink, LinkError
     try:
-        with serial.Serial(args.port, args.baud, timeout=0) as port:
-            why = send(HostLink(port.fileno()), key, args.cmd, body)
+        with cli.open_link(args.port, args.baud) as port:
+            why = send(HostLink(port.fileno(), args.timeout), key, args.cmd, body)
     except (serial.SerialException, LinkError) as e:
         raise cli.UserError("the board on %s: %s" % (args.port, e), 1)
     print("%s: %s" % (args.cmd, "done" if why is None else "refused: " + why))

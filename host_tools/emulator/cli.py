@@ -4,6 +4,7 @@
     felt-emulator --hands 1000 --seed 5 --faults random # with devices and dealer failing
     felt-emulator --players 6                           # the interactive view
     felt-emulator --runtime micropython --image build/image --hands 10  # a signed image
+    felt-emulator --runtime pico --image build/pico/flash --hands 3     # felt-flash pico's
     felt-emulator --serve localhost:7000                # a board on a bench, for felt-console
 """
 
@@ -78,11 +79,14 @@ def parse_args(argv):
                          "pico always plays)")
     add_runtime_arguments(ap)
     ap.add_argument("--image", metavar="DIR",
-                    help="run the signed image in DIR (felt-flash build) as a board flashed "
-                         "with it: its program is checked at boot (MicroPython only)")
+                    help="run the signed image in DIR as a board flashed with it, its "
+                         "program checked at boot: with --runtime micropython an image of "
+                         "felt-flash build, with --runtime pico the files felt-flash pico "
+                         "wrote (the Pico's firmware and filesystem, its keys in it)")
     ap.add_argument("--trust", metavar="FILE", default="keys/felt.pub",
-                    help="with --image: the keys the board trusts for images (default "
-                         "%(default)s); its technicians' keys are tech.pub beside it")
+                    help="with --image and --runtime micropython: the keys the board trusts "
+                         "for images (default %(default)s); its technicians' keys are "
+                         "tech.pub beside it")
     ap.add_argument("--tech-key", metavar="FILE", default="keys/tech.key",
                     help="with --image: the technician's private key, which signs the "
                          "table's configuration and deck registrations (default %(default)s)")
@@ -112,12 +116,19 @@ def parse_args(argv):
         ap.error("--rake time charges by the table's clock, which only a headless run "
                  "moves: give --hands")
     if args.image is not None:
-        if args.runtime != "micropython":
-            ap.error("--image needs --runtime micropython: an image's program is bytecode")
+        if args.runtime == "cpython":
+            ap.error("--image needs --runtime micropython (felt-flash build's bytecode) or "
+                     "--runtime pico (felt-flash pico's files)")
         if "board" in args.given:
             ap.error("--image runs the board it was built for (its board.json): leave out "
                      "--board")
-        if not Path(args.trust).is_file():
+        if args.runtime == "pico" and "trust" in args.given:
+            ap.error("--trust is for --runtime micropython: a Pico's filesystem holds the "
+                     "keys it trusts (felt-flash pico --trust)")
+        if args.runtime == "pico" and not (Path(args.image) / "filesystem.img").is_file():
+            ap.error("--image %s: no Pico's files there (no filesystem.img): felt-flash pico "
+                     "writes them" % args.image)
+        if args.runtime == "micropython" and not Path(args.trust).is_file():
             ap.error("--trust %s: no such key file (felt-flash keygen makes one)" % args.trust)
         args.board = image_board(Path(args.image))
         from host_tools.flash import load_key

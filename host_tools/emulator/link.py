@@ -286,10 +286,9 @@ def check_runtime(ap, args):
     if args.heap is not None and args.runtime != "micropython":
         ap.error("--heap sizes MicroPython's heap: give --runtime micropython too")
     if args.runtime == "pico":
-        for name in ("image", "phh"):
-            if getattr(args, name, None):
-                ap.error("--%s is for the runtimes on the PC: an emulated Pico runs the "
-                         "image `make pico` builds, and keeps no hand histories" % name)
+        if getattr(args, "phh", None):
+            ap.error("--phh is for the runtimes on the PC: an emulated Pico keeps no hand "
+                     "histories")
         from host_tools.pico.bridge import PicoMissing, check_ready
         try:
             check_ready()
@@ -306,14 +305,16 @@ def check_runtime(ap, args):
 def start(board_path, journal=None, runtime="cpython", seed=0, **options):
     """The firmware on `runtime`, booting: a FirmwareProcess, or on an emulated Pico a
     PicoProcess (host_tools.pico.process), which takes no other `options` but `measure`
-    (its bridge's timeline of emulated moments, not perf frames)."""
+    (its bridge's timeline of emulated moments, not perf frames) and `image` (the files
+    felt-flash pico wrote)."""
     if runtime != "pico":
         return FirmwareProcess(board_path, journal, runtime=runtime, **options)
-    given = sorted(k for k in ("heap", "image", "phh") if options.get(k))
+    given = sorted(k for k in ("heap", "phh") if options.get(k))
     if given:
         raise ValueError("an emulated Pico takes no %s" % ", ".join(given))
     from host_tools.pico.process import PicoProcess
-    return PicoProcess(board_path, journal, seed, options.get("measure", False))
+    return PicoProcess(board_path, journal, seed, options.get("measure", False),
+                       image=options.get("image"))
 
 
 class FirmwareProcess:

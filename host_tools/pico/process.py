@@ -25,14 +25,17 @@ class PicoProcess:
     runtime = "pico"
 
     def __init__(self, board_path, journal=None, seed=0, measure=False, plant=None,
-                 boot_uf2=None, usb=False):
+                 boot_uf2=None, usb=False, image=None):
         """`journal`: where the table's journal is copied from the flash when it closes
         (the board keeps its own, on its filesystem).  `measure`: the bridge keeps the
         chip's moments in `timeline` (Bridge, felt-bench).  `plant`: files ({name:
         bytes}) put on its filesystem beside the image, as an attacker at the USB port
         would (filesystem.add).  `boot_uf2`: the firmware the chip runs, when not the one
         its image was signed for (as BOOTSEL would write another).  `usb`: a PC is
-        plugged into its USB port (Bridge.type_usb, Bridge.usb_out), at a cost in speed."""
+        plugged into its USB port (Bridge.type_usb, Bridge.usb_out), at a cost in speed.
+        `image`: the folder of files felt-flash pico wrote, flashed as BOOTSEL would
+        (its firmware.uf2 and filesystem.img, with the keys in it); without it the Pico
+        runs `make pico`'s firmware with a filesystem signed with keys of its own."""
         from felt.board import load
         bridge.check_ready()
         self.board_path = str(board_path)
@@ -41,19 +44,25 @@ class PicoProcess:
         self.seed = seed
         self.timeline = [] if measure else None
         self._dir = tempfile.mkdtemp(prefix="felt-pico-")
-        # A Pico runs only a signed image: one signed with a key of this session's; its
-        # technician's commands are signed with another (Session's tech_key).
-        key, _ = flash.keygen(os.path.join(self._dir, "felt"))
-        tech_key, tech_pub = flash.keygen(os.path.join(self._dir, "tech"))
-        self.tech_key = flash.load_key(str(tech_key))
-        self.tech_key_file = str(tech_key)    # for felt-console --key, while this runs
-        flash.pico(self.board_path, os.path.join(self._dir, "image"), str(key),
-                   firmware=str(bridge.UF2), tech=str(tech_pub))
-        self.fs_image = os.path.join(self._dir, "image", "filesystem.img")
+        self.tech_key = self.tech_key_file = None
+        if image is None:
+            # A Pico runs only a signed image: one signed with a key of this session's;
+            # its technician's commands are signed with another (Session's tech_key).
+            image = os.path.join(self._dir, "image")
+            key, _ = flash.keygen(os.path.join(self._dir, "felt"))
+            tech_key, tech_pub = flash.keygen(os.path.join(self._dir, "tech"))
+            self.tech_key = flash.load_key(str(tech_key))
+            self.tech_key_file = str(tech_key)    # for felt-console --key, while this runs
+            flash.pico(self.board_path, image, str(key), firmware=str(bridge.UF2),
+                       tech=str(tech_pub))
+        self.image = image      # the files it was flashed with (felt-flash verify --image)
+        # The harness reads the filesystem from here; a copy, as planting changes it.
+        self.fs_image = os.path.join(self._dir, "filesystem.img")
+        shutil.copyfile(os.path.join(image, "filesystem.img"), self.fs_image)
         self.flash_out = os.path.join(self._dir, "flash.bin")   # the flash as it is at quit
         if plant:
             filesystem.add(self.fs_image, plant)
-        self.uf2 = str(boot_uf2 or bridge.UF2)
+        self.uf2 = str(boot_uf2 or os.path.join(image, "firmware.uf2"))
         self.usb = usb
         self._boot()
 

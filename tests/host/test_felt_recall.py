@@ -7,21 +7,13 @@ for it (--phh), and felt-phh check passes on them (issue 10, item 6)."""
 import os
 import pty
 import re
-import select
 import subprocess
-import sys
-import threading
 import tty
-from pathlib import Path
 
 import pytest
 
 from host_tools import micropython
-from host_tools.emulator.link import FirmwareProcess
-from host_tools.emulator.session import DEFAULT_BOARD
-
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
+from served import BIN, ROOT, Served
 
 
 def tool(name, *args):
@@ -100,49 +92,20 @@ def test_a_damaged_journal_is_recalled_as_far_as_it_reads(played, tmp_path):
     assert recalled(r.stdout)[-1] == last and len(recalled(r.stdout)) == 9
 
 
-@pytest.fixture()
-def board_port(played):
-    """The firmware in MicroPython's unix port at the board's heap, booted on the
-    journal as a board is, its link reachable at a pty's path (a null-modem bridge to
-    the pty the firmware opened)."""
+@pytest.mark.slow   # 1000 rounds played first
+def test_the_last_ten_rounds_are_recalled_over_the_link_from_micropython(played, tmp_path):
+    # The firmware in MicroPython's unix port at the board's heap, booted on the journal
+    # as a board is, its link served on a TCP port.
     try:
         micropython.binary()
     except micropython.MicroPythonMissing as e:
         pytest.skip(str(e))
-    # Only what changed, each file moved into place whole: another pytest worker may be
-    # running the port from build/mpy (a fresh compile would delete it under that run).
-    micropython.board_tree()
-    folder, _ = played
-    fw = FirmwareProcess(DEFAULT_BOARD, folder / "journal.jsonl", runtime="micropython")
-    master, slave = pty.openpty()
-    tty.setraw(slave)
-    stop = threading.Event()
-
-    def bridge():
-        while not stop.is_set():
-            ready, _, _ = select.select([fw.master, master], [], [], 0.05)
-            for fd in ready:
-                try:
-                    data = os.read(fd, 4096)
-                except OSError:
-                    return
-                os.write(master if fd == fw.master else fw.master, data)
-
-    t = threading.Thread(target=bridge, daemon=True)
-    t.start()
-    yield os.ttyname(slave)
-    stop.set()
-    t.join()
-    fw.close()
-    os.close(master)
-    os.close(slave)
-
-
-@pytest.mark.slow   # 1000 rounds played first
-def test_the_last_ten_rounds_are_recalled_over_the_link_from_micropython(played, board_port,
-                                                                          tmp_path):
     folder, last = played
-    r = tool("felt-recall", "--port", board_port, "--phh", tmp_path)
+    board = Served("--runtime", "micropython", "--journal", folder / "journal.jsonl")
+    try:
+        r = tool("felt-recall", "--port", board.url, "--phh", tmp_path)
+    finally:
+        board.stop()
     assert r.returncode == 0, r.stderr
     assert recalled(r.stdout) == list(range(last - 9, last + 1))
     from_files = tool("felt-recall", "--journal", folder / "journal.jsonl")

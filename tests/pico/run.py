@@ -200,7 +200,7 @@ def test_felt_flash_verify_computes_what_a_pico_answers_and_sees_a_byte_changed(
         """Whether the board's answer is the HMAC of the image it was flashed with."""
         seed = os.urandom(32)
         answer = link.request("verify", {"seed": seed.hex()}, "verify")
-        return answer["mac"] == flash.expected_mac(os.path.dirname(fw.fs_image), seed)
+        return answer["mac"] == flash.expected_mac(fw.image, seed)
 
     with session() as s:
         assert asked(s.fw, s.link)
