@@ -26,7 +26,7 @@ from felt.table.controller import TECHNICIAN_ONLY
 from host_tools import cli, recall, tech
 from host_tools.emulator.devices import LedStrip
 from host_tools.emulator.link import HostLink, LinkError, QueryRefused
-from host_tools.words import event_line
+from host_tools.words import Narrator, code_words
 
 PROG = "felt-console"
 PROMPT = "felt> "
@@ -90,6 +90,7 @@ class Console:
         self.leds = leds
         self.hello = {}
         self.lit = None       # the LEDs in words, as last shown
+        self.narrator = Narrator()   # events in words: a bet or raise as its total
         self.naked = None     # (kind, why) of the last nak: its `evt refused` goes unsaid
         self.say = say or (lambda line: print(line, flush=True))
 
@@ -127,7 +128,7 @@ class Console:
     def words(self, kind, p):
         """A frame from the board in words, or None for one not worth a line."""
         if kind == "evt":
-            line = event_line(p)
+            line = self.narrator.line(p)
             if line is None and p["e"] == "refused":    # the view leaves seat presses out
                 line = "%s refused: %s" % (p["what"], p["why"])
             return line and "event: " + line
@@ -238,7 +239,8 @@ class Console:
             at = page["next"] if page["next"] is not None and page["next"] > at else None
         return ["event log: %s" % _count(len(records), "record")] + [
             "  #%d minute %s hand %s %s: %s" % (r["n"], _or_dash(r["minute"]),
-                                                 _or_dash(r["hand"]), r["code"], r["detail"])
+                                                 _or_dash(r["hand"]), code_words(r["code"]),
+                                                 r["detail"])
             for r in records]
 
     def do_recall(self, rest):

@@ -17,12 +17,13 @@ import os
 import sys
 
 from felt.poker import cards as C
-from felt.poker import hands
+from felt.poker import hands, variants
 from felt.table import phh
 from felt.table.journal import RECALL
 from felt.table.recall import files
 from felt.table.recovery import begun
 from host_tools import cli
+from host_tools.words import Narrator
 
 TRIES = 3    # a round that changed between its pages (the table wrote one) is asked again
 
@@ -76,9 +77,10 @@ def describe(answer):
     if "wagers" in h:
         return _banked(h, answer["events"], out)
     st = h["structure"]
+    stud = h["game"] in variants.NAMES and variants.get(h["game"]).stud()  # no button
     out.insert(0, "hand %d: %s, %s limit %s/%s, %s" % (
         h["hand"], h["game"], st["structure"], st["small_bet"], st["big_bet"],
-        "button seat %d" % h["button"] if h["button"] >= 0 else "no button"))
+        "no button" if h["button"] < 0 or stud else "button seat %d" % h["button"]))
     out.append("  stacks: " + " ".join("%d:%d" % (s, n) for s, n in enumerate(h["stacks"])))
     try:
         r, said = begun(h)
@@ -88,17 +90,13 @@ def describe(answer):
         out.append("  the rules core cannot rebuild it: %s" % e)
         return out
     pots = {}
-    put = {}                # chips each seat has put in on this street: a bet says its total
+    narrator = Narrator()   # a bet or raise said as its total, as the view says it
     for e in said:
-        if e[0] == "street":
-            put = {}
-        elif e[0] == "action" or e[0] == "post" and e[2] != "ante":
-            put[e[1]] = put.get(e[1], 0) + e[3]
-        line = _said(r, e, put)
+        event = _event(r, e)
         if e[0] == "award":
             pots[e[1]] = pots.get(e[1], 0) + e[3]
-        if line:
-            out.append("  " + line)
+        if event is not None:
+            out.append("  " + narrator.line(event))
     if pots:
         out.append("  pots: " + ", ".join("%s %d" % ("main" if p == 0 else "side %d" % p,
                                                       pots[p]) for p in sorted(pots)))
@@ -138,49 +136,47 @@ def _banked(h, events, out):
     return out
 
 
-def _said(r, e, put):
-    """One of the rules core's effects (felt.poker.round) in words, or None; `put`: the
-    chips each seat has put in on the street, for a bet or raise said as its total (as
-    the view and hand histories say it: "raise to 4"; issue 22)."""
+def _event(r, e):
+    """The event a board sends for one of the rules core's effects (felt.poker.round;
+    docs/protocol.md, firmware/felt/table/poker_table.py `effects`), cards named, for
+    words.Narrator; None for an effect it sends none for."""
     k = e[0]
     if k == "post":
-        return "seat %d posts %s %d%s" % (e[1], e[2], e[3], " (all in)" if e[4] else "")
+        return {"e": k, "seat": e[1], "kind": e[2], "amount": e[3], "all_in": e[4]}
     if k == "dealt":
-        to = "" if e[1] in ("burn", "board") else " to seat %d" % e[2]
-        return "dealt %s%s: %s" % (e[1], to, C.code(e[3]))
+        return {"e": k, "what": e[1], "seat": e[2], "card": C.code(e[3])}
     if k == "action":
-        amount = "to %d" % put[e[1]] if e[2] in ("bet", "raise") else "%d" % e[3]
-        return "seat %d %s %s%s" % (e[1], e[2], amount, " (all in)" if e[4] else "")
+        return {"e": k, "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]}
     if k == "show":
         high, low = hands.kinds(r.variant)
-        what = []
+        shown = {"e": k, "seat": e[1], "cards": C.codes(r.hole[e[1]])}
         if e[2] >= 0:
-            what.append(hands.describe(e[2], high))
+            shown["hand"] = hands.describe(e[2], high)
         if e[3] >= 0:
-            what.append("low " + hands.describe(e[3], low))
-        return "seat %d shows %s: %s" % (e[1], C.codes(r.hole[e[1]]), "; ".join(what))
+            shown["low_hand"] = hands.describe(e[3], low)
+        return shown
     if k == "award":
-        return "pot %d: seat %d takes %d (%s)" % (e[1], e[2], e[3], e[4])
-    if k == "return":
-        return "seat %d gets back %d, uncalled" % (e[1], e[2])
-    if k == "refund":
-        return "seat %d gets back %d" % (e[1], e[2])
+        return {"e": k, "pot": e[1], "seat": e[2], "amount": e[3], "share": e[4]}
+    if k in ("return", "refund"):
+        return {"e": k, "seat": e[1], "amount": e[2]}
     if k == "rake":
-        return "rake %d" % e[1]
+        return {"e": k, "amount": e[1]}
     if k == "street":
-        return "-- %s" % e[1]
+        return {"e": k, "name": e[1]}
     if k == "discarded":
-        return "seat %d throws away %s" % (e[1], C.codes(e[2]))
+        return {"e": k, "seat": e[1], "cards": C.codes(e[2])}
     if k == "dead_hand":
-        return "seat %d's hand is dead" % e[1]
+        return {"e": k, "seat": e[1]}
     if k == "exposed":
-        return "seat %d's card %s exposed" % (e[1], C.code(e[2]))
+        return {"e": k, "seat": e[1], "card": C.code(e[2])}
     if k == "reshuffle":
-        return "reshuffled: %s" % C.codes(e[1])
+        return {"e": k, "cards": C.codes(e[1])}
+    if k == "runout":
+        return {"e": k, "n": e[1], "of": e[2], "board": C.codes(e[3])}
     if k == "called_off":
-        return "irregularity: the round is called off, %s (%s): %s" % (e[1], e[3], e[2])
+        return {"e": "irregularity", "kind": e[1], "detail": e[2], "section": e[3]}
     if k == "irregularity":
-        return "irregularity: %s (%s): %s" % (e[1], e[2], e[3])
+        return {"e": k, "kind": e[1], "section": e[2], "detail": e[3]}
     return None
 
 

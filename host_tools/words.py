@@ -82,6 +82,37 @@ def fallback_line(e):
     return "%s%s" % (code_words(e.get("e", "event")), ": " + fields if fields else "")
 
 
+class Narrator:
+    """A table's events in words, one after another (event_line), saying a bet or raise
+    as the seat's total on the street ("raises to 4"), as hand histories and the view's
+    amount do: its event gives the chips it added.  After a power cut mid-street the
+    totals before it are unknown, so until the next street a bet says what it added."""
+
+    def __init__(self):
+        self.put = {}           # seat: chips put in on this street (blinds included)
+        self.known = True
+
+    def line(self, e):
+        try:
+            return self._total(e) or event_line(e)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return event_line(e)
+
+    def _total(self, e):
+        k = e["e"]
+        if k in ("hand", "street"):
+            self.put, self.known = {}, True
+        elif k == "resumed" and e["state"] == "playing":
+            self.known = False
+        elif k == "action" or k == "post" and e["kind"] != "ante":
+            seat = e["seat"]
+            self.put[seat] = self.put.get(seat, 0) + e["amount"]
+            if k == "action" and e["a"] in ("bet", "raise") and self.known:
+                return "seat %d %ss to %d%s" % (seat, e["a"], self.put[seat],
+                                                 " (all-in)" if e["all_in"] else "")
+        return None
+
+
 def pot_name(pot):
     return "side pot %d" % pot if pot else "main pot"
 
@@ -106,7 +137,7 @@ def _line(e):
     if k == "button":
         return "button to seat %d (%s)" % (e["seat"], code_words(e["how"]))
     if k == "post":
-        return "seat %d posts %s %d%s" % (e["seat"], e["kind"], e["amount"],
+        return "seat %d posts %s %d%s" % (e["seat"], code_words(e["kind"]), e["amount"],
                                           " (all-in)" if e["all_in"] else "")
     if k == "dealt":
         card = e.get("card")        # none where a wired board keeps it (docs/security.md)
@@ -127,7 +158,9 @@ def _line(e):
             line += " (bet or raise to %d..%d)" % (e["min"], e["max"])
         return line
     if k == "action":
-        amt = " +%d" % e["amount"] if e["amount"] else ""   # the chips it put in
+        # The chips it put in: a bet or raise by so much (Narrator says it as a total).
+        amt = (" +%d" if e["a"] in ("bet", "raise") else " %d") % e["amount"] \
+            if e["amount"] else ""
         return "seat %d %s%s%s" % (e["seat"], VERBS.get(e["a"], e["a"] + "s"), amt,
                                    " (all-in)" if e["all_in"] else "")
     if k == "return":
@@ -201,7 +234,8 @@ def _line(e):
         return ("the host link is lost: play waits for it" if e["lost"]
                 else "the host link is back")
     if k == "locked":
-        return "the table is locked%s: %s" % (" (%s)" % e["code"] if e.get("code") else "",
+        return "the table is locked%s: %s" % (" (%s)" % code_words(e["code"]) if e.get("code")
+                                              else "",
                                               e["why"])
     if k == "cleared":
         return "a technician cleared the tilt; the journal as found kept as %s" % e["kept"]

@@ -44,7 +44,7 @@ from host_tools.cli import colour
 from host_tools.emulator.faults import Faults
 from host_tools.emulator.link import LinkError
 from host_tools.emulator.session import from_args
-from host_tools.words import CENTRE_HINTS, alternatives, banner, code_words, event_line
+from host_tools.words import CENTRE_HINTS, Narrator, alternatives, banner, code_words
 
 SEAT_KEYS = "0123456789a"           # a selects seat 10
 STATUS_STYLE = {"empty": "dim", "waiting": "", "action": "bold orange1", "folded": "dim red",
@@ -188,6 +188,7 @@ class FeltView(App):
         self.session = session
         self.pump_s = pump_s
         self.pace_s = pace_s       # autoplay: seconds between the bots' moves (< and >)
+        self.narrator = Narrator()   # the log's words: a bet or raise as its total
         self._moved = 0.0          # when autoplay last moved (time.monotonic)
         self.selected = 0
         self.autoplay = False
@@ -299,7 +300,7 @@ class FeltView(App):
             self.selected = p["seats"][0]
         if e == "refused" and p["what"] in ("btn", "discard"):
             return                              # the view says which seat's was refused
-        self.log_line(event_line(p), "bold" if e in ("award", "end", "hand") else
+        self.log_line(self.narrator.line(p), "bold" if e in ("award", "end", "hand") else
                       "dim" if e == "dealt" else "")
 
     def show_banner(self, text):
@@ -572,17 +573,23 @@ class FeltView(App):
         """Each seat's last action this round, in words."""
         last = [""] * self.session.players
         choosing = -1      # the seat whose draw or discard is due
+        put = {}           # chips in on this street: a bet or raise says its total
         for e in self.session.events:
             k, seat = e["e"], e.get("seat", -1)
+            if k == "street":
+                put = {}
+            elif k == "action" or k == "post" and e["kind"] != "ante":
+                put[seat] = put.get(seat, 0) + e["amount"]
             if k == "to_act":
                 choosing = seat if [a for a in CHOICES if a in e["legal"]] else -1
             if k == "discarded" and seat >= 0 and seat != choosing:
                 last[seat] = "card replaced"       # an irregularity, not the player's
             elif k == "post":
-                last[seat] = "%s %d" % (e["kind"], e["amount"])
+                last[seat] = "%s %d" % (code_words(e["kind"]), e["amount"])
+            elif k == "action" and e["a"] in ("bet", "raise"):
+                last[seat] = "%s to %d" % (e["a"], put[seat])
             elif k == "action":
-                last[seat] = code_words(e["a"]) + (" +%d" % e["amount"] if e["amount"]
-                                                         else "")
+                last[seat] = code_words(e["a"]) + (" %d" % e["amount"] if e["amount"] else "")
             elif k == "discarded" and seat >= 0 and self.draws:
                 count = len(e["cards"].split())
                 last[seat] = "drew %d" % count if count else "stood pat"

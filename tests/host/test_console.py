@@ -73,7 +73,7 @@ def test_a_session_of_queries_on_a_round_played_through_the_console(served):
     # recall: the round as felt-recall tells it; no round before it.
     i = out.index("hand 1: holdem, fixed limit 2/4, button seat 1")
     assert out[i + 1] == "  stacks: 0:100 1:100"
-    assert "  dealt hole to seat 0: As" in out and "  seat 0 fold 0" in out
+    assert "  seat 0 hole card As" in out and "  seat 0 folds" in out
     assert "  stacks after: 0:99 1:101" in out
     assert "refused: no round 1: the board holds 1 complete round (0 the newest)" in out
     assert "event log: 0 records" in out
@@ -99,9 +99,9 @@ def test_a_retired_deck_is_registered_again(served):
     assert out[i + 2] == "refused: deck A is in service already"
     assert out[i + 3] == "table: shuffling, hand 0; deck B in play, none retired"
     assert out[-3:] == ["event log: 2 records",
-                        "  #1 minute 0 hand 0 deck_retired: deck A: deck check: 51 cards, "
+                        "  #1 minute 0 hand 0 deck retired: deck A: deck check: 51 cards, "
                         "missing As",
-                        "  #2 minute 0 hand 0 deck_registered: deck A"]
+                        "  #2 minute 0 hand 0 deck registered: deck A"]
 
 
 def test_commands_on_the_command_line_and_a_bad_one_that_the_console_goes_past(served):
@@ -366,9 +366,9 @@ def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(sig
         time.sleep(1.0)
         out = felt_console("--port", served.url, "--key", keys / "tech.key",
                            "log").stdout.splitlines()
-        assert [line.split()[5] for line in out[-5:]] == [
-            "technician:", "deck_retired:", "deck_registered:", "technician:",
-            "technician_refused:"]
+        assert [line.split(" hand ")[1].split(":")[0].split(" ", 1)[1] for line in out[-5:]] \
+            == ["technician", "deck retired", "deck registered", "technician",
+                "technician refused"]
     finally:
         served.stop()
 

@@ -4,7 +4,7 @@ felt-console show these lines."""
 import re
 from pathlib import Path
 
-from host_tools.words import event_line
+from host_tools.words import Narrator, event_line
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -147,6 +147,33 @@ def test_events_in_words_that_had_none():
         "rule change in effect: min wager 3",
         "posted rule change dropped (a bet above the maximum wager): small bet 40",
         "the table is locked: journal line 4: bad checksum",
-        "the table is locked (internal_fault): internal fault: TypeError in button "
+        "the table is locked (internal fault): internal fault: TypeError in button "
         "(felt/table/poker_table.py), handling btn",
         "the table resumed hand 7 from its journal (12 events replayed)"]
+
+
+def test_a_bet_or_raise_is_said_as_the_seats_total_on_the_street():
+    # Issue 22: the log said "raises +3" where hand histories and the amount the view
+    # asks for say "raise to 4".  Blinds and the bring-in count, antes do not; a new
+    # street starts from nothing; after a power cut mid-street the totals before it are
+    # not known, so a bet says what it added until the next street.
+    def action(seat, a, amount):
+        return {"e": "action", "seat": seat, "a": a, "amount": amount, "all_in": False}
+    n = Narrator()
+    said = [n.line(e) for e in (
+        {"e": "hand", "hand": 1, "button": 0},
+        {"e": "post", "seat": 1, "kind": "ante", "amount": 1, "all_in": False},
+        {"e": "post", "seat": 1, "kind": "blind", "amount": 1, "all_in": False},
+        {"e": "post", "seat": 2, "kind": "blind", "amount": 2, "all_in": False},
+        action(0, "call", 2), action(1, "raise", 3), action(2, "raise", 4),
+        {"e": "street", "name": "flop"}, action(1, "bet", 4),
+        {"e": "resumed", "hand": 1, "state": "playing", "events": 9}, action(2, "raise", 8),
+        {"e": "street", "name": "turn"}, action(1, "bet", 4))]
+    assert said[4:7] == ["seat 0 calls 2", "seat 1 raises to 4", "seat 2 raises to 6"]
+    assert said[8] == "seat 1 bets to 4"
+    assert said[10] == "seat 2 raises +8"
+    assert said[12] == "seat 1 bets to 4"
+    assert said[1] == "seat 1 posts ante 1"
+    # A field missing or of another shape: still the event's words.
+    assert n.line({"e": "action", "seat": 1, "a": "raise"}) == event_line(
+        {"e": "action", "seat": 1, "a": "raise"})
