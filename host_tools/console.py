@@ -26,7 +26,7 @@ from felt.table.controller import TECHNICIAN_ONLY
 from host_tools import cli, recall, tech
 from host_tools.emulator.devices import LedStrip
 from host_tools.emulator.link import HostLink, LinkError, QueryRefused
-from host_tools.words import Narrator, code_words
+from host_tools.words import Narrator, code_words, seat_words
 
 PROG = "felt-console"
 PROMPT = "felt> "
@@ -350,12 +350,12 @@ def _named(names, status):
 
 
 def _runs(statuses):
-    """`0-2 waiting, 3 action, 4-10 empty`: each seat's status, runs of seats together."""
+    """`0-2 waiting, 3 to act, 4-10 empty`: each seat's status, runs of seats together."""
     out, start = [], 0
     for s in range(1, len(statuses) + 1):
         if s == len(statuses) or statuses[s] != statuses[start]:
             seats = "%d" % start if s - 1 == start else "%d-%d" % (start, s - 1)
-            out.append("%s %s" % (seats, _named(scenes.SEAT_NAMES, statuses[start])))
+            out.append("%s %s" % (seats, seat_words(statuses[start])))
             start = s
     return ", ".join(out)
 

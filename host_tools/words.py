@@ -51,6 +51,14 @@ def banner(e):
     return None
 
 
+def seat_words(status):
+    """A seat's status as its LEDs show it (felt.table.scenes), in words."""
+    from felt.table.scenes import SEAT_NAMES
+    if not 0 <= status < len(SEAT_NAMES):
+        return "unknown colour"
+    return "to act" if SEAT_NAMES[status] == "action" else SEAT_NAMES[status]
+
+
 def code_words(code):
     """A code of the protocol as people say it: "skipped_seat" as "skipped seat"."""
     return str(code).replace("_", " ")

@@ -44,10 +44,11 @@ from host_tools.cli import colour
 from host_tools.emulator.faults import Faults
 from host_tools.emulator.link import LinkError
 from host_tools.emulator.session import from_args
-from host_tools.words import CENTRE_HINTS, Narrator, alternatives, banner, code_words
+from host_tools.words import CENTRE_HINTS, Narrator, alternatives, banner, code_words, \
+    seat_words
 
 SEAT_KEYS = "0123456789a"           # a selects seat 10
-STATUS_STYLE = {"empty": "dim", "waiting": "", "action": "bold orange1", "folded": "dim red",
+STATUS_STYLE = {"empty": "dim", "waiting": "", "to act": "bold orange1", "folded": "dim red",
                 "all-in": "bold blue", "winner": "bold green"}
 CHOICES = ("draw", "discard")       # the turns that throw cards away
 # A house-banked table's settlement, in a seat's last action.
@@ -677,7 +678,7 @@ class FeltView(App):
             seats.add_column(Text(col), justify="right" if col in ("seat", "stack", "in")
                              else "left")
         for seat in range(s.players):
-            name = scenes.SEAT_NAMES[strip.seat_status(seat)] if strip.frame else "?"
+            name = seat_words(strip.seat_status(seat)) if strip.frame else "?"
             mark = Text("D", style="bold black on white") if seat == button else Text(" ")
             mark.append(">" if seat == turn or seat in deciding else " ", style="bold orange1")
             sel = seat == self.selected
@@ -788,7 +789,7 @@ class FeltView(App):
         for status in (scenes.WAITING, scenes.ACTION, scenes.FOLDED, scenes.ALL_IN,
                        scenes.WINNER):
             out.append_text(self.swatch(scenes.SEAT_COLOURS[status]))
-            out.append("%s " % scenes.SEAT_NAMES[status])
+            out.append("%s " % seat_words(status))
         out.append_text(self.swatch(scenes.BUTTON))
         out.append("button · ")
         name = self.centre_name()

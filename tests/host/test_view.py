@@ -86,7 +86,7 @@ def screen_text(app):
     return console.export_text()
 
 
-ROW = re.compile(r"^ *(?:D)? *>? *\[?(\d+)\]? +(\d+) +(\S+) +(.*?) *$")
+ROW = re.compile(r"^ *(?:D)? *>? *\[?(\d+)\]? +(\d+) +(to act|\S+) +(.*?) *$")
 
 
 def seat_rows(app):
@@ -413,7 +413,7 @@ def test_the_leds_have_a_legend_and_the_centre_says_what_the_table_waits_for():
         await pilot.pause(0.3)
         screen = " ".join(screen_text(app).split())      # as read, the lines wrapped
         assert "centre: idle, between rounds: deal (d)" in screen, screen
-        for name in ("waiting", "action", "folded", "all-in", "winner", "button"):
+        for name in ("waiting", "to act", "folded", "all-in", "winner", "button"):
             assert "█%s " % name in screen, name
         await pilot.press("d")
         await wait_for(pilot, lambda: session.turn is not None, 20)
