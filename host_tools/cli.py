@@ -14,7 +14,8 @@
 - `out_file`, `out_dir`: the types of options naming a file or a folder to write (the
   folder made at once).
 - `board_file(name_or_path)`: `--board` takes a board's name (hardware/boards/NAME.json)
-  or a file, and refuses a missing or malformed one in a line.
+  or a file, and refuses a missing or malformed one in a line; `board_leds(name)` its LED
+  layout, or None.
 - `link_options(ap)`, `open_link(port, baud)`: a board's link, as every tool takes it
   (--port, --baud, --timeout) and opens it: a serial device, a pty's path or
   socket://HOST:PORT (felt-emulator --serve); one line when it cannot be opened.
@@ -257,6 +258,15 @@ def open_link(port, baud=115200):
         if port.startswith("/") and not os.path.exists(port):
             raise UserError("%s: no such port: is the board plugged in?" % port, 1)
         raise UserError("cannot open %s: %s" % (port, e), 1)
+
+
+def board_leds(name):
+    """The LED layout of the board definition named `name`, or None if it is unknown."""
+    from felt.board import load
+    try:
+        return load(str(board_file(name)))["leds"]
+    except (UserError, TypeError):
+        return None
 
 
 def colour():

@@ -117,7 +117,7 @@ class Console:
         if kind == "hello":
             self.hello = p
             if self.leds is None:
-                self.leds = _layout(p.get("board"))
+                self.leds = cli.board_leds(p.get("board"))
         try:
             line = self.words(kind, p)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
@@ -358,15 +358,6 @@ def _runs(statuses):
             out.append("%s %s" % (seats, seat_words(statuses[start])))
             start = s
     return ", ".join(out)
-
-
-def _layout(name):
-    """The LED layout of the board definition named `name`, or None if it is unknown."""
-    from felt.board import load
-    try:
-        return load(str(cli.board_file(name)))["leds"]
-    except (cli.UserError, TypeError):
-        return None
 
 
 def tilt_words(t):

@@ -60,19 +60,15 @@ class Shoe:
 
 
 class LedStrip:
-    """Captures every frame the firmware writes, decoded to (r, g, b) per LED."""
+    """The last frame the firmware wrote, decoded to (r, g, b) per LED."""
 
     def __init__(self, leds):
         self.leds = leds
-        self.frames = []
+        self.frame = []
 
     def capture(self, rgb_hex):
         raw = bytes.fromhex(rgb_hex)
-        self.frames.append([tuple(raw[i:i + 3]) for i in range(0, len(raw), 3)])
-
-    @property
-    def frame(self):
-        return self.frames[-1] if self.frames else []
+        self.frame = [tuple(raw[i:i + 3]) for i in range(0, len(raw), 3)]
 
     def seat_status(self, seat):
         return scenes.seat_status(self.frame, self.leds, seat)

@@ -115,6 +115,9 @@ class Session:
         self.wagers = [[self.config.get("ante", 0), 0] for _ in range(players)]
         self.stacks = list(self.config["stacks"])
         self.notes = []           # lines about injected faults and the technician's work
+        # Who else hears every frame from the firmware: each has frame(kind, payload),
+        # and close() when the session closes (host_tools.floor.publisher.Publisher).
+        self.observers = []
         self.injected = []        # (kind, hand, what the firmware did) per injected fault
         if inject not in (None, "manual", "random"):
             raise ValueError("inject must be None, 'manual' or 'random'")
@@ -152,6 +155,8 @@ class Session:
                 d + " " + line.decode(errors="replace"))
 
     def close(self):
+        for observer in self.observers:
+            observer.close()
         self.fw.close()
         if self._trace is not None:
             self._trace.close()
@@ -273,6 +278,8 @@ class Session:
         A turn (`self.turn`, `(seat, legal)`) is offered with its to_act event (the
         firmware lights its LEDs before or after it: a press's first, docs/protocol.md);
         the round's end event lands in `self.ended`."""
+        for observer in self.observers:
+            observer.frame(kind, p)
         if kind == "px":
             self.strip.capture(p["rgb"])
         elif kind == "shuffle":
@@ -427,10 +434,17 @@ def from_args(args, inject):
     """The Session felt-emulator's options describe, headless or in the view."""
     config = table_config(args.game, args.players, args.stack, args.structure, args.rake,
                           args.button, args.straddle, args.run_it)
-    return Session(players=args.players, seed=args.seed, board=args.board,
-                   journal=args.journal, config=config, phh=args.phh, inject=inject,
-                   runtime=args.runtime, heap=args.heap, image=args.image, trust=args.trust,
-                   tech_key=args.tech_key, trace=args.trace, presses_only=args.presses_only)
+    session = Session(players=args.players, seed=args.seed, board=args.board,
+                      journal=args.journal, config=config, phh=args.phh, inject=inject,
+                      runtime=args.runtime, heap=args.heap, image=args.image,
+                      trust=args.trust, tech_key=args.tech_key, trace=args.trace,
+                      presses_only=args.presses_only)
+    if args.floor is not None:     # the table on the floor's broker (docs/floor.md)
+        from host_tools.floor.publisher import Publisher, spool_for
+        from host_tools.floor.table_state import about
+        session.observers.append(Publisher(args.table, args.floor, spool_for(args.table),
+                                           about(config), session.board["leds"]))
+    return session
 
 
 def round_line(end, events):

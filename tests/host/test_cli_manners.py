@@ -149,6 +149,17 @@ REFUSED = [
     ("felt-recall", "--journal {d}/nope.jsonl --rounds 0", "--rounds"),
     ("felt-recall", "--journal {d}/nope.jsonl --phh {d}/bad.json", "is a file"),
     ("felt-phh", "replay {d}/nope.phh", "nope.phh"),
+    # Issue 23: the floor.
+    ("felt-emulator", "--floor localhost:1883 --hands 2", "--floor and --table go together"),
+    ("felt-emulator", "--floor localhost --table t1 --hands 2", "HOST:PORT"),
+    ("felt-emulator", "--floor localhost:1883 --table a/b --hands 2", "a table's name"),
+    ("felt-floor", "table --port /dev/ttyNONE --table t1 --broker localhost:1883",
+     "/dev/ttyNONE: no such port: is the board plugged in?"),
+    ("felt-floor", "table --port /dev/ttyNONE --table '#' --broker localhost:1883",
+     "a table's name"),
+    ("felt-floor", "serve --broker localhost:1883 --db nosuchdb://x", "--db nosuchdb://x"),
+    ("felt-floor", "serve --broker localhost:1883 --db sqlite:///{d}/nope/floor.db",
+     "the database cannot be opened"),
     ("felt-scenario", "--heap 150K {d}/scenario.json", "--runtime micropython"),
 ]
 

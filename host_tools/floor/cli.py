@@ -1,0 +1,114 @@
+"""felt-floor: the tables of a room on one MQTT broker, stored in one database
+(docs/floor.md).
+
+    felt-floor serve --broker localhost:1883 --db sqlite:///floor.db
+    felt-floor table --port /dev/ttyUSB0 --table t1 --broker localhost:1883
+
+`serve` stores every table's events, each once, with its rounds and tilts, in the
+database (SQLite by default; a PostgreSQL URL for a room that outgrows it), and tells each
+table what is stored.  `table` publishes one board's link on the broker: its events
+(never a card a player holds face down), its state and whether it is online, through a
+spool that keeps what the floor has not stored across restarts.  An emulated table
+publishes itself: felt-emulator --floor HOST:PORT --table NAME.
+"""
+
+import signal
+import sys
+import threading
+
+from host_tools import cli
+from host_tools.emulator.serve import address
+
+PROG = "felt-floor"
+
+
+def serve(args):
+    from sqlalchemy.exc import SQLAlchemyError
+    from host_tools.floor.service import FloorService
+    from host_tools.floor.store import Store
+    try:
+        store = Store(args.db)
+    except SQLAlchemyError as e:
+        raise cli.UserError("--db %s: the database cannot be opened: %s"
+                            % (args.db, str(e.orig if hasattr(e, "orig") else e).strip()), 1)
+    service = FloorService(args.broker, store)
+    service.start()
+    print("felt-floor: storing the tables on %s:%d in %s; Ctrl-C stops" % (
+        args.broker + (args.db,)), flush=True)
+    _until_stopped()
+    service.stop()
+    print("felt-floor: stopped", flush=True)
+    return 0
+
+
+def table(args):
+    from host_tools.emulator.link import HostLink, LinkError
+    from host_tools.floor.publisher import Publisher, spool_for
+    from host_tools.floor.table_state import about
+    port = cli.open_link(args.port, args.baud)
+    link = HostLink(port.fileno(), args.timeout)
+    try:
+        hello = link.request("hello", {"session": "floor-" + args.table}, "hello")
+        config = link.request("state", {}, "state").get("config")
+    except LinkError as e:
+        raise cli.UserError("%s: no hello from a board: %s" % (args.port, e), 1)
+    pub = Publisher(args.table, args.broker, args.spool or spool_for(args.table),
+                    about(config), cli.board_leds(hello.get("board")))
+    print("felt-floor: %s (board %s) on %s:%d; Ctrl-C stops" % (
+        (args.table, hello.get("board")) + args.broker), flush=True)
+    stop = threading.Event()
+    _until_stopped(stop, wait=False)
+    try:
+        while not stop.is_set():
+            for kind, p in link.drain(0.5):
+                pub.frame(kind, p)
+    except LinkError as e:
+        raise cli.UserError("%s: the board's link failed: %s" % (args.port, e), 1)
+    finally:
+        pub.close()
+        port.close()
+    print("felt-floor: stopped", flush=True)
+    return 0
+
+
+def _until_stopped(stop=None, wait=True):
+    """Ctrl-C or SIGTERM sets `stop` (a new Event if none); wait for it if `wait`."""
+    stop = stop or threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda signum, frame: stop.set())
+    while wait and not stop.wait(0.5):
+        pass
+    return stop
+
+
+@cli.command(PROG)
+def main(argv=None):
+    ap = cli.parser(PROG, __doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("serve", help="store every table's events in the floor's database")
+    p.add_argument("--broker", required=True, metavar="HOST:PORT",
+                   type=cli.checked(address), help="the MQTT broker the tables publish on")
+    p.add_argument("--db", default="sqlite:///floor.db", metavar="URL",
+                   help="the database, a SQLAlchemy URL (default %(default)s; "
+                        "postgresql://USER@HOST/NAME for PostgreSQL)")
+    p = sub.add_parser("table", help="publish a board's link on the broker")
+    cli.link_options(p)
+    p.add_argument("--table", required=True, help="the table's name on the floor (letters, "
+                                                  "digits, _ . -)")
+    p.add_argument("--broker", required=True, metavar="HOST:PORT",
+                   type=cli.checked(address), help="the MQTT broker")
+    p.add_argument("--spool", metavar="DIR",
+                   help="the table's spool (default ~/.local/state/felt/floor/TABLE)")
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.cmd == "table":
+        from host_tools.floor.wire import check_name
+        try:
+            check_name(args.table)
+        except ValueError as e:
+            ap.error("--table: %s" % e)
+        return table(args)
+    return serve(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

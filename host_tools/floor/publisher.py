@@ -1,0 +1,198 @@
+"""One table on the broker: the frames its board sends, as the floor's topics
+(host_tools.floor.wire), through a spool on disk, so that nothing the table said is lost
+or stored twice, whether the broker, the floor or this tool restarts.
+
+Each event is numbered (its run's n), written to the spool, then published with QoS 1.
+The spool forgets an event only once the floor says it is stored (`stored`, retained):
+a broker that acknowledged it and then died before passing it on loses nothing.  On
+every connection the events the floor has not stored are published again; the floor
+keeps each (table, run, n) once.  While the broker is away the events wait in the spool
+(at most MAX_SPOOL, the oldest dropped first, each drop said).
+
+The table's state (TableState) is published retained whenever what the floor shows
+changes, and `online` true; the broker publishes `online` false, the last will, when
+the connection drops without a goodbye.
+"""
+
+import json
+import os
+import sys
+import threading
+import time
+import uuid
+
+from host_tools.floor import wire
+from host_tools.floor.connection import Connection
+from host_tools.floor.table_state import TableState
+
+MAX_SPOOL = 200_000      # events kept while the floor has not stored them
+KEEPALIVE_S = 5          # the broker gives the last will after 1.5 times this unheard
+RESEND_S = 3.0           # events the floor has not stored within this are sent again,
+RESEND_BATCH = 5000      # the oldest so many at a time
+
+
+def spool_for(table):
+    """Where a table's spool is kept unless told: $XDG_STATE_HOME/felt/floor/<table>."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
+    return os.path.join(state, "felt", "floor", table)
+
+
+class Publisher(Connection):
+    AWAY = "the broker is away (%s): events wait in the spool"
+
+    def __init__(self, table, broker, spool, about=None, leds=None, say=None):
+        """`broker`: (host, port); `spool`: a folder of this table's own, kept across
+        runs of the tool (its run and its unstored events)."""
+        self.table = wire.check_name(table)
+        say = say or (lambda line: print("felt-floor: " + line, file=sys.stderr, flush=True))
+        self.state = TableState(table, about, leds)
+        self._lock = threading.Lock()
+        self._spool = spool
+        os.makedirs(spool, exist_ok=True)
+        self.run, self._next, self._pending = self._open_spool()
+        self.stored = 0          # the floor's last word: events up to this n are stored
+        self._ended = None       # the hand of the last round's end, said once
+        self._progress = time.monotonic()   # when the floor last stored more
+        self._closed = threading.Event()
+        super().__init__(broker, "felt-table-%s-%s" % (table, uuid.uuid4().hex[:8]),
+                         lambda line: say("%s: %s" % (table, line)), keepalive=KEEPALIVE_S,
+                         will=(wire.topic(table, "online"), "false"))
+        self.client.loop_start()
+        threading.Thread(target=self._resend, daemon=True).start()
+
+    # ----- the spool ----------------------------------------------------------------
+
+    def _open_spool(self):
+        """(run, next n, {n: message}) from the spool: a new run if it has none."""
+        meta = os.path.join(self._spool, "run.json")
+        try:
+            with open(meta) as f:
+                m = json.load(f)
+            run, next_n = m["run"], m["next"]
+        except (OSError, ValueError, KeyError, TypeError):
+            run, next_n = uuid.uuid4().hex, 1
+            self._write_meta(run, next_n)
+        pending = {}
+        try:
+            with open(self._events_file()) as f:
+                for line in f:
+                    try:
+                        e = json.loads(line)
+                        pending[e["n"]] = wire.event_message(run, e["n"], e["at"], e["event"])
+                    except (ValueError, KeyError, TypeError):
+                        continue        # a line cut short by a crash: never sent whole
+        except FileNotFoundError:
+            pass
+        return run, max([next_n] + [n + 1 for n in pending]), pending
+
+    def _events_file(self):
+        return os.path.join(self._spool, "events.jsonl")
+
+    def _write_meta(self, run, next_n):
+        meta = os.path.join(self._spool, "run.json")
+        with open(meta + ".new", "w") as f:
+            json.dump({"run": run, "next": next_n}, f)
+        os.replace(meta + ".new", meta)
+
+    def _forget_stored(self):
+        """Drop what the floor has stored; when nothing is left, start the file anew."""
+        for n in [n for n in self._pending if n <= self.stored]:
+            del self._pending[n]
+        if not self._pending:
+            self._write_meta(self.run, self._next)
+            open(self._events_file(), "w").close()
+
+    # ----- frames from the board ---------------------------------------------------
+
+    def frame(self, kind, p):
+        """A frame the board sent (kind, payload)."""
+        with self._lock:
+            if kind == "evt" and p.get("e") == "end":
+                if p.get("hand") == self._ended:
+                    # A board that rebooted before its journal kept a round's end says
+                    # that end again as it resumes (docs/protocol.md, `resumed`).
+                    return
+                self._ended = p.get("hand")
+            elif kind == "evt" and p.get("e") == "hand":
+                self._ended = None
+            changed = self.state.frame(kind, p)
+            if kind == "evt":
+                self._event(p)
+            if changed:
+                self._publish_state()
+
+    def _event(self, e):
+        n, at = self._next, round(time.time(), 3)
+        self._next += 1
+        event = wire.redacted(e)
+        with open(self._events_file(), "a") as f:
+            f.write(json.dumps({"n": n, "at": at, "event": event}) + "\n")
+        message = wire.event_message(self.run, n, at, event)
+        self._pending[n] = message
+        if len(self._pending) > MAX_SPOOL:
+            oldest = min(self._pending)
+            del self._pending[oldest]
+            self.say("the spool is full (%d events the floor has not stored): event %d "
+                     "dropped" % (MAX_SPOOL, oldest))
+        if self.connected.is_set():
+            self.client.publish(wire.topic(self.table, "event"), message, qos=1)
+
+    def _publish_state(self):
+        self.client.publish(wire.topic(self.table, "state"),
+                            wire.encode(self.state.snapshot()), qos=1, retain=True)
+
+    # ----- the broker --------------------------------------------------------------
+
+    def on_broker(self):
+        with self._lock:
+            self.client.subscribe(wire.topic(self.table, "stored"), qos=1)
+            self.client.publish(wire.topic(self.table, "online"), "true", qos=1, retain=True)
+            self._publish_state()
+            self._publish_pending()
+        self.say("on the broker, %d events to the floor" % len(self._pending))
+
+    def _publish_pending(self, most=None):
+        for n in sorted(self._pending)[:most]:
+            self.client.publish(wire.topic(self.table, "event"), self._pending[n], qos=1)
+        self._progress = time.monotonic()
+
+    def _resend(self):
+        """What the floor has not stored a while after it was sent goes again: the
+        broker may have had no floor to give it to (one that restarted, or a broker that
+        lost the floor's session)."""
+        while not self._closed.wait(RESEND_S / 3):
+            with self._lock:
+                if self._pending and self.connected.is_set() and \
+                        time.monotonic() - self._progress > RESEND_S:
+                    self._publish_pending(RESEND_BATCH)
+
+    def message(self, message):
+        try:
+            run, n = wire.read_stored(message.payload)
+        except wire.Malformed as e:
+            self.say("%s: %s" % (message.topic, e))
+            return
+        if run != self.run:
+            return               # an earlier run's, or another table's of the same name
+        with self._lock:
+            if n > self.stored:
+                self.stored = n
+                self._progress = time.monotonic()
+                self._forget_stored()
+
+    def pending(self):
+        with self._lock:
+            return len(self._pending)
+
+    def close(self, wait_s=5.0):
+        """Say goodbye (`online` false), after the floor has stored what it can within
+        `wait_s`; the rest stays in the spool for the next run."""
+        end = time.monotonic() + wait_s
+        while self.pending() and self.connected.is_set() and time.monotonic() < end:
+            time.sleep(0.05)
+        if self.connected.is_set():
+            self.client.publish(wire.topic(self.table, "online"), "false", qos=1,
+                                retain=True).wait_for_publish(2)
+        self._closed.set()
+        self.client.disconnect()
+        self.client.loop_stop()

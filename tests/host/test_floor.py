@@ -1,0 +1,206 @@
+"""The floor (host_tools/floor, issue 23): emulated tables published on a real MQTT
+broker (mosquitto), the floor service storing their events in SQLite.  Every event a
+table says is stored exactly once, through a broker killed and restarted, a table's
+tool that dies mid-round and starts again on its spool, and a power cut of the board;
+what leaves a table never holds a card a player keeps face down; bad messages are a
+line in the log and the rest goes on."""
+
+import json
+import time
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine
+
+from broker import Broker
+from host_tools.emulator.session import Session, table_config
+from host_tools.floor import wire
+from host_tools.floor.publisher import Publisher
+from host_tools.floor.service import FloorService
+from host_tools.floor.store import Store, metadata, upgrade
+
+
+def wait_for(test, timeout=30, what="it"):
+    end = time.monotonic() + timeout
+    while not test():
+        assert time.monotonic() < end, "waited %d s for %s" % (timeout, what)
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def broker(tmp_path):
+    b = Broker(str(tmp_path))
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def floor(broker, tmp_path):
+    lines = []
+    service = FloorService(broker.address, Store("sqlite:///%s" % (tmp_path / "floor.db")),
+                           say=lines.append)
+    service.lines = lines
+    service.start()
+    wait_for(service.connected.is_set, what="the floor on the broker")
+    yield service
+    service.stop()
+
+
+class Table:
+    """An emulated table and its tool on the floor; `said`: every event as it left."""
+
+    def __init__(self, broker, spool, name="t1", seed=3, inject="random", game="holdem"):
+        self.session = Session(players=4, seed=seed, stack=100, inject=inject,
+                               config=table_config(game, 4, 100))
+        self.name, self.spool, self.broker = name, spool, broker
+        self.lines = []
+        self.said = []
+        self.session.observers.append(self)
+        self.connect()
+
+    def connect(self):
+        self.pub = Publisher(self.name, self.broker.address, self.spool,
+                             about={"game": "holdem"}, leds=self.session.board["leds"],
+                             say=self.lines.append)
+
+    def frame(self, kind, p):
+        if self.pub is None:
+            return                       # the tool is down: the board's frames go unheard
+        before = self.pub._next
+        self.pub.frame(kind, p)
+        if self.pub._next > before:
+            self.said.append(wire.redacted(p))
+
+    def close(self):
+        pass                             # the test says goodbye itself
+
+    def crash(self):
+        """The tool dies without a goodbye: its connection just ends."""
+        self.pub.connected.clear()
+        self.pub.client.loop_stop()
+        sock = self.pub.client.socket()
+        if sock is not None:
+            sock.close()
+        self.pub = None
+
+
+def test_every_event_is_stored_once_through_broker_and_table_restarts(broker, floor,
+                                                                       tmp_path):
+    table = Table(broker, str(tmp_path / "spool"))
+    s = table.session
+    s.open()
+    try:
+        wait_for(table.pub.connected.is_set, what="the table on the broker")
+        for _ in range(3):
+            s.play_round()
+        broker.kill()                    # mid-stream: what it took and had not passed on
+        for _ in range(2):
+            s.play_round()               # the broker away: the events wait in the spool
+        assert table.pub.pending() > 0
+        broker.start()
+        wait_for(table.pub.connected.is_set, what="the table back on the broker")
+        s.play_round()
+        table.crash()                    # the table's tool dies mid-round...
+        s.play_round()                   # (these frames never reach the dead tool)
+        table.connect()                  # ...and starts again on its spool
+        for _ in range(3):
+            s.play_round()
+    finally:
+        s.close()
+    run = table.pub.run
+    sent = table.pub._next - 1
+    wait_for(lambda: floor.store.stored_upto("t1", run) == sent, 60,
+             "the floor to store all %d events" % sent)
+    wait_for(lambda: table.pub.pending() == 0, 30, "the table's spool to empty")
+    stored = sorted(floor.store.events_of("t1"), key=lambda stored: stored[1])
+    assert [(r, n) for r, n, _ in stored] == [(run, n) for n in range(1, sent + 1)]
+    assert [e for _, _, e in stored] == table.said
+    rounds = floor.store.counts("t1")["rounds"]
+    assert rounds == sum(1 for e in table.said if e["e"] == "end")
+    assert any("events wait in the spool" in line for line in table.lines), table.lines
+    table.pub.close()
+
+
+def test_a_players_face_down_cards_never_leave_the_table(broker, floor, tmp_path):
+    # Draw poker: hole cards, burns, and the cards players throw away.
+    table = Table(broker, str(tmp_path / "spool"), inject=None, game="draw5")
+    s = table.session
+    s.open()
+    try:
+        for _ in range(3):
+            s.play_round()
+    finally:
+        s.close()
+    wait_for(lambda: floor.store.stored_upto("t1", table.pub.run) == table.pub._next - 1, 30)
+    stored = [e for _, _, e in floor.store.events_of("t1")]
+    down = [e for e in stored if e["e"] == "dealt" and e["what"] in ("hole", "burn")]
+    thrown = [e for e in stored if e["e"] == "discarded" and e["seat"] >= 0]
+    assert down and thrown and not [e for e in down if "card" in e]
+    assert all(type(e["cards"]) is int for e in thrown)         # how many, not which
+    # What a spectator sees goes as it is: the hands shown at the showdown.
+    shown = [e for e in stored if e["e"] == "show"]
+    assert shown and all(len(e["cards"].split()) == 5 for e in shown)
+    held = {c for cards in s.hole for c in cards}
+    for e in down + thrown:
+        assert not held & set(json.dumps(e).replace('"', " ").split())
+    table.pub.close()
+
+
+def test_bad_messages_are_a_line_each_and_the_rest_goes_on(broker, floor, tmp_path):
+    import paho.mqtt.client as mqtt
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    c.connect(*broker.address)
+    c.loop_start()
+    for topic, payload in (("felt/t9/event", b"not json"),
+                           ("felt/t9/event", b'{"run":"r","n":0,"at":1,"event":{"e":"x"}}'),
+                           ("felt/t9/online", b'"maybe"'),
+                           ("felt/bad name/event", b"{}")):
+        c.publish(topic, payload, qos=1).wait_for_publish(5)
+    c.publish("felt/t9/event", wire.event_message("r", 1, 1.0, {"e": "hand", "hand": 1,
+                                                                   "stacks": [1]}),
+              qos=1).wait_for_publish(5)
+    wait_for(lambda: floor.store.stored_upto("t9", "r") == 1, 10)
+    c.loop_stop()
+    said = [line for line in floor.lines if line.startswith("felt/t9/")]
+    assert len(said) == 3, floor.lines
+    assert "not JSON" in said[0] and "n: a whole number from 1" in said[1]
+    assert "true or false" in said[2]
+
+
+def test_a_second_table_under_the_same_name_is_said_once(broker, floor, tmp_path):
+    one = Publisher("twin", broker.address, str(tmp_path / "a"), say=lambda line: None)
+    two = Publisher("twin", broker.address, str(tmp_path / "b"), say=lambda line: None)
+    for pub in (one, two):
+        wait_for(pub.connected.is_set)
+    for k in range(3):
+        one.frame("evt", {"e": "hand", "hand": k + 1, "stacks": [1, 1]})
+        two.frame("evt", {"e": "hand", "hand": k + 1, "stacks": [1, 1]})
+    wait_for(lambda: one.pending() == 0 and two.pending() == 0)
+    claims = [line for line in floor.lines if "a second table sends under this name" in line]
+    assert len(claims) == 1 and claims[0].startswith("twin: ")
+    assert floor.store.stored_upto("twin", one.run) == 3 == \
+        floor.store.stored_upto("twin", two.run)
+    one.close()
+    two.close()
+
+
+def test_an_unreachable_broker_is_said_once_and_the_events_wait(tmp_path):
+    from broker import free_port
+    lines = []
+    pub = Publisher("t1", ("127.0.0.1", free_port()), str(tmp_path / "spool"),
+                    say=lines.append)
+    pub.frame("evt", {"e": "hand", "hand": 1, "stacks": [1, 1]})
+    wait_for(lambda: lines, 10)
+    time.sleep(2.5)                      # tried again meanwhile: said once all the same
+    assert len(lines) == 1 and "no broker answers at 127.0.0.1:" in lines[0], lines
+    assert pub.pending() == 1
+    pub.client.loop_stop()
+
+
+def test_the_migrations_make_the_schema_the_store_declares(tmp_path):
+    engine = create_engine("sqlite:///%s" % (tmp_path / "floor.db"))
+    upgrade(engine)
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+    upgrade(engine)                      # at its head already: nothing to do
