@@ -54,6 +54,10 @@ from felt.poker import showdown
 IRREGULAR = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul", "away")
 IRREGULAR_RULES = "felt.poker.irregular"
 _CPYTHON = sys.implementation.name != "micropython"   # Round's __slots__ (round_slots)
+# C.CODES.find(code) of a two-character code: 2 * card for a card's, else -1 or odd.
+_find = C.CODES.find
+if _CPYTHON:
+    from felt.poker.round_slots import find as _find   # a dict's lookup: quicker
 
 ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
 CHOICES = ("discard", "draw", "straddle", "decline", "run_it", "run_once")
@@ -362,7 +366,7 @@ class Round:
         hole = self.hole[seat]
         cards = []
         for c in codes.split():
-            i = C.CODES.find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
+            i = _find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
             if i & 1 or (i >> 1) not in hole or (i >> 1) in cards:
                 break       # refused: the reason below
             cards.append(i >> 1)
@@ -415,7 +419,7 @@ class Round:
                 plan = self.plan
                 k = self.next_card
                 last = len(plan) - 1
-                i = C.CODES.find(code) if type(code) is str and len(code) == 2 else -1
+                i = _find(code) if type(code) is str and len(code) == 2 else -1
                 card = i >> 1
                 if i & 1 or self.phase != DEALING or k > last or self.seen[card]:
                     card = self._due_card(code)   # refused, with the reason
