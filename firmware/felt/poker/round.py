@@ -54,10 +54,14 @@ from felt.poker import showdown
 IRREGULAR = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul", "away")
 IRREGULAR_RULES = "felt.poker.irregular"
 _CPYTHON = sys.implementation.name != "micropython"   # Round's __slots__ (round_slots)
-# C.CODES.find(code) of a two-character code: 2 * card for a card's, else -1 or odd.
-_find = C.CODES.find
+# find(code): C.CODES.find(code) of a two-character code, 2 * card for a card's, else
+# -1 or odd.  unseen(size): Round.seen, every card unseen.
 if _CPYTHON:
-    from felt.poker.round_slots import find as _find   # a dict's lookup: quicker
+    # Quicker on CPython (round_slots): a dict's lookup, a list of the cards seen.
+    from felt.poker.round_slots import find, unseen
+else:
+    find = C.CODES.find
+    unseen = bytearray      # a byte a card, in a board's heap
 
 ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
 CHOICES = ("discard", "draw", "straddle", "decline", "run_it", "run_once")
@@ -102,7 +106,8 @@ class Round:
         self.button = button
         self.structure = structure
         self.dealt_in = [s > 0 for s in stacks]
-        if sum(self.dealt_in) < 2:
+        self.alive = sum(self.dealt_in)   # players not folded
+        if self.alive < 2:
             raise ValueError("a round needs two players with chips")
         if self.variant.stud():
             # Stud has no button: dealing starts left of the dealer, before seat 0.
@@ -113,14 +118,13 @@ class Round:
             self.origin = button
         self.folded = [False] * n
         self.ghost = [False] * n    # folded, still dealt to until a wager (20.38(e))
-        self.hole = [[] for _ in range(n)]
-        self.up = [[] for _ in range(n)]   # per hole card: dealt face up
+        self.hole = [[] for _ in stacks]
+        self.up = [[] for _ in stacks]   # per hole card: dealt face up
         self.board = []
         self.burns = []
         self.muck = []              # discards, draws and ghost cards
-        self.seen = bytearray(C.DECK_SIZE)
+        self.seen = unseen(C.DECK_SIZE)
         self.left = C.DECK_SIZE    # cards not yet seen this round
-        self.alive = sum(self.dealt_in)   # players not folded
         self.step = 0               # index into variant.steps
         self.betround = -1          # index of the current or last betting round
         self.phase = DEALING
@@ -155,7 +159,7 @@ class Round:
         self.called_why = None      # then why, with its section: "face_up 13:47-20.38(f)3"
         self._wagered = [False] * n  # who has voluntarily wagered (20.38(f)2 and 4)
         self.resume_to = None         # (phase, to_act) to go back to after a replaced card
-        self.exposed = [[] for _ in range(n)]  # stud hole cards exposed while dealing (20.38(l))
+        self.exposed = [[] for _ in stacks]  # stud hole cards exposed while dealing (20.38(l))
         self.brought_down = [False] * n  # an up card turned into a down card for one
         self._defer = False         # apply(settle=False): the end waits for settle()
         if structure.run_it > 1:
@@ -366,10 +370,11 @@ class Round:
         hole = self.hole[seat]
         cards = []
         for c in codes.split():
-            i = _find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
-            if i & 1 or (i >> 1) not in hole or (i >> 1) in cards:
+            i = find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
+            card = i >> 1
+            if i & 1 or card not in hole or card in cards:
                 break       # refused: the reason below
-            cards.append(i >> 1)
+            cards.append(card)
         else:
             return cards
         # The first reason, every code parsed before any is looked for.
@@ -419,7 +424,7 @@ class Round:
                 plan = self.plan
                 k = self.next_card
                 last = len(plan) - 1
-                i = _find(code) if type(code) is str and len(code) == 2 else -1
+                i = find(code) if type(code) is str and len(code) == 2 else -1
                 card = i >> 1
                 if i & 1 or self.phase != DEALING or k > last or self.seen[card]:
                     card = self._due_card(code)   # refused, with the reason
@@ -474,10 +479,11 @@ class Round:
         if reason is not None:
             raise Refused(reason)
         kind = event[0]
+        last = event[2] if len(event) == 3 else None    # an amount, or cards
         if kind in ACTIONS:
-            self.act(kind, event[1], event[2] if len(event) == 3 else None, out)
+            self.act(kind, event[1], last, out)
         elif kind in CHOICES:
-            self.choose(kind, event[1], event[2] if len(event) == 3 else None, out)
+            self.choose(kind, event[1], last, out)
         else:
             lazy.load(IRREGULAR_RULES).apply(self, event, out)
         return out
@@ -1004,8 +1010,10 @@ class Round:
         self.show_order = order
         v = self.variant
         for s in order:
-            self.high[s], self.low[s] = showdown.values(v, self.hole[s], board)
-            out.append(("show", s, self.high[s], self.low[s]))
+            high, low = showdown.values(v, self.hole[s], board)
+            self.high[s] = high
+            self.low[s] = low
+            out.append(("show", s, high, low))
 
     def award(self, index, amount, eligible, out):
         """`amount` of pot `index` to the best hands of `eligible` (their shares)."""

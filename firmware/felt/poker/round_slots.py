@@ -27,3 +27,8 @@ class _Codes(dict):
 # CODES.find for a two-character code (2 * card, else -1), from a dict: three times
 # quicker than the search, and the round looks up every card read.
 find = _Codes([(CODES[i:i + 2], i) for i in range(0, len(CODES), 2)]).__getitem__
+
+
+def unseen(size):
+    """Round.seen: a list, which CPython reads and writes quicker than a bytearray."""
+    return [0] * size
