@@ -105,8 +105,19 @@ class Round:
         self.start_stacks = list(stacks)
         self.button = button
         self.structure = structure
-        self.dealt_in = [s > 0 for s in stacks]
-        self.alive = sum(self.dealt_in)   # players not folded
+        # Per seat, in one loop (quicker than a comprehension each, and less code on a
+        # board): in the round or not, the hole cards, whether each was dealt face up,
+        # and (stud) those exposed while dealing (20.38(l)).
+        dealt_in = self.dealt_in = []
+        hole = self.hole = []
+        up = self.up = []
+        exposed = self.exposed = []
+        for s in stacks:
+            dealt_in.append(s > 0)
+            hole.append([])
+            up.append([])
+            exposed.append([])
+        self.alive = sum(dealt_in)   # players not folded
         if self.alive < 2:
             raise ValueError("a round needs two players with chips")
         if self.variant.stud():
@@ -118,8 +129,6 @@ class Round:
             self.origin = button
         self.folded = [False] * n
         self.ghost = [False] * n    # folded, still dealt to until a wager (20.38(e))
-        self.hole = [[] for _ in stacks]
-        self.up = [[] for _ in stacks]   # per hole card: dealt face up
         self.board = []
         self.burns = []
         self.muck = []              # discards, draws and ghost cards
@@ -159,7 +168,6 @@ class Round:
         self.called_why = None      # then why, with its section: "face_up 13:47-20.38(f)3"
         self._wagered = [False] * n  # who has voluntarily wagered (20.38(f)2 and 4)
         self.resume_to = None         # (phase, to_act) to go back to after a replaced card
-        self.exposed = [[] for _ in stacks]  # stud hole cards exposed while dealing (20.38(l))
         self.brought_down = [False] * n  # an up card turned into a down card for one
         self._defer = False         # apply(settle=False): the end waits for settle()
         if structure.run_it > 1:
@@ -556,12 +564,16 @@ class Round:
             return self._burn_or_common()
         if k == "board":
             return [("need", "board", -1)] * st[1]
-        down, up = st[1], st[2]
         folded = self.folded
         ghost = self.ghost
-        to = [s for s in clockwise_from(self.origin, self.dealt_in) if not folded[s] or ghost[s]]
+        down = []
+        up = []
+        for s in clockwise_from(self.origin, self.dealt_in):
+            if not folded[s] or ghost[s]:
+                down.append(("need", "hole", s))
+                up.append(("need", "up", s))
         # One card a player at a time: a round of each down card, then of each up card.
-        return [("need", "hole", s) for s in to] * down + [("need", "up", s) for s in to] * up
+        return down * st[1] + up * st[2]
 
     def _burn_or_common(self):
         """19:47-14.9(h): when the deck cannot give each player the next card, burn
