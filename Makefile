@@ -9,7 +9,7 @@
 #   make pico         the Pico's firmware, felt frozen in, into build/pico/firmware.uf2
 
 #   make pico-harness the emulated Pico's Node packages (host_tools/pico, npm ci)
-#   make mosquitto    the MQTT broker the floor's tests start (Debian's package)
+#   make floor-parts  mosquitto and chromium, which the floor's tests start (Debian's)
 #   make compile      the firmware as a board holds it, in build/mpy/ (.mpy + main.py)
 #   make clean        back to a fresh clone's state
 
@@ -22,7 +22,7 @@ VENV := .venv
 # would otherwise each compile the same modules again (a minute of make test).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: venv micropython pico pico-harness mosquitto compile test check run bench soak clean
+.PHONY: venv micropython pico pico-harness floor-parts compile test check run bench soak clean
 
 venv: $(VENV)/.stamp
 
@@ -138,14 +138,19 @@ PICO_QUICK := test_boot_checks test_seat_buttons
 # CPython's, then on a core each (each output kept whole): the firmware's unit tests in
 # the unix port, and the image on the emulated Pico.
 # Debian's MQTT broker, which the floor's tests start on a free port of their own
-# (tests/host/broker.py); installed where we may, as gcc-multilib is.
-mosquitto:
+# (tests/host/broker.py), and its chromium, in which Playwright tests the floor's page;
+# installed where we may, as gcc-multilib is.
+floor-parts:
 	@command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || \
 	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	    (apt-get update -qq && apt-get install -y -qq mosquitto) >/dev/null; } || \
 	  { echo "make: the floor's tests need mosquitto (apt-get install mosquitto)"; exit 1; }
+	@command -v chromium >/dev/null || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	    (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null; } || \
+	  { echo "make: the floor's page is tested in chromium (apt-get install chromium)"; exit 1; }
 
-test: venv micropython compile pico pico-harness mosquitto
+test: venv micropython compile pico pico-harness floor-parts
 	$(STAGE) harness node --test --test-reporter=spec host_tools/pico/harness/test/
 	$(STAGE) pytest $(VENV)/bin/pytest -n 2 -m "not slow"
 	$(STAGE) compare $(VENV)/bin/python tests/mp/compare.py
@@ -161,7 +166,7 @@ test-pico:
 # (FELT_LONG=1: make test draws a fifth of their examples), the 1000-hand runs compared
 # across runtimes, every case of the Pico set, and the soak (hostile frames, power cuts
 # at every byte, 10,000 frames over the link; make soak sends 50,000).
-check: venv micropython compile pico pico-harness mosquitto
+check: venv micropython compile pico pico-harness floor-parts
 	$(STAGE) pytest-slow env FELT_LONG=1 $(VENV)/bin/pytest -n 2 -m "slow or sampled"
 	$(STAGE) micropython-long env FELT_LONG=1 $(VENV)/bin/python tests/mp/run.py
 	$(STAGE) compare-long $(VENV)/bin/python tests/mp/compare.py --long

@@ -1,12 +1,14 @@
 """felt-floor: the tables of a room on one MQTT broker, stored in one database
 (docs/floor.md).
 
-    felt-floor serve --broker localhost:1883 --db sqlite:///floor.db
+    felt-floor user alice                      # a supervisor who may sign in
+    felt-floor serve --broker localhost:1883 --db sqlite:///floor.db --page localhost:8080
     felt-floor table --port /dev/ttyUSB0 --table t1 --broker localhost:1883
 
 `serve` stores every table's events, each once, with its rounds and tilts, in the
 database (SQLite by default; a PostgreSQL URL for a room that outgrows it), and tells each
-table what is stored.  `table` publishes one board's link on the broker: its events
+table what is stored; with --page it serves the floor's page, live, to the supervisors
+`user` lets sign in.  `table` publishes one board's link on the broker: its events
 (never a card a player holds face down), its state and whether it is online, through a
 spool that keeps what the floor has not stored across restarts.  An emulated table
 publishes itself: felt-emulator --floor HOST:PORT --table NAME.
@@ -32,12 +34,50 @@ def serve(args):
         raise cli.UserError("--db %s: the database cannot be opened: %s"
                             % (args.db, str(e.orig if hasattr(e, "orig") else e).strip()), 1)
     service = FloorService(args.broker, store)
+    page = None
+    if args.page is not None:
+        from host_tools.floor.page import Page, read_users
+        try:
+            if not read_users(args.users):
+                raise cli.UserError("--users %s: no supervisor can sign in: felt-floor user "
+                                    "NAME --users %s adds one" % (args.users, args.users), 1)
+        except ValueError as e:
+            raise cli.UserError(str(e), 1)
+        try:
+            page = Page(args.page, store, service, args.users,
+                        say=lambda line: print("felt-floor: " + line, flush=True))
+        except OSError as e:
+            raise cli.UserError("--page %s:%d: %s" % (args.page + (e.strerror or e,)), 1)
     service.start()
     print("felt-floor: storing the tables on %s:%d in %s; Ctrl-C stops" % (
         args.broker + (args.db,)), flush=True)
+    if page is not None:
+        page.start()
+        print("felt-floor: the floor's page is at http://%s:%d/" % page.address, flush=True)
     _until_stopped()
+    if page is not None:
+        page.stop()
     service.stop()
     print("felt-floor: stopped", flush=True)
+    return 0
+
+
+def user(args):
+    import getpass
+    from host_tools.floor.page import set_password
+    if sys.stdin.isatty():
+        password = getpass.getpass("password for %s: " % args.name)
+        if getpass.getpass("again: ") != password:
+            raise cli.UserError("the two passwords differ: nothing changed", 1)
+    else:
+        password = sys.stdin.readline().rstrip("\n")
+    if len(password) < 8:
+        raise cli.UserError("a password has at least 8 characters: nothing changed", 1)
+    try:
+        set_password(args.users, args.name, password)
+    except (OSError, ValueError) as e:
+        raise cli.UserError("--users %s: %s" % (args.users, getattr(e, "strerror", None) or e), 1)
+    print("felt-floor: %s may sign in to the floor's page" % args.name)
     return 0
 
 
@@ -91,6 +131,18 @@ def main(argv=None):
     p.add_argument("--db", default="sqlite:///floor.db", metavar="URL",
                    help="the database, a SQLAlchemy URL (default %(default)s; "
                         "postgresql://USER@HOST/NAME for PostgreSQL)")
+    p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(address),
+                   help="serve the floor's page here (docs/floor.md), for the supervisors "
+                        "of --users")
+    p.add_argument("--users", default="floor-users.json", metavar="FILE",
+                   help="the supervisors who may sign in to the page (default %(default)s; "
+                        "felt-floor user writes it)")
+    p = sub.add_parser("user", help="let a supervisor sign in to the page, or change "
+                                    "their password (read twice on a terminal, else a line "
+                                    "of stdin)")
+    p.add_argument("name", help="the supervisor's name")
+    p.add_argument("--users", default="floor-users.json", metavar="FILE",
+                   help="the users file (default %(default)s)")
     p = sub.add_parser("table", help="publish a board's link on the broker")
     cli.link_options(p)
     p.add_argument("--table", required=True, help="the table's name on the floor (letters, "
@@ -107,6 +159,8 @@ def main(argv=None):
         except ValueError as e:
             ap.error("--table: %s" % e)
         return table(args)
+    if args.cmd == "user":
+        return user(args)
     return serve(args)
 
 

@@ -28,6 +28,7 @@ class FloorService(Connection):
         self._claimed = set()   # tables said to be claimed twice
         self._lock = threading.Lock()
         self.stored = 0         # events stored by this service, for a bench
+        self.listeners = []     # changed(table) after what the floor shows of it changed
         # A session the broker keeps (clean_session False): what comes while the floor is
         # away waits for it, as far as the broker lives.
         super().__init__(broker, client_id, say or (lambda line: print(
@@ -56,6 +57,9 @@ class FloorService(Connection):
                 self.store.seen(table, time.time(), online=wire.read_online(message.payload))
         except wire.Malformed as e:
             self.say("%s: %s" % (message.topic, e))
+            return
+        for changed in self.listeners:
+            changed(table)
 
     def _event(self, table, run, n, at, event):
         with self._lock:

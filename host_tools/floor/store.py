@@ -153,3 +153,34 @@ class Store:
         with self.engine.connect() as db:
             return [(r, n, b if isinstance(b, dict) else json.loads(b))
                     for r, n, b in db.execute(q.order_by(events.c.id))]
+
+    def shift(self, table, since, now):
+        """The table's figures from `since` to `now`: hands, rake, the house's result (a
+        banked table), tilts; and its pace, the hands of the last hour."""
+        with self.engine.connect() as db:
+            hands, rake, house = db.execute(
+                select(func.count(), func.coalesce(func.sum(rounds.c.rake), 0),
+                       func.sum(rounds.c.house))
+                .where(rounds.c.table_name == table, rounds.c.at >= since)).one()
+            last_hour = db.execute(select(func.count()).select_from(rounds).where(
+                rounds.c.table_name == table, rounds.c.at >= now - 3600)).scalar()
+            tilted = db.execute(select(func.count()).select_from(tilts).where(
+                tilts.c.table_name == table, tilts.c.at >= since)).scalar()
+        return {"hands": hands, "hands_per_hour": last_hour, "rake": rake, "house": house,
+                "tilts": tilted}
+
+    def rounds_between(self, start, end, table=None):
+        """Every round ended from `start` to `end` (seconds), oldest first."""
+        q = select(rounds).where(rounds.c.at >= start, rounds.c.at < end)
+        if table is not None:
+            q = q.where(rounds.c.table_name == table)
+        with self.engine.connect() as db:
+            return [dict(r._mapping) for r in db.execute(q.order_by(rounds.c.at))]
+
+    def last_events(self, table, count):
+        """The table's last `count` events, oldest first: (run, n, at, event)."""
+        q = (select(events.c.run, events.c.n, events.c.at, events.c.body)
+             .where(events.c.table_name == table).order_by(events.c.at.desc(),
+                                                            events.c.n.desc()).limit(count))
+        with self.engine.connect() as db:
+            return list(reversed([tuple(r) for r in db.execute(q)]))
