@@ -4,6 +4,7 @@
 #   make check        the long runs after make test (CI runs both): 1000-hand runs compared
 #                     across runtimes, the whole Pico set, slow tests, the soak
 #   make run ARGS=..  the emulator (felt-emulator)       make bench ARGS=..  felt-bench
+#   make floor        six emulated tables on the floor's page (felt-floor demo)
 #   make soak         hostile frames and power cuts, figures in one JSON line
 #   make micropython  build MicroPython's unix port (once) into build/micropython/
 #   make pico         the Pico's firmware, felt frozen in, into build/pico/firmware.uf2
@@ -22,7 +23,7 @@ VENV := .venv
 # would otherwise each compile the same modules again (a minute of make test).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: venv micropython pico pico-harness floor-parts compile test check run bench soak clean
+.PHONY: venv micropython pico pico-harness floor-parts compile test check run floor bench soak clean
 
 venv: $(VENV)/.stamp
 
@@ -176,6 +177,10 @@ check: venv micropython compile pico pico-harness floor-parts
 # A reader that stops early (`make run ARGS=... | head`) is no error: 141 is SIGPIPE's.
 run: venv $(RUN_MP) $(if $(findstring pico,$(ARGS)),pico pico-harness)
 	@$(VENV)/bin/felt-emulator $(ARGS) || { rc=$$?; [ $$rc = 141 ] || exit $$rc; }
+
+# A floor on this machine: a broker, the floor service and its page, six emulated tables.
+floor: venv floor-parts
+	@$(VENV)/bin/felt-floor demo $(ARGS)
 
 bench: venv micropython compile pico pico-harness
 	@$(VENV)/bin/felt-bench $(ARGS)

@@ -19,6 +19,8 @@
 - `link_options(ap)`, `open_link(port, baud)`: a board's link, as every tool takes it
   (--port, --baud, --timeout) and opens it: a serial device, a pty's path or
   socket://HOST:PORT (felt-emulator --serve); one line when it cannot be opened.
+- `interruptible()`: Ctrl-C and SIGTERM stop a tool the same way, whatever it was
+  started with.
 - `progress(total, what)`: a progress bar on stderr, only when stderr is a terminal.
 - `colour()`: False when NO_COLOR is set (https://no-color.org): say colours in words.
 """
@@ -267,6 +269,26 @@ def board_leds(name):
         return load(str(board_file(name)))["leds"]
     except (UserError, TypeError):
         return None
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interruptible():
+    """Ctrl-C and SIGTERM raise KeyboardInterrupt within, so that what a tool started
+    (a firmware, a broker connection) is closed on the way out: even where the tool was
+    started with SIGINT ignored, as a script's `cmd &` without job control starts it
+    (CI's served boards were killed, not stopped, for want of it)."""
+    import signal
+    interrupt = signal.signal(signal.SIGINT, signal.default_int_handler)
+    term = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, interrupt)
+        signal.signal(signal.SIGTERM, term)
 
 
 def colour():

@@ -35,6 +35,9 @@ POKER_ONLY = {"structure", "rake", "straddle", "button", "run_it"}   # a banked 
 def parse_args(argv):
     ap = cli.parser(PROG, __doc__)
     ap.add_argument("--hands", type=cli.count(1), help="play this many rounds headless, then stop")
+    ap.add_argument("--pause", type=cli.count(0, 3600), default=0, metavar="S",
+                    help="headless: wait S seconds between rounds, a pace a person can "
+                         "follow (make floor's tables) (default %(default)s)")
     ap.add_argument("--game", default="holdem", choices=variants.NAMES + BANKED,
                     help="the game; the house-banked games (%s) play headless at a table "
                          "of wagers %d to %d, an ante of %d, aces up table %s, settled "
@@ -119,6 +122,8 @@ def parse_args(argv):
             [f for f in files(args.journal) if Path(f).exists()]:
         ap.error("--journal %s: a journal is there already (a table's rounds); --force "
                  "replaces it, its archives too" % args.journal)
+    if args.pause and args.hands is None:
+        ap.error("--pause paces a headless run: give --hands")
     if args.interactive and args.hands is not None:
         ap.error("--interactive plays until you quit: leave out --hands (or --interactive)")
     if args.hands is None and args.rake == "time":
@@ -217,6 +222,7 @@ def headless(args, out=None):
                 step()
                 if args.rake == "time":
                     session.pass_time()
+                session.wait(args.pause)
         state = session.state()
         rake = state["rake"]
         house = state.get("house", 0)    # a house-banked table's result
@@ -292,7 +298,8 @@ def main(argv=None):
                                 "give --hands N to play headless")
         from host_tools.emulator.view import run_view
         return run_view(args)
-    return headless(args)
+    with cli.interruptible():       # the firmware and the floor's spool closed on the way out
+        return headless(args)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,6 @@ byte for byte:
 
 import os
 import select
-import signal
 import socket
 import sys
 import tempfile
@@ -148,10 +147,6 @@ def _name(peer):
     return "%s:%d" % peer[:2]
 
 
-def _stop(signum, frame):
-    raise KeyboardInterrupt
-
-
 def serve(args, out=None):
     """felt-emulator --serve (args.serve: (host, port)): returns the exit status, or
     cli.UserError saying why it stopped."""
@@ -167,25 +162,22 @@ def serve(args, out=None):
     own = args.journal is None
     journal = args.journal or os.path.join(tempfile.mkdtemp(prefix="felt-journal-"),
                                            "journal.jsonl")
-    signal.signal(signal.SIGTERM, _stop)
-    # Ctrl-C stops it even where it was started with SIGINT ignored (a script's `&`
-    # without job control: CI's served boards were killed, not stopped, for want of it).
-    interrupt = signal.signal(signal.SIGINT, signal.default_int_handler)
     fw = None
     try:
-        fw = start_firmware(args.board, journal, runtime=args.runtime, heap=args.heap,
-                            image=args.image, trust=args.trust)
-        bridge = Bridge(fw, listener, say)
-        bridge.wait_for_boot()
-        host, port = listener.getsockname()[:2]
-        url = "socket://%s:%d" % ("[%s]" % host if ":" in host else host, port)
-        say("the board's link is at %s (felt-console --port %s); Ctrl-C stops it"
-            % (url, url))
-        key = getattr(fw, "tech_key_file", None)    # an emulated Pico's, of this run
-        if key is not None:
-            say("its image is signed with a key of this run's, and it runs slower than "
-                "real time: felt-console --key %s --timeout 30" % key)
-        bridge.run()
+        with cli.interruptible():
+            fw = start_firmware(args.board, journal, runtime=args.runtime, heap=args.heap,
+                                image=args.image, trust=args.trust)
+            bridge = Bridge(fw, listener, say)
+            bridge.wait_for_boot()
+            host, port = listener.getsockname()[:2]
+            url = "socket://%s:%d" % ("[%s]" % host if ":" in host else host, port)
+            say("the board's link is at %s (felt-console --port %s); Ctrl-C stops it"
+                % (url, url))
+            key = getattr(fw, "tech_key_file", None)    # an emulated Pico's, of this run
+            if key is not None:
+                say("its image is signed with a key of this run's, and it runs slower "
+                    "than real time: felt-console --key %s --timeout 30" % key)
+            bridge.run()
     except KeyboardInterrupt:
         say("stopped")
         return 0
@@ -194,8 +186,6 @@ def serve(args, out=None):
     except LinkError as e:
         raise cli.UserError(str(e), 1)
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, interrupt)
         listener.close()
         if fw is not None:
             fw.close()

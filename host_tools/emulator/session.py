@@ -13,6 +13,7 @@ the seat buttons, and the house's result comes with each round's end.
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 from felt.poker import variants
@@ -234,6 +235,14 @@ class Session:
             self.faults.append("%s refused: %s" % (what, refusal))
 
     # ----- playing ----------------------------------------------------------------------
+
+    def wait(self, seconds):
+        """Between rounds: hear what the firmware says for `seconds` (its LEDs' idle
+        scene), as the table stands waiting for the dealer."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for kind, p in self.link.drain(min(0.2, max(0.0, end - time.monotonic()))):
+                self.take(kind, p)
 
     def deal(self):
         """The dealer presses deal: a new round starts once the shuffler is done."""

@@ -4,6 +4,7 @@
     felt-floor user alice                      # a supervisor who may sign in
     felt-floor serve --broker localhost:1883 --db sqlite:///floor.db --page localhost:8080
     felt-floor table --port /dev/ttyUSB0 --table t1 --broker localhost:1883
+    felt-floor demo                            # make floor: six emulated tables
 
 `serve` stores every table's events, each once, with its rounds and tilts, in the
 database (SQLite by default; a PostgreSQL URL for a room that outgrows it), and tells each
@@ -14,9 +15,8 @@ spool that keeps what the floor has not stored across restarts.  An emulated tab
 publishes itself: felt-emulator --floor HOST:PORT --table NAME.
 """
 
-import signal
 import sys
-import threading
+import time
 
 from host_tools import cli
 from host_tools.emulator.serve import address
@@ -54,10 +54,16 @@ def serve(args):
     if page is not None:
         page.start()
         print("felt-floor: the floor's page is at http://%s:%d/" % page.address, flush=True)
-    _until_stopped()
-    if page is not None:
-        page.stop()
-    service.stop()
+    try:
+        with cli.interruptible():
+            while True:
+                time.sleep(1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if page is not None:
+            page.stop()
+        service.stop()
     print("felt-floor: stopped", flush=True)
     return 0
 
@@ -96,12 +102,13 @@ def table(args):
                     about(config), cli.board_leds(hello.get("board")))
     print("felt-floor: %s (board %s) on %s:%d; Ctrl-C stops" % (
         (args.table, hello.get("board")) + args.broker), flush=True)
-    stop = threading.Event()
-    _until_stopped(stop, wait=False)
     try:
-        while not stop.is_set():
-            for kind, p in link.drain(0.5):
-                pub.frame(kind, p)
+        with cli.interruptible():
+            while True:
+                for kind, p in link.drain(0.5):
+                    pub.frame(kind, p)
+    except KeyboardInterrupt:
+        pass
     except LinkError as e:
         raise cli.UserError("%s: the board's link failed: %s" % (args.port, e), 1)
     finally:
@@ -109,16 +116,6 @@ def table(args):
         port.close()
     print("felt-floor: stopped", flush=True)
     return 0
-
-
-def _until_stopped(stop=None, wait=True):
-    """Ctrl-C or SIGTERM sets `stop` (a new Event if none); wait for it if `wait`."""
-    stop = stop or threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda signum, frame: stop.set())
-    while wait and not stop.wait(0.5):
-        pass
-    return stop
 
 
 @cli.command(PROG)
@@ -143,6 +140,11 @@ def main(argv=None):
     p.add_argument("name", help="the supervisor's name")
     p.add_argument("--users", default="floor-users.json", metavar="FILE",
                    help="the users file (default %(default)s)")
+    p = sub.add_parser("demo", help="a floor on this machine (make floor): a broker, the "
+                                    "floor service and its page, six emulated tables")
+    p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(address),
+                   default=("127.0.0.1", 8080),
+                   help="the page's address (default 127.0.0.1:8080, or a free port)")
     p = sub.add_parser("table", help="publish a board's link on the broker")
     cli.link_options(p)
     p.add_argument("--table", required=True, help="the table's name on the floor (letters, "
@@ -161,6 +163,9 @@ def main(argv=None):
         return table(args)
     if args.cmd == "user":
         return user(args)
+    if args.cmd == "demo":
+        from host_tools.floor import demo
+        return demo.run(args.page)
     return serve(args)
 
 

@@ -151,6 +151,7 @@ REFUSED = [
     ("felt-phh", "replay {d}/nope.phh", "nope.phh"),
     # Issue 23: the floor.
     ("felt-emulator", "--floor localhost:1883 --hands 2", "--floor and --table go together"),
+    ("felt-emulator", "--pause 3", "--pause paces a headless run: give --hands"),
     ("felt-emulator", "--floor localhost --table t1 --hands 2", "HOST:PORT"),
     ("felt-emulator", "--floor localhost:1883 --table a/b --hands 2", "a table's name"),
     ("felt-floor", "table --port /dev/ttyNONE --table t1 --broker localhost:1883",

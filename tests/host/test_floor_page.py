@@ -158,3 +158,39 @@ def test_a_tilt_shows_on_the_page_within_a_second_and_goes_when_cleared(floor, t
         os.rmdir(journal + ".cleared")
     finally:
         table.session.close()
+
+
+@pytest.mark.slow       # half a minute of six tables playing
+def test_make_floor_shows_six_tables_playing_and_ctrl_c_stops_all_of_it():
+    import json
+    import re
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+    felt_floor = Path(sys.executable).with_name("felt-floor")
+    demo = subprocess.Popen([str(felt_floor), "demo", "--page", "127.0.0.1:0"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        first = demo.stdout.readline()
+        m = re.search(r"page is at (http://\S+)/ \(sign in as floor, password (\S+)\)", first)
+        assert m, first
+        url, password = m.groups()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        opener.open(url + "/login", ("name=floor&password=%s" % password).encode())
+
+        def tables():
+            return json.loads(opener.open(url + "/tables.json").read())
+        wait_for(lambda: len([t for t in tables() if t["shift"]["hands"] >= 2]) == 6, 90,
+                 "six tables to play two rounds each")
+        games = {t["state"]["game"] for t in tables()}
+        assert games == {"holdem", "stud7", "omaha-hilo8", "triple-draw-27",
+                         "four-card-poker", "holdem-bonus"}
+        os.killpg(demo.pid, signal.SIGINT)           # Ctrl-C, to the whole group
+        assert demo.wait(60) == 0
+        said = demo.stdout.read()
+        assert said.rstrip().endswith("felt-floor: stopped"), said
+    finally:
+        if demo.poll() is None:
+            os.killpg(demo.pid, signal.SIGKILL)
