@@ -29,6 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit, unquote
 
+from host_tools.floor.store import NO_FIGURES
 from host_tools.words import event_line
 
 PAGE = Path(__file__).with_name("page.html")
@@ -80,10 +81,11 @@ def check_password(users, name, password):
 
 # ----- what the page shows ---------------------------------------------------------------
 
-def table_view(store, row, now):
-    """A table as the page draws it: its row, its retained state, this shift's figures."""
+def table_view(row, figures):
+    """A table as the page draws it: its row, its retained state, this shift's figures
+    (store.shifts)."""
     return {"name": row["name"], "online": row["online"], "since": row["since"],
-            "state": row["state"] or {}, "shift": store.shift(row["name"], now - SHIFT_S, now)}
+            "state": row["state"] or {}, "shift": figures.get(row["name"], NO_FIGURES)}
 
 
 def report(store, start, end, table=None):
@@ -136,6 +138,17 @@ class Page:
         self.server.shutdown()
         self.server.server_close()
 
+    def listen(self):
+        """A queue that gets ("table", view) whenever a table changes."""
+        q = queue.Queue()
+        with self._lock:
+            self.clients.append(q)
+        return q
+
+    def unlisten(self, q):
+        with self._lock:
+            self.clients.remove(q)
+
     def changed(self, table):
         with self._lock:
             self._dirty.add(table)
@@ -148,16 +161,17 @@ class Page:
                 clients = list(self.clients)
             if not dirty or not clients:
                 continue
-            now = time.time()
-            views = [table_view(self.store, row, now) for row in self.store.table_rows()
-                     if row["name"] in dirty]
+            views = self.views(dirty)
             for view in views:
                 for q in clients:
                     q.put(("table", json.dumps(view)))
 
-    def everything(self):
+    def views(self, names=None):
+        """The tables (those named, else all) as the page draws them."""
         now = time.time()
-        return [table_view(self.store, row, now) for row in self.store.table_rows()]
+        figures = self.store.shifts(now - SHIFT_S, now)
+        return [table_view(row, figures) for row in self.store.table_rows()
+                if names is None or row["name"] in names]
 
     def sign_in(self, name, password):
         if not check_password(read_users(self.users_file), name, password):
@@ -206,7 +220,7 @@ class _Handler(BaseHTTPRequestHandler):
         if url.path == "/":
             return self._send(200, PAGE.read_text().replace("{{user}}", html.escape(user)))
         if url.path == "/tables.json":
-            return self._send(200, json.dumps(self.floor.everything()), "application/json")
+            return self._send(200, json.dumps(self.floor.views()), "application/json")
         if url.path == "/live":
             return self._live()
         if url.path.startswith("/table/"):
@@ -233,15 +247,13 @@ class _Handler(BaseHTTPRequestHandler):
         return self._send(404, "no such form")
 
     def _live(self):
-        q = queue.Queue()
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        with self.floor._lock:
-            self.floor.clients.append(q)
+        q = self.floor.listen()
         try:
-            self._event("tables", json.dumps(self.floor.everything()))
+            self._event("tables", json.dumps(self.floor.views()))
             while True:
                 try:
                     self._event(*q.get(timeout=15))
@@ -251,8 +263,7 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass
         finally:
-            with self.floor._lock:
-                self.floor.clients.remove(q)
+            self.floor.unlisten(q)
 
     def _event(self, name, data):
         self.wfile.write(("event: %s\ndata: %s\n\n" % (name, data)).encode())
@@ -264,7 +275,7 @@ class _Handler(BaseHTTPRequestHandler):
         if not rows:
             return self._send(404, "no table %s on this floor" % html.escape(name))
         now = time.time()
-        view = table_view(store, rows[0], now)
+        (view,) = self.floor.views({name})
         rounds = store.rounds_between(now - SHIFT_S, now + 1, name)[-20:]
         events = store.last_events(name, 200)
         body = ["<!doctype html><meta charset=utf-8><title>%s - felt floor</title>"

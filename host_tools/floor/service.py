@@ -8,13 +8,18 @@ log, and the others go on.  A second table sending events under a name another t
 is using (another run, both sending) is said once; its events are kept apart by run.
 """
 
+import queue
 import threading
 import time
+import traceback
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from host_tools.floor import wire
 from host_tools.floor.connection import Connection
 
 CLAIM_WINDOW_S = 60.0    # two runs of one name sending within this: two tables
+BATCH = 2000             # messages stored in one transaction at most
 
 
 class FloorService(Connection):
@@ -22,24 +27,29 @@ class FloorService(Connection):
 
     def __init__(self, broker, store, say=None, client_id="felt-floor"):
         self.store = store
+        self._queue = queue.Queue()     # what the broker gave, for the writer
         self._upto = {}         # (table, run): n up to which all is stored
         self._early = {}        # (table, run): ns stored beyond a gap
         self._runs = {}         # table: {run: when it last sent}
         self._claimed = set()   # tables said to be claimed twice
-        self._lock = threading.Lock()
-        self.stored = 0         # events stored by this service, for a bench
+        self.stored = 0         # events stored by this service
         self.listeners = []     # changed(table) after what the floor shows of it changed
+        self.on_stored = None   # on_stored([(table, run, n, at)], when): for felt-floor bench
+        self._writer = threading.Thread(target=self._write, daemon=True)
         # A session the broker keeps (clean_session False): what comes while the floor is
         # away waits for it, as far as the broker lives.
         super().__init__(broker, client_id, say or (lambda line: print(
             "felt-floor: " + line, flush=True)), clean_session=False)
 
     def start(self):
+        self._writer.start()
         self.client.loop_start()
 
     def stop(self):
         self.client.disconnect()
         self.client.loop_stop()
+        self._queue.put(None)
+        self._writer.join(30)
 
     def on_broker(self):
         self.client.subscribe([(wire.topic("+", what), 1)
@@ -50,38 +60,79 @@ class FloorService(Connection):
         try:
             table, what = wire.parse_topic(message.topic)
             if what == "event":
-                self._event(table, *wire.read_event(message.payload))
+                item = ("event", table) + wire.read_event(message.payload)
             elif what == "state":
-                self.store.seen(table, time.time(), state=wire.read_state(message.payload))
+                item = ("state", table, wire.read_state(message.payload))
             elif what == "online":
-                self.store.seen(table, time.time(), online=wire.read_online(message.payload))
+                item = ("online", table, wire.read_online(message.payload))
+            else:
+                return          # `stored`: the floor's own word
         except wire.Malformed as e:
             self.say("%s: %s" % (message.topic, e))
             return
-        for changed in self.listeners:
-            changed(table)
+        self._queue.put(item)
 
-    def _event(self, table, run, n, at, event):
-        with self._lock:
+    def _write(self):
+        """Store what came, as much as has come at a time (one transaction: one wait for
+        the disk for many events), then tell the tables and the page."""
+        stopping = False
+        while not stopping:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True     # what came before it is stored first
+                    break
+                batch.append(item)
+            try:
+                stored = self.store.write(batch, time.time())
+            except SQLAlchemyError as e:
+                # Not stored, not acknowledged: the tables send it again.
+                self.say("the database refused a write: %s" % str(e).splitlines()[0])
+                time.sleep(1)
+                continue
+            except Exception:   # noqa: BLE001 - a fault of the floor's own, not the input's
+                traceback.print_exc()
+                self.say("a fault of the floor's own while storing (above, on stderr): "
+                         "the tables send again what is not stored")
+                time.sleep(1)
+                continue
+            self.stored += len(stored)
+            if self.on_stored is not None:
+                self.on_stored(stored, time.time())
+            self._acknowledge([item for item in batch if item[0] == "event"])
+            for table in {item[1] for item in batch}:
+                for changed in self.listeners:
+                    changed(table)
+
+    def _acknowledge(self, events):
+        """Tell each table of the batch the n up to which its run is stored."""
+        touched = set()
+        for _, table, run, n, at, body in events:
             self._claims(table, run)
             key = (table, run)
             if key not in self._upto:
                 self._upto[key] = self.store.stored_upto(table, run)
                 self._early[key] = set()
-            if self.store.add_event(table, run, n, at, event):
-                self.stored += 1
             upto, early = self._upto[key], self._early[key]
             if n > upto + 1:
                 early.add(n)
-                return
-            if n == upto + 1:
+            elif n == upto + 1:
                 upto = n
                 while upto + 1 in early:
                     upto += 1
                     early.discard(upto)
                 self._upto[key] = upto
-            self.client.publish(wire.topic(table, "stored"),
-                                wire.encode({"run": run, "n": upto}), qos=1, retain=True)
+            touched.add(key)
+        for table, run in touched:
+            self.client.publish(wire.topic(table, "stored"), wire.encode(
+                {"run": run, "n": self._upto[(table, run)]}), qos=1, retain=True)
 
     def _claims(self, table, run):
         """Say once when two runs send under one name at the same time."""

@@ -8,8 +8,10 @@ import json
 from pathlib import Path
 
 from sqlalchemy import (JSON, Boolean, Column, Float, ForeignKey, Index, Integer, MetaData,
-                        String,
-                        Table, UniqueConstraint, create_engine, func, insert, select, update)
+                        String, Table, UniqueConstraint, create_engine, func, insert, select,
+                        update)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.event import listen
 from sqlalchemy.exc import IntegrityError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -61,6 +63,37 @@ tilts = _of_a_run(                                    # from each `locked` event
     Column("cleared_at", Float))
 
 
+NO_FIGURES = {"hands": 0, "hands_per_hour": 0, "rake": 0, "house": None, "tilts": 0}
+
+
+def _sqlite_pragmas(connection, record):
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.close()
+
+
+def _insert_new(db):
+    """new_row(table, **values): inserts the row unless its unique key is there already;
+    whether it did.  SQLite and PostgreSQL say so without an error; others by one."""
+    insert_or_not = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}.get(
+        db.dialect.name)
+    if insert_or_not is not None:
+        def new_row(table, **values):
+            return db.execute(insert_or_not(table).values(**values)
+                              .on_conflict_do_nothing()).rowcount == 1
+        return new_row
+
+    def new_row(table, **values):
+        try:
+            with db.begin_nested():
+                db.execute(insert(table).values(**values))
+            return True
+        except IntegrityError:
+            return False
+    return new_row
+
+
 def upgrade(engine):
     """The schema brought to Alembic's head (host_tools/floor/migrations)."""
     from alembic import command
@@ -75,35 +108,56 @@ def upgrade(engine):
 class Store:
     def __init__(self, url="sqlite:///floor.db"):
         self.engine = create_engine(url)
+        if self.engine.dialect.name == "sqlite":
+            # Readers (the page) never wait for the writer; each commit is on the disk
+            # before the tables are told it is stored.
+            listen(self.engine, "connect", _sqlite_pragmas)
         upgrade(self.engine)
 
-    def seen(self, table, at, online=None, state=None):
-        """The table heard from at `at`: its row made or brought up to date."""
+    def write(self, batch, now):
+        """What the floor heard, in one transaction: `batch` holds ("event", table, run,
+        n, at, body), ("state", table, state) and ("online", table, online) in the order
+        heard.  Returns the events stored now, (table, run, n, at): an event stored
+        before is not stored again."""
+        stored = []
+        heard = {}              # table: its row's new values
         with self.engine.begin() as db:
-            row = db.execute(select(tables).where(tables.c.name == table)).first()
+            for item in batch:
+                kind, table = item[0], item[1]
+                row = heard.setdefault(table, {"last_seen": now})
+                if kind == "state":
+                    row["state"] = item[2]
+                elif kind == "online":
+                    row["online"] = item[2]
+            self._tables(db, heard, now)
+            new_row = _insert_new(db)
+            for item in batch:
+                if item[0] != "event":
+                    continue
+                _, table, run, n, at, body = item
+                if new_row(events, table_name=table, run=run, n=n, at=at, kind=body["e"],
+                           body=body):
+                    self._derived(db, table, run, n, at, body)
+                    stored.append((table, run, n, at))
+        return stored
+
+    def _tables(self, db, heard, now):
+        """Each table heard from: its row made, or its last state, whether it is
+        online (and since when) and when it was last heard brought up to date."""
+        known = {r.name: r for r in db.execute(select(tables).where(
+            tables.c.name.in_(list(heard))))}
+        for name, values in heard.items():
+            row = known.get(name)
             if row is None:
                 db.execute(insert(tables).values(
-                    name=table, first_seen=at, last_seen=at, online=bool(online),
-                    since=at, state=state))
-                return
-            values = {"last_seen": max(at, row.last_seen)}
-            if online is not None and online != row.online:
-                values.update(online=online, since=at)
-            if state is not None:
-                values["state"] = state
-            db.execute(update(tables).where(tables.c.name == table).values(**values))
-
-    def add_event(self, table, run, n, at, event):
-        """Store the event once: False if (table, run, n) was stored before."""
-        self.seen(table, at)
-        try:
-            with self.engine.begin() as db:
-                db.execute(insert(events).values(table_name=table, run=run, n=n, at=at,
-                                                  kind=event["e"], body=event))
-                self._derived(db, table, run, n, at, event)
-        except IntegrityError:
-            return False
-        return True
+                    name=name, first_seen=now, last_seen=now,
+                    online=bool(values.get("online")), since=now, state=values.get("state")))
+                continue
+            if "online" in values and values["online"] == row.online:
+                del values["online"]
+            elif "online" in values:
+                values["since"] = now
+            db.execute(update(tables).where(tables.c.name == name).values(**values))
 
     def _derived(self, db, table, run, n, at, e):
         """What the floor reads off an event: a round ended, a tilt begun or cleared."""
@@ -154,20 +208,27 @@ class Store:
             return [(r, n, b if isinstance(b, dict) else json.loads(b))
                     for r, n, b in db.execute(q.order_by(events.c.id))]
 
-    def shift(self, table, since, now):
-        """The table's figures from `since` to `now`: hands, rake, the house's result (a
-        banked table), tilts; and its pace, the hands of the last hour."""
+    def shifts(self, since, now):
+        """Every table's figures from `since` to `now`, {table: figures}: hands, rake, the
+        house's result (a banked table), tilts; and its pace, the hands of the last hour.
+        Three queries for the whole floor."""
+        figures = {}
         with self.engine.connect() as db:
-            hands, rake, house = db.execute(
-                select(func.count(), func.coalesce(func.sum(rounds.c.rake), 0),
-                       func.sum(rounds.c.house))
-                .where(rounds.c.table_name == table, rounds.c.at >= since)).one()
-            last_hour = db.execute(select(func.count()).select_from(rounds).where(
-                rounds.c.table_name == table, rounds.c.at >= now - 3600)).scalar()
-            tilted = db.execute(select(func.count()).select_from(tilts).where(
-                tilts.c.table_name == table, tilts.c.at >= since)).scalar()
-        return {"hands": hands, "hands_per_hour": last_hour, "rake": rake, "house": house,
-                "tilts": tilted}
+            for name, hands, rake, house in db.execute(
+                    select(rounds.c.table_name, func.count(),
+                           func.coalesce(func.sum(rounds.c.rake), 0), func.sum(rounds.c.house))
+                    .where(rounds.c.at >= since).group_by(rounds.c.table_name)):
+                figures[name] = {"hands": hands, "hands_per_hour": 0, "rake": rake,
+                                 "house": house, "tilts": 0}
+            for name, count in db.execute(
+                    select(rounds.c.table_name, func.count()).where(rounds.c.at >= now - 3600)
+                    .group_by(rounds.c.table_name)):
+                figures[name]["hands_per_hour"] = count
+            for name, count in db.execute(
+                    select(tilts.c.table_name, func.count()).where(tilts.c.at >= since)
+                    .group_by(tilts.c.table_name)):
+                figures.setdefault(name, dict(NO_FIGURES))["tilts"] = count
+        return figures
 
     def rounds_between(self, start, end, table=None):
         """Every round ended from `start` to `end` (seconds), oldest first."""
