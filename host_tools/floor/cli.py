@@ -5,6 +5,7 @@
     felt-floor serve --broker localhost:1883 --db sqlite:///floor.db --page localhost:8080
     felt-floor table --port /dev/ttyUSB0 --table t1 --broker localhost:1883
     felt-floor demo                            # make floor: six emulated tables
+    felt-floor bench --tables 500              # the floor under load: one JSON line
 
 `serve` stores every table's events, each once, with its rounds and tilts, in the
 database (SQLite by default; a PostgreSQL URL for a room that outgrows it), and tells each
@@ -145,6 +146,14 @@ def main(argv=None):
     p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(address),
                    default=("127.0.0.1", 8080),
                    help="the page's address (default 127.0.0.1:8080, or a free port)")
+    p = sub.add_parser("bench", help="the floor under many tables on this machine: one "
+                                     "JSON line of figures (docs/floor.md)")
+    p.add_argument("--tables", type=cli.count(1, 5000), default=500,
+                   help="tables replayed (default %(default)s)")
+    p.add_argument("--minutes", type=float, default=3.0,
+                   help="how long they play (default %(default)s)")
+    p.add_argument("--round-s", type=float, default=60.0,
+                   help="seconds a round at each table (default %(default)s)")
     p = sub.add_parser("table", help="publish a board's link on the broker")
     cli.link_options(p)
     p.add_argument("--table", required=True, help="the table's name on the floor (letters, "
@@ -163,6 +172,13 @@ def main(argv=None):
         return table(args)
     if args.cmd == "user":
         return user(args)
+    if args.cmd == "bench":
+        import json
+        from host_tools.floor import bench
+        figures = bench.run(args.tables, args.minutes, args.round_s,
+                            say=lambda line: print("felt-floor: " + line, file=sys.stderr))
+        print(json.dumps(figures))
+        return 0 if figures["lost"] == 0 else 1
     if args.cmd == "demo":
         from host_tools.floor import demo
         return demo.run(args.page)

@@ -4,6 +4,7 @@ emulated tables of six games with random faults, each dealing a round every few
 seconds.  It prints the page's address and a supervisor's name and password; Ctrl-C
 stops all of it."""
 
+import contextlib
 import os
 import secrets
 import shutil
@@ -60,16 +61,16 @@ def table(name, game, players, address, folder, seed):
             env=dict(os.environ, XDG_STATE_HOME=folder))    # their spools, in the folder
 
 
-def run(page_address=("127.0.0.1", 8080)):
-    folder = tempfile.mkdtemp(prefix="felt-floor-demo-")
-    say = lambda line: print("felt-floor: " + line, flush=True)  # noqa: E731
+@contextlib.contextmanager
+def local_floor(folder, page_address, supervisor, password):
+    """A floor on this machine, in `folder`: a broker, the floor service on SQLite
+    (folder/floor.db) and its page (at `page_address`, else a free port) for one
+    supervisor; (broker address, service, page), all stopped on the way out."""
     proc, address = broker(folder)
-    tables = []
     service = page = None
     try:
         users = os.path.join(folder, "users.json")
-        password = secrets.token_urlsafe(9)
-        set_password(users, "floor", password)
+        set_password(users, supervisor, password)
         service = FloorService(address, Store("sqlite:///%s/floor.db" % folder),
                                say=lambda line: None)
         try:
@@ -78,32 +79,44 @@ def run(page_address=("127.0.0.1", 8080)):
             page = Page(("127.0.0.1", 0), service.store, service, users, say=lambda line: None)
         service.start()
         page.start()
-        tables = [table("%s-%d" % (game, k + 1), game, players, address, folder, k + 1)
-                  for k, (game, players) in enumerate(GAMES)]
-        say("six tables play on the broker at %s:%d; the floor's page is at "
-            "http://%s:%d/ (sign in as floor, password %s); Ctrl-C stops all of it"
-            % (address + page.address + (password,)))
-        try:
-            with cli.interruptible():
-                while any(t.poll() is None for t in tables):
-                    time.sleep(0.5)
-        except KeyboardInterrupt:
-            say("stopping: each table says goodbye to the floor")
+        yield address, service, page
     finally:
-        for t in tables:                # a Ctrl-C may have reached them too
-            if t.poll() is None:
-                t.terminate()
-        for t in tables:
-            try:
-                t.wait(30)
-            except subprocess.TimeoutExpired:
-                t.kill()
         if page is not None:
             page.stop()
         if service is not None:
             service.stop()
         proc.terminate()
         proc.wait(10)
+
+
+def run(page_address=("127.0.0.1", 8080)):
+    folder = tempfile.mkdtemp(prefix="felt-floor-demo-")
+    say = lambda line: print("felt-floor: " + line, flush=True)  # noqa: E731
+    password = secrets.token_urlsafe(9)
+    tables = []
+    try:
+        with local_floor(folder, page_address, "floor", password) as (address, _, page):
+            try:
+                tables = [table("%s-%d" % (game, k + 1), game, players, address, folder,
+                                k + 1) for k, (game, players) in enumerate(GAMES)]
+                say("six tables play on the broker at %s:%d; the floor's page is at "
+                    "http://%s:%d/ (sign in as floor, password %s); Ctrl-C stops all of it"
+                    % (address + page.address + (password,)))
+                with cli.interruptible():
+                    while any(t.poll() is None for t in tables):
+                        time.sleep(0.5)
+            except KeyboardInterrupt:
+                say("stopping: each table says goodbye to the floor")
+            finally:
+                for t in tables:        # a Ctrl-C may have reached them too
+                    if t.poll() is None:
+                        t.terminate()
+                for t in tables:
+                    try:
+                        t.wait(30)
+                    except subprocess.TimeoutExpired:
+                        t.kill()
+    finally:
         shutil.rmtree(folder, ignore_errors=True)
     say("stopped")
     return 0

@@ -180,6 +180,11 @@ class Publisher(Connection):
                 self._progress = time.monotonic()
                 self._forget_stored()
 
+    def numbered(self):
+        """Events numbered in this run so far."""
+        with self._lock:
+            return self._next - 1
+
     def pending(self):
         with self._lock:
             return len(self._pending)

@@ -73,25 +73,27 @@ def _sqlite_pragmas(connection, record):
     cursor.close()
 
 
-def _insert_new(db):
-    """new_row(table, **values): inserts the row unless its unique key is there already;
-    whether it did.  SQLite and PostgreSQL say so without an error; others by one."""
+def _insert_new(db, table, rows):
+    """Insert the rows (dicts) whose (table_name, run, n) is not there yet, in one
+    statement where the database can say which it inserted (SQLite, PostgreSQL); their
+    keys."""
+    if not rows:
+        return []
+    key = (table.c.table_name, table.c.run, table.c.n)
     insert_or_not = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}.get(
         db.dialect.name)
     if insert_or_not is not None:
-        def new_row(table, **values):
-            return db.execute(insert_or_not(table).values(**values)
-                              .on_conflict_do_nothing()).rowcount == 1
-        return new_row
-
-    def new_row(table, **values):
+        return [tuple(r) for r in db.execute(
+            insert_or_not(table).on_conflict_do_nothing().returning(*key), rows)]
+    new = []
+    for row in rows:                    # another database: one at a time
         try:
             with db.begin_nested():
-                db.execute(insert(table).values(**values))
-            return True
+                db.execute(insert(table).values(**row))
+            new.append((row["table_name"], row["run"], row["n"]))
         except IntegrityError:
-            return False
-    return new_row
+            pass
+    return new
 
 
 def upgrade(engine):
@@ -130,15 +132,16 @@ class Store:
                 elif kind == "online":
                     row["online"] = item[2]
             self._tables(db, heard, now)
-            new_row = _insert_new(db)
+            rows = {}           # (table, run, n): the event's row, each once
             for item in batch:
-                if item[0] != "event":
-                    continue
-                _, table, run, n, at, body = item
-                if new_row(events, table_name=table, run=run, n=n, at=at, kind=body["e"],
-                           body=body):
-                    self._derived(db, table, run, n, at, body)
-                    stored.append((table, run, n, at))
+                if item[0] == "event":
+                    _, table, run, n, at, body = item
+                    rows[(table, run, n)] = {"table_name": table, "run": run, "n": n,
+                                             "at": at, "kind": body["e"], "body": body}
+            for key in _insert_new(db, events, list(rows.values())):
+                row = rows[key]
+                self._derived(db, key[0], key[1], key[2], row["at"], row["body"])
+                stored.append(key + (row["at"],))
         return stored
 
     def _tables(self, db, heard, now):

@@ -3,6 +3,8 @@ game and seats, whose action it is, the pot, the stacks, the button, the LEDs' s
 and whether it plays, idles or is tilted (with the code and what clears it).  Only what
 the floor may see: no card a player holds face down."""
 
+import time
+
 from host_tools.words import TILT_CLEARS
 
 
@@ -90,7 +92,9 @@ class TableState:
         return scenes.CENTRE_NAMES[status] if status >= 0 else None
 
     def snapshot(self):
+        """What the floor shows, as of now (`at`, seconds since 1970)."""
         return dict(self.about, table=self.table, status=self.status, hand=self.hand,
                     button=self.button, stacks=self.stacks, pot=self.pot,
                     to_act=self.to_act, tilt=self.tilt, hands=self.hands, rake=self.rake,
-                    house=self.house, board=self.board, centre=self.centre())
+                    house=self.house, board=self.board, centre=self.centre(),
+                    at=round(time.time(), 3))

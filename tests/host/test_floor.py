@@ -67,9 +67,9 @@ class Table:
     def frame(self, kind, p):
         if self.pub is None:
             return                       # the tool is down: the board's frames go unheard
-        before = self.pub._next
+        before = self.pub.numbered()
         self.pub.frame(kind, p)
-        if self.pub._next > before:
+        if self.pub.numbered() > before:
             self.said.append(wire.redacted(p))
 
     def close(self):
@@ -109,7 +109,7 @@ def test_every_event_is_stored_once_through_broker_and_table_restarts(broker, fl
     finally:
         s.close()
     run = table.pub.run
-    sent = table.pub._next - 1
+    sent = table.pub.numbered()
     wait_for(lambda: floor.store.stored_upto("t1", run) == sent, 60,
              "the floor to store all %d events" % sent)
     wait_for(lambda: table.pub.pending() == 0, 30, "the table's spool to empty")
@@ -132,7 +132,7 @@ def test_a_players_face_down_cards_never_leave_the_table(broker, floor, tmp_path
             s.play_round()
     finally:
         s.close()
-    wait_for(lambda: floor.store.stored_upto("t1", table.pub.run) == table.pub._next - 1, 30)
+    wait_for(lambda: floor.store.stored_upto("t1", table.pub.run) == table.pub.numbered(), 30)
     stored = [e for _, _, e in floor.store.events_of("t1")]
     down = [e for e in stored if e["e"] == "dealt" and e["what"] in ("hole", "burn")]
     thrown = [e for e in stored if e["e"] == "discarded" and e["seat"] >= 0]

@@ -1,0 +1,199 @@
+"""felt-floor bench: the floor under many tables, measured on this machine.
+
+It records a few rounds of an emulated table (every frame its board sent), then replays
+them as N tables, each a publisher of its own with its own spool, each dealing a round
+every --round-s seconds (its frames spread over the round), from other processes, to a
+broker (Debian's mosquitto) and the floor service with its page in this one.  A client
+of the page's live stream measures how long a table's change takes to reach it.  It
+prints one JSON line:
+
+    tables, minutes, events_published, events_stored, lost, events_per_s (stored, over
+    the run), stored_p50_s / stored_p99_s (from a table's event to the floor's commit),
+    page_p50_s / page_p99_s (from a table's change to the page's client), db_bytes,
+    db_bytes_per_1000_rounds, rounds, load (the 1-minute load average at the end), cores
+
+The goal (docs/floor.md): 500 tables at a round a minute, p99 to the page within 1 s,
+nothing lost.
+"""
+
+import heapq
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import tempfile
+import threading
+import time
+
+from host_tools.floor.demo import local_floor
+
+RECORDED_ROUNDS = 4
+TABLES_A_PROCESS = 125
+PASSWORD = "felt-floor-bench"
+
+
+def record(rounds=RECORDED_ROUNDS, seed=1):
+    """The frames an emulated 6-handed hold 'em table sent, round by round: [[(kind,
+    payload)]], the frames between rounds with the round before them."""
+    from host_tools.emulator.session import Session
+
+    class Recorder:
+        def __init__(self):
+            self.rounds = [[]]
+
+        def frame(self, kind, p):
+            self.rounds[-1].append((kind, p))
+            if kind == "evt" and p.get("e") == "end":
+                self.rounds.append([])
+
+        def close(self):
+            pass
+
+    recorder = Recorder()
+    session = Session(players=6, seed=seed, stack=1000)
+    session.observers.append(recorder)
+    try:
+        session.open()
+        for _ in range(rounds):
+            session.play_round()
+            session.wait(0.3)
+    finally:
+        session.close()
+    rounds = recorder.rounds
+    if len(rounds) > 1:                 # what came after the last end goes with it
+        rounds[-2] += rounds.pop()
+    return rounds
+
+
+def replay(names, rounds, address, folder, round_s, seconds, out):
+    """In a process of its own: a publisher for each of `names` replaying `rounds` for
+    `seconds`, a round every `round_s` each; puts (events published, pending at the
+    end) in `out`."""
+    from host_tools.floor.publisher import Publisher
+    rng = random.Random(names[0])
+    pubs = [Publisher(name, address, os.path.join(folder, name),
+                      {"game": "holdem", "seats": 6, "stakes": "fixed limit 2/4"},
+                      say=lambda line: None) for name in names]
+    due = []            # (when, table, round, frame index)
+    start = time.monotonic()
+    for k in range(len(pubs)):
+        heapq.heappush(due, (start + rng.uniform(0, round_s), k, rng.randrange(len(rounds)), 0))
+    end = start + seconds
+    while due:
+        when, k, r, i = heapq.heappop(due)
+        if when >= end:
+            break
+        pause = when - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
+        frames = rounds[r]
+        pubs[k].frame(*frames[i])
+        step = round_s / len(frames)
+        if i + 1 < len(frames):
+            heapq.heappush(due, (when + step, k, r, i + 1))
+        else:
+            heapq.heappush(due, (when + step, k, (r + 1) % len(rounds), 0))
+    published = sum(p.numbered() for p in pubs)
+    give_up = time.monotonic() + 120
+    for p in pubs:                  # each says goodbye once the floor has its events
+        p.close(wait_s=max(0.0, give_up - time.monotonic()))
+    out.put((published, sum(p.pending() for p in pubs)))
+
+
+class LiveClient(threading.Thread):
+    """The page's live stream, read as a browser would: the delay of each table's change."""
+
+    def __init__(self, address, cookie):
+        super().__init__(daemon=True)
+        self.address, self.cookie = address, cookie
+        self.delays = []
+
+    def run(self):
+        conn = http.client.HTTPConnection(*self.address)
+        conn.request("GET", "/live", headers={"Cookie": self.cookie})
+        response = conn.getresponse()
+        name = None
+        last = {}               # table: the moment of the change last shown
+        for line in response:
+            line = line.decode().rstrip("\n")
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: ") and name == "table":
+                view = json.loads(line[6:])
+                at = view["state"].get("at")
+                if at is not None and at != last.get(view["name"]):   # a change, not figures
+                    last[view["name"]] = at
+                    self.delays.append(time.time() - at)
+
+
+def sign_in(address):
+    conn = http.client.HTTPConnection(*address)
+    conn.request("POST", "/login", "name=bench&password=%s" % PASSWORD,
+                 {"Content-Type": "application/x-www-form-urlencoded"})
+    cookie = conn.getresponse().getheader("Set-Cookie").split(";")[0]
+    conn.close()
+    return cookie
+
+
+def percentile(values, q):
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(q * len(values)))], 3) if values else None
+
+
+def _replayed(tables, rounds, address, folder, round_s, minutes):
+    """The tables replayed from other processes: (published, pending, seconds)."""
+    spawn = multiprocessing.get_context("spawn")
+    out = spawn.Queue()
+    names = ["bench-%03d" % k for k in range(tables)]
+    # TABLES_A_PROCESS tables to a process: a process's MQTT clients wait in select(),
+    # which takes no file descriptor past 1024 (a real floor's tables are machines).
+    replayers = [spawn.Process(target=replay, args=(
+        names[k:k + TABLES_A_PROCESS], rounds, address, folder, round_s, minutes * 60, out))
+        for k in range(0, tables, TABLES_A_PROCESS)]
+    started = time.time()
+    for r in replayers:
+        r.start()
+    said = [out.get(timeout=minutes * 60 + 600) for _ in replayers]
+    for r in replayers:
+        r.join(60)
+    return sum(p for p, _ in said), sum(p for _, p in said), time.time() - started
+
+
+def run(tables=500, minutes=3.0, round_s=60.0, say=print):
+    folder = tempfile.mkdtemp(prefix="felt-floor-bench-")
+    try:
+        say("recording %d rounds of an emulated table" % RECORDED_ROUNDS)
+        rounds = record()
+        with local_floor(folder, ("127.0.0.1", 0), "bench", PASSWORD) as (address, service,
+                                                                          page):
+            stored_delays = []
+            service.on_stored = lambda stored, when: stored_delays.extend(
+                when - at for _, _, _, at in stored)
+            live = LiveClient(page.address, sign_in(page.address))
+            live.start()
+            say("replaying them as %d tables, a round every %g s each, for %g minutes"
+                % (tables, round_s, minutes))
+            published, pending, elapsed = _replayed(tables, rounds, address, folder,
+                                                    round_s, minutes)
+            count = sum(service.store.counts(row["name"])["rounds"]
+                        for row in service.store.table_rows())
+            with service.store.engine.connect() as c:     # the log folded into the file
+                c.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            size = os.path.getsize(os.path.join(folder, "floor.db"))
+            return {"tables": tables, "minutes": minutes, "round_s": round_s,
+                    "events_published": published, "events_stored": service.stored,
+                    "lost": published - service.stored, "left_in_spools": pending,
+                    "events_per_s": round(service.stored / elapsed, 1),
+                    "stored_p50_s": percentile(stored_delays, 0.5),
+                    "stored_p99_s": percentile(stored_delays, 0.99),
+                    "page_p50_s": percentile(live.delays, 0.5),
+                    "page_p99_s": percentile(live.delays, 0.99),
+                    "page_updates": len(live.delays), "rounds": count, "db_bytes": size,
+                    "db_bytes_per_1000_rounds": round(size * 1000 / count) if count
+                    else None,
+                    "load": round(os.getloadavg()[0], 2), "cores": os.cpu_count()}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
