@@ -1,7 +1,8 @@
 """The floor (host_tools/floor, issue 23): emulated tables published on a real MQTT
 broker (mosquitto), the floor service storing their events in SQLite.  Every event a
 table says is stored exactly once, through a broker killed and restarted, a table's
-tool that dies mid-round and starts again on its spool, and a power cut of the board;
+tool that dies mid-round and starts again on its spool, and a power cut of the board,
+on SQLite and, where it is installed, PostgreSQL;
 what leaves a table never holds a card a player keeps face down; bad messages are a
 line in the log and the rest goes on."""
 
@@ -13,6 +14,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine
 
+import postgres as pg
 from broker import Broker
 from host_tools.emulator.session import Session, table_config
 from host_tools.floor import wire
@@ -35,11 +37,27 @@ def broker(tmp_path):
     b.stop()
 
 
+@pytest.fixture(scope="session")
+def postgres():
+    if not pg.installed():
+        pytest.skip("PostgreSQL is not installed here: the floor is tested on SQLite only")
+    server = pg.Postgres()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """The floor's database: SQLite always, PostgreSQL where it is installed."""
+    if request.param == "sqlite":
+        return "sqlite:///%s" % (tmp_path / "floor.db")
+    return request.getfixturevalue("postgres").database()
+
+
 @pytest.fixture
-def floor(broker, tmp_path):
+def floor(broker, database):
     lines = []
-    service = FloorService(broker.address, Store("sqlite:///%s" % (tmp_path / "floor.db")),
-                           say=lines.append)
+    service = FloorService(broker.address, Store(database), say=lines.append)
     service.lines = lines
     service.start()
     wait_for(service.connected.is_set, what="the floor on the broker")
@@ -198,8 +216,8 @@ def test_an_unreachable_broker_is_said_once_and_the_events_wait(tmp_path):
     pub.client.loop_stop()
 
 
-def test_the_migrations_make_the_schema_the_store_declares(tmp_path):
-    engine = create_engine("sqlite:///%s" % (tmp_path / "floor.db"))
+def test_the_migrations_make_the_schema_the_store_declares(database):
+    engine = create_engine(database)
     upgrade(engine)
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), metadata) == []
