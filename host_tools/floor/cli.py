@@ -128,7 +128,7 @@ def main(argv=None):
                    type=cli.checked(address), help="the MQTT broker the tables publish on")
     p.add_argument("--db", default="sqlite:///floor.db", metavar="URL",
                    help="the database, a SQLAlchemy URL (default %(default)s; "
-                        "postgresql://USER@HOST/NAME for PostgreSQL)")
+                        "postgresql+psycopg://USER@HOST/NAME for PostgreSQL)")
     p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(address),
                    help="serve the floor's page here (docs/floor.md), for the supervisors "
                         "of --users")
