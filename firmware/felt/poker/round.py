@@ -440,7 +440,8 @@ class Round:
                 k += 1
                 self.next_card = k
                 self.seen[card] = 1
-                self.left -= 1
+                left = self.left - 1
+                self.left = left
                 if what == "hole" or what == "up":
                     if self.dealt_in[seat] and not self.folded[seat]:   # live
                         self.hole[seat].append(card)
@@ -456,7 +457,7 @@ class Round:
                 out.append(("dealt", what, seat, card))
                 if k > last:
                     self.deal_done(out)
-                elif self.left and not self._reshuffle_first:
+                elif left and not self._reshuffle_first:
                     out.append(plan[k])     # ask_card(), when no reshuffle is due
                 else:
                     self.ask_card(out)
@@ -865,8 +866,8 @@ class Round:
         up = self.up[seat]
         for c in cards:
             i = hole.index(c)
-            hole.pop(i)
-            up.pop(i)
+            del hole[i]
+            del up[i]
         self.muck += cards
         out.append(("discarded", seat, cards))
         self.order.pop(0)
@@ -885,9 +886,10 @@ class Round:
 
     def next_chooser(self, out):
         self._drawn = []
-        if self.order:
-            self.to_act = self.order[0]
-            out.append(("to_act", self.to_act))
+        order = self.order
+        if order:
+            seat = self.to_act = order[0]
+            out.append(("to_act", seat))
             return
         choice = self.choice
         self.choice = None
@@ -981,10 +983,16 @@ class Round:
         if live is None:
             live = self.live_seats()
         total = self.total
-        live_levels = sorted(set([total[s] for s in live]))
+        # The live players' levels, each once: a loop, quicker for a few seats than a
+        # set and sorted() of a comprehension, and no comprehension on a board.
+        live_levels = []
+        for s in live:
+            if total[s] not in live_levels:
+                live_levels.append(total[s])
         if len(live_levels) < 2:
             # The live players all put in as much (or nothing): one pot, every chip in it.
             return [(sum(total), live)]
+        live_levels.sort()
         pots = []
         prev = 0
         for level in live_levels:
@@ -1079,5 +1087,15 @@ class Round:
 
 
 def _best(seats, values):
-    best = max([values[s] for s in seats])
-    return [s for s in seats if values[s] == best]
+    """The seats of `seats` with the largest of `values`, in their order: one pass, no
+    comprehension."""
+    top = values[seats[0]]
+    best = []
+    for s in seats:
+        v = values[s]
+        if v > top:
+            top = v
+            best = [s]
+        elif v == top:
+            best.append(s)
+    return best
