@@ -185,7 +185,8 @@ class Round:
         if not self.variant.stud():
             # 13:47-20.36(d): blinds start left of the button.  With fewer players than
             # posted blinds the first are dropped, so no seat posts twice.
-            blinds = s.blinds[max(0, len(s.blinds) - sum(self.dealt_in)):]
+            # Nobody has folded yet: the players alive are those dealt in.
+            blinds = s.blinds[max(0, len(s.blinds) - self.alive):]
             seat = self.button
             for blind in blinds:
                 seat = next_seat(seat, self.dealt_in)
@@ -195,7 +196,7 @@ class Round:
                 self.level = self.full = max(blinds)
                 self.bets = 1
                 self.opener = seat
-                if s.straddle and sum(self.dealt_in) > len(blinds):
+                if s.straddle and self.alive > len(blinds):
                     straddler = next_seat(seat, self.dealt_in)
                     if self.stacks[straddler] > 0:
                         self.phase = CHOOSING
@@ -253,14 +254,16 @@ class Round:
                 return s
         return -1
 
-    def _live_clockwise(self):
+    def _live_clockwise(self, ghost=False):
         """The seats still in the hand, clockwise from the first left of the button
-        (or, in stud, of the dealer)."""
+        (or, in stud, of the dealer); with ghost=True, also the folded seats still
+        dealt to (20.38(e))."""
         n = self.n
         seats = []
         for i in range(self.origin + 1, self.origin + n + 1):
             s = i % n
-            if self.dealt_in[s] and not self.folded[s]:   # live()
+            # live(), or a ghost position
+            if self.dealt_in[s] and (not self.folded[s] or ghost and self.ghost[s]):
                 seats.append(s)
         return seats
 
@@ -565,14 +568,11 @@ class Round:
             return self._burn_or_common()
         if k == "board":
             return [("need", "board", -1)] * st[1]
-        folded = self.folded
-        ghost = self.ghost
         down = []
         up = []
-        for s in clockwise_from(self.origin, self.dealt_in):
-            if not folded[s] or ghost[s]:
-                down.append(("need", "hole", s))
-                up.append(("need", "up", s))
+        for s in self._live_clockwise(True):
+            down.append(("need", "hole", s))
+            up.append(("need", "up", s))
         # One card a player at a time: a round of each down card, then of each up card.
         return down * st[1] + up * st[2]
 
