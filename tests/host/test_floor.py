@@ -222,3 +222,38 @@ def test_the_migrations_make_the_schema_the_store_declares(database):
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), metadata) == []
     upgrade(engine)                      # at its head already: nothing to do
+
+
+def test_felt_floor_table_publishes_a_board_on_its_link_and_says_goodbye(broker, floor,
+                                                                        tmp_path):
+    # A developer's board served on a TCP port (felt-emulator --serve), configured over
+    # its link; felt-floor table, its host, puts it on the floor: online, with the game
+    # and stakes of its configuration; Ctrl-C, and it says goodbye (offline).
+    import signal
+    import subprocess
+    from served import BIN, Served
+    board = Served()
+    try:
+        r = subprocess.run([str(BIN / "felt-console"), "--port", board.url, "cfg",
+                            '{"game":"stud7","seats":3,"stacks":[100,100,100],'
+                            '"small_bet":2,"big_bet":4,"ante":1,"bring_in":1}'],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stdout + r.stderr
+        table = subprocess.Popen(
+            [str(BIN / "felt-floor"), "table", "--port", board.url, "--table", "b1",
+             "--broker", "%s:%d" % broker.address, "--spool", str(tmp_path / "spool")],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+        def row():
+            rows = [t for t in floor.store.table_rows() if t["name"] == "b1"]
+            return rows[0] if rows else None
+        wait_for(lambda: row() and row()["online"] and row()["state"], 30, "b1 online")
+        state = row()["state"]
+        assert (state["game"], state["seats"], state["stakes"]) == \
+            ("stud7", 3, "fixed limit 2/4") and state["status"] == "idle"
+        table.send_signal(signal.SIGINT)
+        assert table.wait(30) == 0, table.stdout.read()
+        assert "felt-floor: b1 (board pico-11) on " in table.stdout.read()
+        wait_for(lambda: not row()["online"], 10, "b1 offline")
+    finally:
+        board.stop()
