@@ -27,12 +27,14 @@ import time
 from http import cookies
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit, unquote
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from host_tools.floor.store import NO_FIGURES
+from host_tools.floor.table_state import TableState
 from host_tools.words import event_line
 
 PAGE = Path(__file__).with_name("page.html")
+REPLAY = Path(__file__).with_name("replay.html")
 SESSION_S = 12 * 3600       # a sign-in lasts a shift
 SHIFT_S = 8 * 3600          # "this shift": the last eight hours
 PUSH_S = 0.2                # a table's changes pushed at most this often
@@ -86,6 +88,20 @@ def table_view(row, figures):
     (store.shifts)."""
     return {"name": row["name"], "online": row["online"], "since": row["since"],
             "state": row["state"] or {}, "shift": figures.get(row["name"], NO_FIGURES)}
+
+
+def replay_steps(table, stored):
+    """A stored round as steps: each event in words, with the felt as the floor saw it
+    then (TableState over the round's events)."""
+    state = TableState(table)
+    steps = []
+    for _, at, e in stored:
+        state.event(e)
+        view = state.snapshot()
+        steps.append({"at": _when(at)[11:], "line": event_line(e),
+                      "felt": {k: view[k] for k in ("status", "hand", "button", "stacks",
+                                                    "pot", "to_act", "board")}})
+    return steps
 
 
 def report(store, start, end, table=None):
@@ -223,6 +239,9 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, json.dumps(self.floor.views()), "application/json")
         if url.path == "/live":
             return self._live()
+        if url.path.startswith("/table/") and url.path.endswith("/replay"):
+            return self._replay(unquote(url.path[len("/table/"):-len("/replay")]),
+                                parse_qs(url.query))
         if url.path.startswith("/table/"):
             return self._table(unquote(url.path[len("/table/"):]))
         if url.path == "/report.csv":
@@ -283,16 +302,32 @@ class _Handler(BaseHTTPRequestHandler):
                 "<h1>%s</h1><p><a href=/>every table</a></p>" % html.escape(name),
                 "<pre id=state>%s</pre>" % html.escape(json.dumps(view, indent=1)),
                 "<h2>Last rounds</h2><table><tr><th>ended<th>hand<th>winners<th>rake"
-                "<th>house<th>called off</tr>"]
+                "<th>house<th>called off<th></tr>"]
         for r in reversed(rounds):
-            body.append("<tr><td>%s<td>%d<td>%s<td>%d<td>%s<td>%s</tr>" % (
-                _when(r["at"]), r["hand"], " ".join(map(str, r["winners"])), r["rake"],
-                "" if r["house"] is None else r["house"], html.escape(r["called_off"] or "")))
+            body.append("<tr><td>%s<td>%d<td>%s<td>%d<td>%s<td>%s<td><a href=\"%s\">replay"
+                        "</a></tr>" % (
+                            _when(r["at"]), r["hand"], " ".join(map(str, r["winners"])),
+                            r["rake"], "" if r["house"] is None else r["house"],
+                            html.escape(r["called_off"] or ""), html.escape(
+                                "/table/%s/replay?run=%s&n=%d" % (quote(name), r["run"],
+                                                                  r["n"]))))
         body.append("</table><h2>Last events</h2><ol id=events>")
         body += ["<li>%s %s</li>" % (_when(at)[11:], html.escape(event_line(e)))
                  for _, _, at, e in events]
         body.append("</ol>")
         return self._send(200, "".join(body))
+
+    def _replay(self, name, query):
+        """A round to step through: each event in words, and the felt after it."""
+        try:
+            run, n = query["run"][0], int(query["n"][0])
+        except (KeyError, ValueError):
+            return self._send(400, "give run= and n= (a round's end)", "text/plain; charset=utf-8")
+        steps = replay_steps(name, self.floor.store.round_events(name, run, n))
+        if not steps:
+            return self._send(404, "no such round of %s" % html.escape(name))
+        return self._send(200, REPLAY.read_text().replace("{{table}}", html.escape(name))
+                          .replace("{{steps}}", json.dumps(steps).replace("</", "<\\/")))
 
     def _report(self, query):
         try:

@@ -248,3 +248,15 @@ class Store:
                                                             events.c.n.desc()).limit(count))
         with self.engine.connect() as db:
             return list(reversed([tuple(r) for r in db.execute(q)]))
+
+    def round_events(self, table, run, end_n):
+        """The events of the round whose end is event `end_n` of the run, from its `hand`
+        event (or as far back as the run goes), oldest first: [(n, at, event)]."""
+        q = (select(events.c.n, events.c.at, events.c.body)
+             .where(events.c.table_name == table, events.c.run == run, events.c.n <= end_n,
+                    events.c.n >= select(func.coalesce(func.max(events.c.n), 1))
+                    .where(events.c.table_name == table, events.c.run == run,
+                           events.c.kind == "hand", events.c.n < end_n).scalar_subquery())
+             .order_by(events.c.n))
+        with self.engine.connect() as db:
+            return [tuple(r) for r in db.execute(q)]

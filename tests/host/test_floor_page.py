@@ -96,14 +96,20 @@ def test_only_a_supervisor_signed_in_sees_the_floor(floor):
     assert none.value.code == 404
 
 
-def test_a_shifts_rounds_as_csv(floor, tmp_path):
+def played(floor, tmp_path, rounds):
+    """An emulated table that played `rounds` rounds, all of it stored."""
     table = Table(floor, str(tmp_path / "spool"))
     try:
-        for _ in range(3):
+        for _ in range(rounds):
             table.session.play_round()
     finally:
         table.session.close()
     wait_for(lambda: table.pub.pending() == 0)
+    return table
+
+
+def test_a_shifts_rounds_as_csv(floor, tmp_path):
+    played(floor, tmp_path, 3)
     today = datetime.date.today()
     query = "/report.csv?from=%s&to=%s" % (today, today + datetime.timedelta(days=1))
     rows = list(csv.DictReader(io.StringIO(
@@ -194,3 +200,22 @@ def test_make_floor_shows_six_tables_playing_and_ctrl_c_stops_all_of_it():
     finally:
         if demo.poll() is None:
             os.killpg(demo.pid, signal.SIGKILL)
+
+
+def test_a_round_on_a_tables_page_is_a_replay_to_step_through(floor, tmp_path):
+    import json
+    import re
+    played(floor, tmp_path, 2)
+    opener = signed_in(floor)
+    listing = opener.open(floor.url + "/table/t1").read().decode()
+    links = re.findall(r'href="(/table/t1/replay\?run=[0-9a-f]+&amp;n=\d+)"', listing)
+    assert len(links) == 2, listing
+    page = opener.open(floor.url + links[-1].replace("&amp;", "&")).read().decode()
+    steps = json.loads(re.search(r"const steps = (.*);\n", page).group(1))
+    # The oldest round, from its hand event to its end, the felt after each step.
+    assert steps[0]["line"].startswith("hand 1: button on seat ")
+    assert steps[-1]["line"].startswith("hand 1 over: ")
+    assert steps[0]["felt"]["status"] == "playing" and steps[-1]["felt"]["status"] == "idle"
+    pots = [s["felt"]["pot"] for s in steps]
+    assert max(pots) > 0 and pots[-1] == 0
+    assert not [s for s in steps if s["line"].startswith("hand 2")]
