@@ -75,7 +75,7 @@ class FloorService(Connection):
     def _write(self):
         """Store what came, as much as has come at a time (one transaction: one wait for
         the disk for many events), then tell the tables and the page."""
-        stopping = False
+        stopping = refused = False
         while not stopping:
             item = self._queue.get()
             if item is None:
@@ -94,7 +94,10 @@ class FloorService(Connection):
                 stored = self.store.write(batch, time.time())
             except SQLAlchemyError as e:
                 # Not stored, not acknowledged: the tables send it again.
-                self.say("the database refused a write: %s" % str(e).splitlines()[0])
+                if not refused:             # said once an outage
+                    self.say("the database refused a write: %s; the tables keep their "
+                             "events until it takes them" % str(e).splitlines()[0])
+                refused = True
                 time.sleep(1)
                 continue
             except Exception:   # noqa: BLE001 - a fault of the floor's own, not the input's
@@ -103,6 +106,9 @@ class FloorService(Connection):
                          "the tables send again what is not stored")
                 time.sleep(1)
                 continue
+            if refused:
+                self.say("the database takes writes again")
+                refused = False
             self.stored += len(stored)
             if self.on_stored is not None:
                 self.on_stored(stored, time.time())

@@ -26,9 +26,16 @@ class Postgres:
         if self.user:
             shutil.chown(self.folder, self.user)
         self._run("initdb", "-D", self.data, "-U", "felt", "--auth=trust", "-E", "UTF8")
+        self.start()
+        self.databases = 0
+
+    def start(self):
         self._run("pg_ctl", "-D", self.data, "-w", "-l", os.path.join(self.folder, "log"),
                   "-o", "-k %s -c listen_addresses='' -p 5432" % self.folder, "start")
-        self.databases = 0
+
+    def halt(self):
+        """The server stops (its data kept): the floor finds no database."""
+        self._run("pg_ctl", "-D", self.data, "-w", "-m", "fast", "stop")
 
     def database(self):
         """The URL of a new, empty database of the cluster's."""
@@ -44,5 +51,5 @@ class Postgres:
         subprocess.run(cmd, check=True, capture_output=True, cwd=self.folder)
 
     def stop(self):
-        self._run("pg_ctl", "-D", self.data, "-w", "-m", "fast", "stop")
+        self.halt()
         shutil.rmtree(self.folder, ignore_errors=True)

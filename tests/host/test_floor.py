@@ -257,3 +257,39 @@ def test_felt_floor_table_publishes_a_board_on_its_link_and_says_goodbye(broker,
         wait_for(lambda: not row()["online"], 10, "b1 offline")
     finally:
         board.stop()
+
+
+def test_a_database_that_goes_away_is_said_and_nothing_is_lost(broker, tmp_path):
+    # PostgreSQL stops under the floor mid-play: the writes it refuses are said in the
+    # log, nothing is acknowledged, and once it is back every event is stored once.
+    if not pg.installed():
+        pytest.skip("PostgreSQL is not installed here")
+    server = pg.Postgres()
+    lines = []
+    service = FloorService(broker.address, Store(server.database()), say=lines.append)
+    service.start()
+    table = Table(broker, str(tmp_path / "spool"), inject=None)
+    s = table.session
+    s.open()
+    try:
+        wait_for(service.connected.is_set)
+        s.play_round()
+        wait_for(lambda: table.pub.pending() == 0, 30, "the first round stored")
+        server.halt()
+        s.play_round()
+        wait_for(lambda: [line for line in lines if "the database refused a write" in line],
+                 30, "the refusal said")
+        assert table.pub.pending() > 0
+        server.start()
+        s.play_round()
+        sent = table.pub.numbered()
+        wait_for(lambda: table.pub.pending() == 0, 60, "every event stored")
+        assert service.store.stored_upto("t1", table.pub.run) == sent
+        assert len(service.store.events_of("t1")) == sent
+        said = [line for line in lines if "database" in line]
+        assert len(said) == 2 and "takes writes again" in said[1], said     # once each
+    finally:
+        s.close()
+        table.pub.close()
+        service.stop()
+        server.stop()
