@@ -232,11 +232,21 @@ def from_link(link, port, key=None):
     """ask(k, start) over a board's link (a HostLink on `port`); `key`: the technician's
     private key, for a board that trusts keys (it answers them only)."""
     hello = link.request("hello", {}, "hello")          # a host says hello first (5)
+    ask = asker(link, hello, key)
+    if ask is None:
+        raise cli.UserError("--port %s: the board answers a technician only: give --key "
+                            "KEYFILE" % port, 1)
+    return ask
+
+
+def asker(link, hello, key=None):
+    """ask(k, start) over a board's link that said `hello`: signed by `key`, the
+    technician's private key, where the board trusts keys (hello's `signed`); None
+    there without a key."""
     if not hello.get("signed"):
         return lambda k, start: link.request("recall", {"round": k, "from": start}, "recall")
     if key is None:
-        raise cli.UserError("--port %s: the board answers a technician only: give --key "
-                            "KEYFILE" % port, 1)
+        return None
     from host_tools import tech
     return lambda k, start: tech.ask(link, key, "recall", {"round": k, "from": start})
 

@@ -451,8 +451,10 @@ def from_args(args, inject):
     if args.floor is not None:     # the table on the floor's broker (docs/floor.md)
         from host_tools.floor.publisher import Publisher, spool_for
         from host_tools.floor.table_state import about
-        session.observers.append(Publisher(args.table, args.floor, spool_for(args.table),
-                                           about(config), session.board["leds"]))
+        session.observers.append(Publisher(
+            args.table, args.floor, spool_for(args.table), about(config),
+            session.board["leds"],
+            recall=lambda k, start: session.ask("recall", {"round": k, "from": start})))
     return session
 
 

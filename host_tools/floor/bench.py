@@ -36,8 +36,10 @@ PASSWORD = "felt-floor-bench"
 
 def record(rounds=RECORDED_ROUNDS, seed=1):
     """The frames an emulated 6-handed hold 'em table sent, round by round: [[(kind,
-    payload)]], the frames between rounds with the round before them."""
+    payload)]], the frames between rounds with the round before them; and the board's
+    answers to `recall` for each round's record: [{from: answer}]."""
     from host_tools.emulator.session import Session
+    from host_tools.recall import one_round
 
     class Recorder:
         def __init__(self):
@@ -54,28 +56,37 @@ def record(rounds=RECORDED_ROUNDS, seed=1):
     recorder = Recorder()
     session = Session(players=6, seed=seed, stack=1000)
     session.observers.append(recorder)
+    pages = []
     try:
         session.open()
         for _ in range(rounds):
             session.play_round()
             session.wait(0.3)
+            said = {}
+            one_round(lambda k, start: said.setdefault(start, session.ask(
+                "recall", {"round": k, "from": start})), 0)
+            pages.append(said)
     finally:
         session.close()
     rounds = recorder.rounds
     if len(rounds) > 1:                 # what came after the last end goes with it
-        rounds[-2] += rounds.pop()
-    return rounds
+        after = rounds.pop()
+        rounds[-1] += after
+    return rounds, pages
 
 
-def replay(names, rounds, address, folder, round_s, seconds, out):
+def replay(names, rounds, pages, address, folder, round_s, seconds, out):
     """In a process of its own: a publisher for each of `names` replaying `rounds` for
-    `seconds`, a round every `round_s` each; puts (events published, pending at the
-    end) in `out`."""
+    `seconds`, a round every `round_s` each, the board's answers to `recall` from
+    `pages`; puts (events published, pending at the end) in `out`."""
     from host_tools.floor.publisher import Publisher
     rng = random.Random(names[0])
+    playing = [0] * len(names)          # the round each table replays
     pubs = [Publisher(name, address, os.path.join(folder, name),
                       {"game": "holdem", "seats": 6, "stakes": "fixed limit 2/4"},
-                      say=lambda line: None) for name in names]
+                      say=lambda line: None,
+                      recall=lambda k, start, t=t: pages[playing[t]][start])
+            for t, name in enumerate(names)]
     due = []            # (when, table, round, frame index)
     start = time.monotonic()
     for k in range(len(pubs)):
@@ -89,6 +100,7 @@ def replay(names, rounds, address, folder, round_s, seconds, out):
         if pause > 0:
             time.sleep(pause)
         frames = rounds[r]
+        playing[k] = r
         pubs[k].frame(*frames[i])
         step = round_s / len(frames)
         if i + 1 < len(frames):
@@ -142,7 +154,7 @@ def percentile(values, q):
     return round(values[min(len(values) - 1, int(q * len(values)))], 3) if values else None
 
 
-def _replayed(tables, rounds, address, folder, round_s, minutes):
+def _replayed(tables, rounds, pages, address, folder, round_s, minutes):
     """The tables replayed from other processes: (published, pending, seconds)."""
     spawn = multiprocessing.get_context("spawn")
     out = spawn.Queue()
@@ -150,7 +162,8 @@ def _replayed(tables, rounds, address, folder, round_s, minutes):
     # TABLES_A_PROCESS tables to a process: a process's MQTT clients wait in select(),
     # which takes no file descriptor past 1024 (a real floor's tables are machines).
     replayers = [spawn.Process(target=replay, args=(
-        names[k:k + TABLES_A_PROCESS], rounds, address, folder, round_s, minutes * 60, out))
+        names[k:k + TABLES_A_PROCESS], rounds, pages, address, folder, round_s,
+        minutes * 60, out))
         for k in range(0, tables, TABLES_A_PROCESS)]
     started = time.time()
     for r in replayers:
@@ -165,7 +178,7 @@ def run(tables=500, minutes=3.0, round_s=60.0, say=print):
     folder = tempfile.mkdtemp(prefix="felt-floor-bench-")
     try:
         say("recording %d rounds of an emulated table" % RECORDED_ROUNDS)
-        rounds = record()
+        rounds, pages = record()
         with local_floor(folder, ("127.0.0.1", 0), "bench", PASSWORD) as (address, service,
                                                                           page):
             stored_delays = []
@@ -175,7 +188,7 @@ def run(tables=500, minutes=3.0, round_s=60.0, say=print):
             live.start()
             say("replaying them as %d tables, a round every %g s each, for %g minutes"
                 % (tables, round_s, minutes))
-            published, pending, elapsed = _replayed(tables, rounds, address, folder,
+            published, pending, elapsed = _replayed(tables, rounds, pages, address, folder,
                                                     round_s, minutes)
             count = sum(service.store.counts(row["name"])["rounds"]
                         for row in service.store.table_rows())

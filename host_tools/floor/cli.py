@@ -92,6 +92,11 @@ def table(args):
     from host_tools.emulator.link import HostLink, LinkError
     from host_tools.floor.publisher import Publisher, spool_for
     from host_tools.floor.table_state import about
+    from host_tools.recall import asker
+    key = None
+    if args.key:
+        from host_tools.flash import load_key
+        key = load_key(args.key)
     port = cli.open_link(args.port, args.baud)
     link = HostLink(port.fileno(), args.timeout)
     try:
@@ -99,10 +104,14 @@ def table(args):
         config = link.request("state", {}, "state").get("config")
     except LinkError as e:
         raise cli.UserError("%s: no hello from a board: %s" % (args.port, e), 1)
+    recall = asker(link, hello, key)
     pub = Publisher(args.table, args.broker, args.spool or spool_for(args.table),
-                    about(config), cli.board_leds(hello.get("board")))
+                    about(config), cli.board_leds(hello.get("board")), recall=recall)
     print("felt-floor: %s (board %s) on %s:%d; Ctrl-C stops" % (
         (args.table, hello.get("board")) + args.broker), flush=True)
+    if recall is None:
+        print("felt-floor: %s answers recall to a technician only: its rounds go to the "
+              "floor without their records (give --key KEYFILE)" % args.port, flush=True)
     try:
         with cli.interruptible():
             while True:
@@ -162,6 +171,10 @@ def main(argv=None):
                    type=cli.checked(address), help="the MQTT broker")
     p.add_argument("--spool", metavar="DIR",
                    help="the table's spool (default ~/.local/state/felt/floor/TABLE)")
+    p.add_argument("--key", metavar="KEYFILE",
+                   help="a technician's private key, for a board that trusts keys: it "
+                        "answers recall, which the rounds' records come from, to a "
+                        "technician only")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if args.cmd == "table":
         from host_tools.floor.wire import check_name

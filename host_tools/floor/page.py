@@ -8,6 +8,8 @@ only forms sign in and out.
     /live               the same as server-sent events: every table at once, then each
                         table again whenever what the floor shows of it changes
     /table/NAME         one table: its state, its last rounds, its last events in words
+    /table/NAME/replay?run=RUN&n=N     a round to step through (N: its end's event)
+    /table/NAME/record?run=RUN&n=N     its record: PHH, or a house-banked round's
     /report.csv?from=YYYY-MM-DD&to=YYYY-MM-DD[&table=NAME]
                         every round of the dates (from included, to excluded), one a line
 """
@@ -242,6 +244,9 @@ class _Handler(BaseHTTPRequestHandler):
         if url.path.startswith("/table/") and url.path.endswith("/replay"):
             return self._replay(unquote(url.path[len("/table/"):-len("/replay")]),
                                 parse_qs(url.query))
+        if url.path.startswith("/table/") and url.path.endswith("/record"):
+            return self._record(unquote(url.path[len("/table/"):-len("/record")]),
+                                parse_qs(url.query))
         if url.path.startswith("/table/"):
             return self._table(unquote(url.path[len("/table/"):]))
         if url.path == "/report.csv":
@@ -304,13 +309,15 @@ class _Handler(BaseHTTPRequestHandler):
                 "<h2>Last rounds</h2><table><tr><th>ended<th>hand<th>winners<th>rake"
                 "<th>house<th>called off<th></tr>"]
         for r in reversed(rounds):
+            where = "?run=%s&n=%d" % (r["run"], r["n"])
             body.append("<tr><td>%s<td>%d<td>%s<td>%d<td>%s<td>%s<td><a href=\"%s\">replay"
-                        "</a></tr>" % (
+                        "</a>%s</tr>" % (
                             _when(r["at"]), r["hand"], " ".join(map(str, r["winners"])),
                             r["rake"], "" if r["house"] is None else r["house"],
                             html.escape(r["called_off"] or ""), html.escape(
-                                "/table/%s/replay?run=%s&n=%d" % (quote(name), r["run"],
-                                                                  r["n"]))))
+                                "/table/%s/replay%s" % (quote(name), where)),
+                            "" if r["record_n"] is None else " <a href=\"%s\">record</a>"
+                            % html.escape("/table/%s/record%s" % (quote(name), where))))
         body.append("</table><h2>Last events</h2><ol id=events>")
         body += ["<li>%s %s</li>" % (_when(at)[11:], html.escape(event_line(e)))
                  for _, _, at, e in events]
@@ -328,6 +335,19 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(404, "no such round of %s" % html.escape(name))
         return self._send(200, REPLAY.read_text().replace("{{table}}", html.escape(name))
                           .replace("{{steps}}", json.dumps(steps).replace("</", "<\\/")))
+
+    def _record(self, name, query):
+        """A round's record, as the table sent it (host_tools.floor.records), to save."""
+        try:
+            run, n = query["run"][0], int(query["n"][0])
+        except (KeyError, ValueError):
+            return self._send(400, "give run= and n= (a round's end)", "text/plain; charset=utf-8")
+        record = self.floor.store.record_of(name, run, n)
+        if record is None:
+            return self._send(404, "no record of that round of %s" % html.escape(name))
+        return self._send(200, record["text"], "text/plain; charset=utf-8", [
+            ("Content-Disposition", "attachment; filename=%s-hand-%d.%s" % (
+                name, record["hand"], record["format"]))])
 
     def _report(self, query):
         try:

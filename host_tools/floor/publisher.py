@@ -12,6 +12,11 @@ keeps each (table, run, n) once.  While the broker is away the events wait in th
 The table's state (TableState) is published retained whenever what the floor shows
 changes, and `online` true; the broker publishes `online` false, the last will, when
 the connection drops without a goodbye.
+
+Given the board's `recall`, each round's record follows its end as an event of its own,
+`{"e": "record", "hand", "format", "text"}`: its hand history (PHH) or house-banked
+record from the board's journal, with only the cards the table showed
+(host_tools.floor.records).
 """
 
 import json
@@ -40,9 +45,11 @@ def spool_for(table):
 class Publisher(Connection):
     AWAY = "the broker is away (%s): events wait in the spool"
 
-    def __init__(self, table, broker, spool, about=None, leds=None, say=None):
+    def __init__(self, table, broker, spool, about=None, leds=None, say=None, recall=None):
         """`broker`: (host, port); `spool`: a folder of this table's own, kept across
-        runs of the tool (its run and its unstored events)."""
+        runs of the tool (its run and its unstored events); `recall`: ask(k, start),
+        the board's answer to `recall` (host_tools.recall.asker), for the rounds'
+        records."""
         self.table = wire.check_name(table)
         say = say or (lambda line: print("felt-floor: " + line, file=sys.stderr, flush=True))
         self.state = TableState(table, about, leds)
@@ -52,6 +59,7 @@ class Publisher(Connection):
         self.run, self._next, self._pending = self._open_spool()
         self.stored = 0          # the floor's last word: events up to this n are stored
         self._ended = None       # the hand of the last round's end, said once
+        self._recall = recall
         self._progress = time.monotonic()   # when the floor last stored more
         self._closed = threading.Event()
         super().__init__(broker, "felt-table-%s-%s" % (table, uuid.uuid4().hex[:8]),
@@ -106,13 +114,14 @@ class Publisher(Connection):
 
     def frame(self, kind, p):
         """A frame the board sent (kind, payload)."""
+        ended = None
         with self._lock:
             if kind == "evt" and p.get("e") == "end":
                 if p.get("hand") == self._ended:
                     # A board that rebooted before its journal kept a round's end says
                     # that end again as it resumes (docs/protocol.md, `resumed`).
                     return
-                self._ended = p.get("hand")
+                self._ended = ended = p.get("hand")
             elif kind == "evt" and p.get("e") == "hand":
                 self._ended = None
             changed = self.state.frame(kind, p)
@@ -120,6 +129,24 @@ class Publisher(Connection):
                 self._event(p)
             if changed:
                 self._publish_state()
+        if ended is not None and self._recall is not None:
+            self._record(ended)      # outside the lock: the board is asked over its link
+
+    def _record(self, hand):
+        """The record of the round that just ended, as the floor keeps it, as an event."""
+        from host_tools.floor import records
+        from host_tools.recall import one_round
+        try:
+            answer = one_round(self._recall, 0)
+            if answer is None or answer["hand"] != hand:
+                raise records.RecordError("the journal's newest round is hand %s" % (
+                    answer and answer["hand"],))
+            form, text = records.of_round(answer)
+        except (RuntimeError, ValueError) as e:   # the link's, recall's, records'
+            self.say("hand %s: no record for the floor: %s" % (hand, e))
+            return
+        with self._lock:
+            self._event({"e": "record", "hand": hand, "format": form, "text": text})
 
     def _event(self, e):
         n, at = self._next, round(time.time(), 3)

@@ -54,7 +54,8 @@ rounds = _of_a_run(                                   # from each round's end ev
     Column("rake", Integer, nullable=False),
     Column("house", Integer),                        # a house-banked round's result
     Column("called_off", String(32)),
-    Column("winners", JSON, nullable=False))
+    Column("winners", JSON, nullable=False),
+    Column("record_n", Integer))                     # its `record` event's n, once stored
 
 tilts = _of_a_run(                                    # from each `locked` event
     "tilts",
@@ -138,7 +139,8 @@ class Store:
                     _, table, run, n, at, body = item
                     rows[(table, run, n)] = {"table_name": table, "run": run, "n": n,
                                              "at": at, "kind": body["e"], "body": body}
-            for key in _insert_new(db, events, list(rows.values())):
+            # In the order the table said them: a round's record follows its end.
+            for key in sorted(_insert_new(db, events, list(rows.values()))):
                 row = rows[key]
                 self._derived(db, key[0], key[1], key[2], row["at"], row["body"])
                 stored.append(key + (row["at"],))
@@ -163,13 +165,21 @@ class Store:
             db.execute(update(tables).where(tables.c.name == name).values(**values))
 
     def _derived(self, db, table, run, n, at, e):
-        """What the floor reads off an event: a round ended, a tilt begun or cleared."""
+        """What the floor reads off an event: a round ended, its record, a tilt begun or
+        cleared."""
         k = e["e"]
         if k == "end" and isinstance(e.get("hand"), int):
             db.execute(insert(rounds).values(
                 table_name=table, run=run, n=n, at=at, hand=e["hand"],
                 rake=int(e.get("rake") or 0), house=e.get("house_round"),
                 called_off=e.get("called_off"), winners=e.get("winners") or []))
+        elif k == "record" and isinstance(e.get("hand"), int):
+            # The last round of that hand the run ended before the record.
+            last = (select(rounds.c.id).where(rounds.c.table_name == table,
+                                              rounds.c.run == run, rounds.c.hand == e["hand"],
+                                              rounds.c.n < n)
+                    .order_by(rounds.c.n.desc()).limit(1).scalar_subquery())
+            db.execute(update(rounds).where(rounds.c.id == last).values(record_n=n))
         elif k == "locked":
             db.execute(insert(tilts).values(
                 table_name=table, run=run, n=n, at=at, code=str(e.get("code") or "locked"),
@@ -240,6 +250,17 @@ class Store:
             q = q.where(rounds.c.table_name == table)
         with self.engine.connect() as db:
             return [dict(r._mapping) for r in db.execute(q.order_by(rounds.c.at))]
+
+    def record_of(self, table, run, end_n):
+        """The record of the round whose end is event `end_n` of the run: its `record`
+        event ({"e", "hand", "format", "text"}), or None when none is stored."""
+        q = (select(events.c.body).join(rounds, (rounds.c.table_name == events.c.table_name)
+                                        & (rounds.c.run == events.c.run)
+                                        & (rounds.c.record_n == events.c.n))
+             .where(rounds.c.table_name == table, rounds.c.run == run, rounds.c.n == end_n))
+        with self.engine.connect() as db:
+            body = db.execute(q).scalar()
+        return body if body is None or isinstance(body, dict) else json.loads(body)
 
     def last_events(self, table, count):
         """The table's last `count` events, oldest first: (run, n, at, event)."""

@@ -11,12 +11,15 @@ import pytest
 from host_tools.floor.bench import record
 
 
-def test_the_recorded_rounds_each_end_with_the_tables_end_event():
-    rounds = record(rounds=2)
-    assert len(rounds) == 2
-    for frames in rounds:
-        ends = [i for i, (kind, p) in enumerate(frames) if kind == "evt" and p["e"] == "end"]
+def test_the_recorded_rounds_each_end_with_the_tables_end_event_and_its_recall():
+    rounds, pages = record(rounds=3)
+    assert len(rounds) == len(pages) == 3
+    for frames, said in zip(rounds, pages):
+        ends = [p for kind, p in frames if kind == "evt" and p["e"] == "end"]
         assert len(ends) == 1, ends
+        # The board's answers for the round's record: that round's, page by page.
+        assert said[0]["header"] is not None and said[0]["hand"] == ends[0]["hand"]
+        assert {said[start]["hand"] for start in said} == {ends[0]["hand"]}
 
 
 @pytest.mark.slow       # half a minute

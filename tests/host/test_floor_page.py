@@ -52,7 +52,9 @@ class Table:
         self.session = Session(players=3, seed=5, stack=200)
         self.pub = Publisher(name, floor.broker.address, spool,
                              about={"game": "holdem", "seats": 3, "stakes": "fixed limit 2/4"},
-                             leds=self.session.board["leds"], say=lambda line: None)
+                             leds=self.session.board["leds"], say=lambda line: None,
+                             recall=lambda k, start: self.session.ask(
+                                 "recall", {"round": k, "from": start}))
         self.heard = {}             # event kind: when the publisher last had it
         self.session.observers.append(self)
         self.session.open()
@@ -193,10 +195,14 @@ def test_make_floor_shows_six_tables_playing_and_ctrl_c_stops_all_of_it():
         games = {t["state"]["game"] for t in tables()}
         assert games == {"holdem", "stud7", "omaha-hilo8", "triple-draw-27",
                          "four-card-poker", "holdem-bonus"}
+        for t in tables():                          # each round's record follows its end
+            listing = opener.open(url + "/table/" + t["name"]).read().decode()
+            assert "/record?run=" in listing, t["name"]
         os.killpg(demo.pid, signal.SIGINT)           # Ctrl-C, to the whole group
         assert demo.wait(60) == 0
         said = demo.stdout.read()
         assert said.rstrip().endswith("felt-floor: stopped"), said
+        assert "no record for the floor" not in said, said
     finally:
         if demo.poll() is None:
             os.killpg(demo.pid, signal.SIGKILL)
@@ -219,3 +225,31 @@ def test_a_round_on_a_tables_page_is_a_replay_to_step_through(floor, tmp_path):
     pots = [s["felt"]["pot"] for s in steps]
     assert max(pots) > 0 and pots[-1] == 0
     assert not [s for s in steps if s["line"].startswith("hand 2")]
+
+
+def test_a_rounds_record_is_on_its_tables_page_with_no_card_nobody_saw(floor, tmp_path):
+    import re
+    import tomllib
+    from host_tools.floor.records import UNKNOWN
+    table = played(floor, tmp_path, 3)
+    stored = {e["hand"]: e for _, _, e in floor.store.events_of("t1") if e["e"] == "record"}
+    assert sorted(stored) == [1, 2, 3]
+    opener = signed_in(floor)
+    listing = opener.open(floor.url + "/table/t1").read().decode()
+    links = re.findall(r'href="(/table/t1/record\?run=[0-9a-f]+&amp;n=\d+)"', listing)
+    assert len(links) == 3, listing
+    r = opener.open(floor.url + links[0].replace("&amp;", "&"))      # the newest round's
+    assert r.headers["Content-Disposition"] == "attachment; filename=t1-hand-3.phh"
+    text = r.read().decode()
+    assert text == stored[3]["text"]
+    doc = tomllib.loads(text)
+    assert doc["hand"] == 3 and doc["variant"] == "FT" and "_burns" not in doc
+    # The hole cards of a player who folded are nobody's business but theirs.
+    folded = {a.split()[0] for a in doc["actions"] if a.endswith(" f")}
+    assert folded, text
+    for a in doc["actions"]:
+        if a.startswith("d dh ") and a.split()[2] in folded:
+            assert a.split()[3] == UNKNOWN * 2, text
+    with pytest.raises(urllib.error.HTTPError) as none:
+        opener.open(floor.url + "/table/t1/record?run=%s&n=1" % table.pub.run)
+    assert none.value.code == 404

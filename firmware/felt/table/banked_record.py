@@ -24,12 +24,18 @@ def write(f, header, events, firmware):
     """Write to the file `f` the record of the round `events` (the journal's, in order)
     played from `header` (its journal header: hand, stacks, game, core, settings,
     wagers), a key at a time: a board's heap has no room for the whole text."""
-    d = build(header, events, firmware)
+    dump(f, build(header, events, firmware))
+
+
+def dump(f, d):
+    """Write the record `d` (build's, or some of its keys) to the file `f`, a key a
+    line in the order of KEYS; `d` is emptied on the way."""
     f.write("{\n")
     for k in KEYS:
-        f.write('"%s": ' % k)
-        f.write(protocol.dumps(d.pop(k)))
-        f.write(",\n" if d else "\n}\n")
+        if k in d:
+            f.write('"%s": ' % k)
+            f.write(protocol.dumps(d.pop(k)))
+            f.write(",\n" if d else "\n}\n")
 
 
 def build(header, events, firmware):
