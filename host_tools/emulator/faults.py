@@ -572,13 +572,12 @@ class Attempt:
 # order, so the same seed injects the same faults ----------------------------------------
 
 def jam_the_shuffler(fx, attempt):
-    """13:47-20.38(o): the shuffler jams, stops or does not complete its cycle; it says
-    so on its jam line.  (A shuffler going idle mid-shuffle, the firmware's other path
-    to 20.38(o), is not yet injected: a wired board on the emulated Pico did not take it
-    for a jam, which is still to be found.)"""
+    """13:47-20.38(o): the shuffler jams (it says so on its jam line), or stops or does
+    not complete its cycle (it goes idle mid-shuffle)."""
     how = fx.rng.choice(("jammed", "stopped shuffling", "did not complete its cycle"))
     fx.send("shuf", {"state": "shuffling"})
-    attempt.why, attempt.frames = fx.send("shuf", {"state": "jammed"})
+    attempt.why, attempt.frames = fx.send("shuf", {"state": "jammed" if how == "jammed"
+                                                   else "idle"})
     attempt.checks.append(_irregular("shuffler_jam"))
     attempt.rule = "shuffle by hand (13:47-20.38(o))"
     attempt.suffix = "; it %s" % how

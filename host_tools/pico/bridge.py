@@ -45,6 +45,10 @@ UF2 = REPO / "build" / "pico" / "firmware.uf2"
 
 SETTLE_MS = 15       # beyond the debounce and two polls: the firmware has seen a change
 SHUFFLER_POLL_MS = 20   # felt.loop.shuffler_task's period
+# A real shuffler is busy for half a minute: its busy line is held at least this long
+# (emulated), past the longest the board is away from its poll (a journal write as a
+# round begins), so the board sees a cycle begin before the next state.
+SHUFFLER_BUSY_MS = 500
 LINK_TIMEOUT_S = 60.0   # the host's patience, in wall seconds: the chip runs at ~0.3x
 MAX_HOLD_MS = 1000      # a button held this long is let go, answered or not
 RESEND_MS = 3000        # the host's resends, in emulated ms (PicoProcess)
@@ -275,8 +279,10 @@ class Bridge:
         elif kind == "shuf" and (keys == {"state"} or keys == {"present"}):
             levels = self._shuffler_levels(payload)
             if levels is not None:
-                return self._shuffler_ops(levels) + [dict(
-                    op="after", ms=b["debounce_ms"] + 2 * SHUFFLER_POLL_MS + SETTLE_MS)]
+                seen = b["debounce_ms"] + 2 * SHUFFLER_POLL_MS + SETTLE_MS
+                if levels["busy"]:
+                    seen = max(seen, SHUFFLER_BUSY_MS)
+                return self._shuffler_ops(levels) + [dict(op="after", ms=seen)]
         return None
 
     def _shuffler_levels(self, payload):

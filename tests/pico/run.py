@@ -76,10 +76,14 @@ def test_seat_buttons_reach_the_leds_on_gp22():
         assert [e for e in s.events if e["e"] == "action" and e["seat"] == seat]
 
 
-def test_a_shuffler_jam_on_its_line_calls_for_a_hand_shuffle():
+def test_a_shuffler_that_stops_mid_shuffle_calls_for_a_hand_shuffle():
+    # Its busy line, then idle (this seed's shuffler fault): the board sees the cycle
+    # begin whatever it was writing to flash meanwhile (bridge.SHUFFLER_BUSY_MS).
     with session(inject="manual") as s:
         s.arm_fault("shuffler_jam")
         s.play_round()
+        assert [line for _, _, line in s.injected if line.endswith("it stopped shuffling")], \
+            (s.injected, s.notes)
         kinds = [e.get("for") for e in s.events if e["e"] == "waiting"]
         assert "hand_shuffle" in kinds, s.events     # 13:47-20.38(o)
         assert not s.faults, s.faults

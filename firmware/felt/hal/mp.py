@@ -338,12 +338,18 @@ _BUSY = const(1)
 _DONE = const(2)
 _JAM = const(4)
 _PRESENT = const(8)
+# A shuffler answers its start pulse with busy (or done, or jam) within a second or two;
+# one silent this long after it did not start its cycle (13:47-20.38(o)).
+SILENT_MS = const(10000)
 
 
 class Shuffler:
     """The shuffler's status inputs (busy, done, jam, present: pins in that order) and
     its start output.  Inputs are debounced like buttons, against `ticks_ms`, each time
-    the state is asked for, so a glitch on a long cable is not taken for a jam."""
+    the state is asked for, so a glitch on a long cable is not taken for a jam.  A
+    shuffler that says nothing for SILENT_MS after its start reads as jammed: a dead
+    shuffler, or a busy signal too short for the board to see, never leaves the table
+    waiting for a shuffle that will not come."""
 
     def __init__(self, inputs, start, active_low, pulse_ms, debounce_ms, ticks_ms):
         # The status inputs, debounced against ticks_ms.
@@ -357,6 +363,7 @@ class Shuffler:
         start.value(0)
         self.pulse_ms = pulse_ms
         self.pulsing = False
+        self.started = None      # ticks_ms of the last start, until the shuffler answers
         self.sleep = sleep_ms  # replaceable, with spawn, for tests
         self.spawn = asyncio.create_task
 
@@ -381,12 +388,16 @@ class Shuffler:
         s = self._stable()
         if not s & _PRESENT:
             return "idle"
+        if s & (_JAM | _BUSY | _DONE):
+            self.started = None          # it answered
         if s & _JAM:
             return "jammed"
         if s & _BUSY:
             return "shuffling"
         if s & _DONE:
             return "done"
+        if self.started is not None and ticks_diff(self.ticks_ms(), self.started) >= SILENT_MS:
+            return "jammed"
         return "idle"
 
     def start(self):
@@ -395,6 +406,7 @@ class Shuffler:
         if self.pulsing:
             return False
         self.pulsing = True
+        self.started = self.ticks_ms()
         self.out.value(1)
         self.spawn(self._end_pulse())
         return True

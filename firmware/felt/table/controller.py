@@ -335,11 +335,7 @@ class Controller:
             self._cycle = True
             return None
         if state == "jammed" or (state == "idle" and self._cycle):
-            # 13:47-20.38(o): jammed, stopped or a cycle not completed: shuffle by hand.
-            self.irregularity("shuffler_jam", self.game.SHUFFLER_JAM_RULE,
-                              "the shuffler failed: shuffle deck %s by hand" % self.decks.name())
-            self.record("shuffler_jam", "deck %s to be shuffled by hand" % self.decks.name())
-            self._wait(HAND_SHUFFLE)
+            self._shuffler_failed()
         elif state == "done":
             bad = self._deck_check(p)
             if bad:
@@ -363,10 +359,21 @@ class Controller:
                 ", extra " + " ".join(extra) if extra else "")
         return None
 
+    def _shuffler_failed(self):
+        """13:47-20.38(o): jammed, stopped or a cycle not completed: shuffle by hand."""
+        self.irregularity("shuffler_jam", self.game.SHUFFLER_JAM_RULE,
+                          "the shuffler failed: shuffle deck %s by hand" % self.decks.name())
+        self.record("shuffler_jam", "deck %s to be shuffled by hand" % self.decks.name())
+        self._wait(HAND_SHUFFLE)
+
     def _shuffler_presence(self, present):
         if present != self.shuffler_present:
             self.shuffler_present = present
             self.evt({"e": "shuffler", "present": present})
+            if not present and self.state == SHUFFLING:
+                # Taken off before its cycle completed (the dealer found it stuck): the
+                # deck is shuffled by hand (13:47-20.38(o) and (p); 19:47-27.12(e)).
+                self._shuffler_failed()
 
     def _on_shoe(self, p):
         """The dealing shoe's status (19:47-27.12(f)-(g))."""

@@ -564,6 +564,27 @@ def test_removed_shuffler_is_not_present_and_reads_idle():
     assert sh.state() == "idle"
 
 
+def test_a_shuffler_silent_after_its_start_reads_jammed():
+    # 13:47-20.38(o): started, it never says busy or done: it did not start its cycle.
+    sh, ins, out, clock = _shuffler()
+    sh.spawn = lambda coro: coro.close()
+    assert sh.state() == "idle"           # never started: idle however long
+    clock.now += 2 * mp.SILENT_MS
+    assert sh.state() == "idle"
+    sh.start()
+    clock.now += mp.SILENT_MS - 1
+    assert sh.state() == "idle"
+    clock.now += 1
+    assert sh.state() == "jammed"
+    sh.pulsing = False                    # its pulse over: started again, it answers
+    sh.start()
+    ins["busy"].level = 0
+    assert _settle(sh, clock) == "shuffling"
+    ins["busy"].level = 1
+    clock.now += 2 * mp.SILENT_MS         # then idle: its own report (stopped), not silence
+    assert _settle(sh, clock) == "idle"
+
+
 def test_start_pulses_the_output_for_pulse_ms_once():
     sh, ins, out, clock = _shuffler(pulse_ms=150)
     spawned = []

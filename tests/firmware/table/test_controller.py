@@ -33,6 +33,22 @@ def test_deal_starts_the_shuffler_and_the_round_waits_for_it():
     assert ctl.state == PLAYING and hal.card_reader.calls[0] == ("hole", 0)
 
 
+def test_a_shuffler_taken_off_mid_shuffle_calls_for_a_hand_shuffle():
+    # 13:47-20.38(o) and (p): the dealer takes off a shuffler that never finishes its
+    # cycle; the deck is shuffled by hand, then cut, and the round is dealt.
+    from felt.table.states import HAND_SHUFFLE
+    ctl, hal = table()
+    assert ctl.handle("dealer", {"b": "deal"}) is None
+    assert ctl.handle("shuf", {"state": "shuffling"}) is None
+    assert ctl.handle("dealer", {"b": "shuffler_removed"}) is None
+    assert ctl.state == HAND_SHUFFLE
+    assert events(hal, "irregularity")[-1]["kind"] == "shuffler_jam"
+    assert events(hal, "waiting")[-1]["for"] == HAND_SHUFFLE
+    assert ctl.handle("dealer", {"b": "hand_shuffle_done"}) is None
+    assert ctl.handle("dealer", {"b": "cut_done"}) is None
+    assert ctl.state == PLAYING
+
+
 def test_button_starts_right_of_the_dealer_when_so_configured():
     # 19:47-14.10(c)2i
     ctl, hal = table()
