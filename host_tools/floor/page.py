@@ -31,6 +31,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from host_tools.floor.store import NO_FIGURES
 from host_tools.floor.table_state import TableState
 from host_tools.words import event_line
@@ -168,8 +170,11 @@ class Page:
             self.clients.remove(q)
 
     def changed(self, table):
+        self.changed_all((table,))
+
+    def changed_all(self, tables):
         with self._lock:
-            self._dirty.add(table)
+            self._dirty.update(tables)
 
     def _pusher(self):
         """Each changed table to every /live client, at most every PUSH_S."""
@@ -179,7 +184,12 @@ class Page:
                 clients = list(self.clients)
             if not dirty or not clients:
                 continue
-            views = self.views(dirty)
+            try:
+                views = self.views(dirty)
+            except SQLAlchemyError as e:     # the database away: these tables again later
+                self.say("the page cannot read the database: %s" % str(e).split("\n")[0])
+                self.changed_all(dirty)
+                continue
             for view in views:
                 for q in clients:
                     q.put(("table", json.dumps(view)))

@@ -236,7 +236,8 @@ class Store:
             for name, count in db.execute(
                     select(rounds.c.table_name, func.count()).where(rounds.c.at >= now - 3600)
                     .group_by(rounds.c.table_name)):
-                figures[name]["hands_per_hour"] = count
+                # setdefault: a round stored between the two queries, its table's first
+                figures.setdefault(name, dict(NO_FIGURES))["hands_per_hour"] = count
             for name, count in db.execute(
                     select(tilts.c.table_name, func.count()).where(tilts.c.at >= since)
                     .group_by(tilts.c.table_name)):

@@ -216,6 +216,18 @@ def test_an_unreachable_broker_is_said_once_and_the_events_wait(tmp_path):
     pub.client.loop_stop()
 
 
+def test_a_shifts_figures_count_a_round_of_the_last_hour_outside_the_shift(tmp_path):
+    # The page asks for the shift's figures, then the last hour's, in two queries: a
+    # table whose first round was stored between them (here: a shift begun since) has
+    # the last hour's pace and none of the shift's hands.  It killed the page's pusher.
+    store = Store("sqlite:///%s" % (tmp_path / "floor.db"))
+    now = time.time()
+    end = {"e": "end", "hand": 1, "rake": 1, "winners": [0]}
+    assert store.write([("event", "t1", "r", 1, now - 100, end)], now)
+    figures = store.shifts(now - 10, now)
+    assert figures["t1"]["hands_per_hour"] == 1 and figures["t1"]["hands"] == 0
+
+
 def test_the_migrations_make_the_schema_the_store_declares(database):
     engine = create_engine(database)
     upgrade(engine)
