@@ -51,6 +51,7 @@ def one_round(ask, k):
         first = ask(k, 0)
         if k >= first["rounds"]:
             return None
+        first = dict(first, events=list(first["events"]))   # the answer asked, as it was
         nxt, ok = first["next"], True
         while nxt is not None and ok:
             page = ask(k, nxt)
