@@ -10,7 +10,8 @@ prints one JSON line:
     tables, minutes, events_published, events_stored, lost, events_per_s (stored, over
     the run), stored_p50_s / stored_p99_s (from a table's event to the floor's commit),
     page_p50_s / page_p99_s (from a table's change to the page's client), db_bytes,
-    db_bytes_per_1000_rounds, rounds, load (the 1-minute load average at the end), cores
+    db_bytes_per_1000_rounds, rounds, records (rounds stored with their record), load
+    (the 1-minute load average at the end), cores
 
 The goal (docs/floor.md): 500 tables at a round a minute, p99 to the page within 1 s,
 nothing lost.
@@ -190,8 +191,8 @@ def run(tables=500, minutes=3.0, round_s=60.0, say=print):
                 % (tables, round_s, minutes))
             published, pending, elapsed = _replayed(tables, rounds, pages, address, folder,
                                                     round_s, minutes)
-            count = sum(service.store.counts(row["name"])["rounds"]
-                        for row in service.store.table_rows())
+            counts = [service.store.counts(row["name"]) for row in service.store.table_rows()]
+            count = sum(c["rounds"] for c in counts)
             with service.store.engine.connect() as c:     # the log folded into the file
                 c.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
             size = os.path.getsize(os.path.join(folder, "floor.db"))
@@ -203,7 +204,8 @@ def run(tables=500, minutes=3.0, round_s=60.0, say=print):
                     "stored_p99_s": percentile(stored_delays, 0.99),
                     "page_p50_s": percentile(live.delays, 0.5),
                     "page_p99_s": percentile(live.delays, 0.99),
-                    "page_updates": len(live.delays), "rounds": count, "db_bytes": size,
+                    "page_updates": len(live.delays), "rounds": count,
+                    "records": sum(c["records"] for c in counts), "db_bytes": size,
                     "db_bytes_per_1000_rounds": round(size * 1000 / count) if count
                     else None,
                     "load": round(os.getloadavg()[0], 2), "cores": os.cpu_count()}

@@ -202,11 +202,15 @@ class Store:
             return upto
 
     def counts(self, table):
-        """{events, rounds, tilts} stored for the table."""
+        """{events, rounds, records, tilts} stored for the table (records: the rounds
+        with their record)."""
         with self.engine.connect() as db:
-            return {name: db.execute(select(func.count()).select_from(t)
-                                     .where(t.c.table_name == table)).scalar()
-                    for name, t in (("events", events), ("rounds", rounds), ("tilts", tilts))}
+            out = {name: db.execute(select(func.count()).select_from(t)
+                                    .where(t.c.table_name == table)).scalar()
+                   for name, t in (("events", events), ("rounds", rounds), ("tilts", tilts))}
+            out["records"] = db.execute(select(func.count()).select_from(rounds).where(
+                rounds.c.table_name == table, rounds.c.record_n.is_not(None))).scalar()
+        return out
 
     def table_rows(self):
         with self.engine.connect() as db:

@@ -38,5 +38,6 @@ def test_a_few_tables_replayed_lose_nothing_and_say_their_figures():
     assert figures["tables"] == 6 and figures["lost"] == 0 and figures["left_in_spools"] == 0
     assert figures["events_stored"] == figures["events_published"] > 500
     assert figures["rounds"] >= 12 and figures["db_bytes_per_1000_rounds"] > 0
+    assert figures["records"] == figures["rounds"]      # each round with its record
     assert 0 < figures["stored_p50_s"] <= figures["stored_p99_s"]
     assert 0 < figures["page_p50_s"] <= figures["page_p99_s"]
