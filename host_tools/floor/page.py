@@ -311,6 +311,7 @@ class _Handler(BaseHTTPRequestHandler):
         now = time.time()
         (view,) = self.floor.views({name})
         rounds = store.rounds_between(now - SHIFT_S, now + 1, name)[-20:]
+        recorded = store.recorded(name, rounds[0]["at"]) if rounds else set()
         events = store.last_events(name, 200)
         body = ["<!doctype html><meta charset=utf-8><title>%s - felt floor</title>"
                 % html.escape(name),
@@ -326,8 +327,9 @@ class _Handler(BaseHTTPRequestHandler):
                             r["rake"], "" if r["house"] is None else r["house"],
                             html.escape(r["called_off"] or ""), html.escape(
                                 "/table/%s/replay%s" % (quote(name), where)),
-                            "" if r["record_n"] is None else " <a href=\"%s\">record</a>"
-                            % html.escape("/table/%s/record%s" % (quote(name), where))))
+                            " <a href=\"%s\">record</a>" % html.escape(
+                                "/table/%s/record%s" % (quote(name), where))
+                            if (r["run"], r["n"]) in recorded else ""))
         body.append("</table><h2>Last events</h2><ol id=events>")
         body += ["<li>%s %s</li>" % (_when(at)[11:], html.escape(event_line(e)))
                  for _, _, at, e in events]

@@ -13,7 +13,7 @@ The table's state (TableState) is published retained whenever what the floor sho
 changes, and `online` true; the broker publishes `online` false, the last will, when
 the connection drops without a goodbye.
 
-Given the board's `recall`, each round's record follows its end as an event of its own,
+Given the board's `recall`, each round's record is the event right after its end,
 `{"e": "record", "hand", "format", "text"}`: its hand history (PHH) or house-banked
 record from the board's journal, with only the cards the table showed
 (host_tools.floor.records).
@@ -130,7 +130,9 @@ class Publisher(Connection):
             if changed:
                 self._publish_state()
         if ended is not None and self._recall is not None:
-            self._record(ended)      # outside the lock: the board is asked over its link
+            # Outside the lock (the board is asked over its link), and numbered next:
+            # no frame is taken meanwhile (Store.record_of finds it after the end).
+            self._record(ended)
 
     def _record(self, hand):
         """The record of the round that just ended, as the floor keeps it, as an event."""

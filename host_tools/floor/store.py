@@ -54,8 +54,7 @@ rounds = _of_a_run(                                   # from each round's end ev
     Column("rake", Integer, nullable=False),
     Column("house", Integer),                        # a house-banked round's result
     Column("called_off", String(32)),
-    Column("winners", JSON, nullable=False),
-    Column("record_n", Integer))                     # its `record` event's n, once stored
+    Column("winners", JSON, nullable=False))
 
 tilts = _of_a_run(                                    # from each `locked` event
     "tilts",
@@ -165,21 +164,14 @@ class Store:
             db.execute(update(tables).where(tables.c.name == name).values(**values))
 
     def _derived(self, db, table, run, n, at, e):
-        """What the floor reads off an event: a round ended, its record, a tilt begun or
-        cleared."""
+        """What the floor reads off an event: a round ended, a tilt begun or cleared.
+        (A round's record is the event after its end: read where it is, record_of.)"""
         k = e["e"]
         if k == "end" and isinstance(e.get("hand"), int):
             db.execute(insert(rounds).values(
                 table_name=table, run=run, n=n, at=at, hand=e["hand"],
                 rake=int(e.get("rake") or 0), house=e.get("house_round"),
                 called_off=e.get("called_off"), winners=e.get("winners") or []))
-        elif k == "record" and isinstance(e.get("hand"), int):
-            # The last round of that hand the run ended before the record.
-            last = (select(rounds.c.id).where(rounds.c.table_name == table,
-                                              rounds.c.run == run, rounds.c.hand == e["hand"],
-                                              rounds.c.n < n)
-                    .order_by(rounds.c.n.desc()).limit(1).scalar_subquery())
-            db.execute(update(rounds).where(rounds.c.id == last).values(record_n=n))
         elif k == "locked":
             db.execute(insert(tilts).values(
                 table_name=table, run=run, n=n, at=at, code=str(e.get("code") or "locked"),
@@ -202,14 +194,14 @@ class Store:
             return upto
 
     def counts(self, table):
-        """{events, rounds, records, tilts} stored for the table (records: the rounds
-        with their record)."""
+        """{events, rounds, records, tilts} stored for the table (records: the rounds'
+        records, host_tools.floor.records)."""
         with self.engine.connect() as db:
             out = {name: db.execute(select(func.count()).select_from(t)
                                     .where(t.c.table_name == table)).scalar()
                    for name, t in (("events", events), ("rounds", rounds), ("tilts", tilts))}
-            out["records"] = db.execute(select(func.count()).select_from(rounds).where(
-                rounds.c.table_name == table, rounds.c.record_n.is_not(None))).scalar()
+            out["records"] = db.execute(select(func.count()).select_from(events).where(
+                events.c.table_name == table, events.c.kind == "record")).scalar()
         return out
 
     def table_rows(self):
@@ -258,14 +250,22 @@ class Store:
 
     def record_of(self, table, run, end_n):
         """The record of the round whose end is event `end_n` of the run: its `record`
-        event ({"e", "hand", "format", "text"}), or None when none is stored."""
-        q = (select(events.c.body).join(rounds, (rounds.c.table_name == events.c.table_name)
-                                        & (rounds.c.run == events.c.run)
-                                        & (rounds.c.record_n == events.c.n))
-             .where(rounds.c.table_name == table, rounds.c.run == run, rounds.c.n == end_n))
+        event ({"e", "hand", "format", "text"}), or None when none is stored.  A table
+        sends a round's record as the event after its end (Publisher), so it is found
+        by its key: nothing is written to tie them when it is stored."""
+        q = select(events.c.body).where(events.c.table_name == table, events.c.run == run,
+                                        events.c.n == end_n + 1, events.c.kind == "record")
         with self.engine.connect() as db:
             body = db.execute(q).scalar()
         return body if body is None or isinstance(body, dict) else json.loads(body)
+
+    def recorded(self, table, since):
+        """{(run, n)}: the ends, since `since` (seconds), of the table's rounds whose
+        record is stored."""
+        q = select(events.c.run, events.c.n).where(
+            events.c.table_name == table, events.c.kind == "record", events.c.at >= since)
+        with self.engine.connect() as db:
+            return {(run, n - 1) for run, n in db.execute(q)}
 
     def last_events(self, table, count):
         """The table's last `count` events, oldest first: (run, n, at, event)."""
