@@ -64,8 +64,11 @@ def record(rounds=RECORDED_ROUNDS, seed=1):
             session.play_round()
             session.wait(0.3)
             said = {}
-            one_round(lambda k, start: said.setdefault(start, session.ask(
-                "recall", {"round": k, "from": start})), 0)
+
+            def ask(k, start):
+                said[start] = session.ask("recall", {"round": k, "from": start})
+                return said[start]
+            one_round(ask, 0)
             pages.append(said)
     finally:
         session.close()

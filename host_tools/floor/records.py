@@ -85,16 +85,16 @@ def shown_cards(header, events):
 
 def _masked(cards, seen):
     """PHH's cards (`AsKd`), each not in `seen` as `??`."""
-    return "".join([c if c in seen else UNKNOWN for c in pairs(cards)])
+    return "".join([c if c in seen else UNKNOWN for c in phh.pairs(cards)])
 
 
 # ----- PHH --------------------------------------------------------------------------------
 
 def phh_text(header, events):
     faced, shown, table = shown_cards(header, events)
-    r, _ = begun(header)
-    order = r.clockwise()               # PHH's players, as felt.table.phh numbers them
     doc = phh.lines(header, events)
+    # PHH's players p1, p2, ... are the seats of `_seats`, in order.
+    order = _value([line for line in doc if line.startswith("_seats = ")][0][9:])
     actions = doc.index("actions = [") + 1
     end = doc.index("]", actions)
     said = [_value(line.strip().rstrip(",")) for line in doc[actions:end]]
@@ -120,14 +120,14 @@ def _masked_actions(actions, order, faced, shown, table):
     it was dealt face up or exposed, or if it is still in the hand its player showed: a
     card thrown away was never seen, even one a reshuffle dealt to the same player
     again, to keep and show."""
-    dealt = [pairs(a.split()[3]) if a.startswith("d dh ") else None for a in actions]
+    to = [a.split()[2] if a.startswith("d dh ") else None for a in actions]   # "p1" ...
+    dealt = [None if p is None else phh.pairs(a.split()[3]) for p, a in zip(to, actions)]
     kept = [None if cards is None else [True] * len(cards) for cards in dealt]
     for i, action in enumerate(actions):
         words = action.split()
         if len(words) == 3 and words[1] == "sd":     # the player's cards thrown away:
-            for card in pairs(words[2]):             # its latest dealing of each
-                j = max([j for j in range(i) if dealt[j] is not None and
-                         actions[j].split()[2] == words[0] and card in dealt[j] and
+            for card in phh.pairs(words[2]):         # its latest dealing of each
+                j = max([j for j in range(i) if to[j] == words[0] and card in dealt[j] and
                          kept[j][dealt[j].index(card)]], default=-1)
                 if j >= 0:
                     kept[j][dealt[j].index(card)] = False
@@ -145,10 +145,6 @@ def _masked_actions(actions, order, faced, shown, table):
             action = "%s sd %s" % (words[0], _masked(words[2], ()))   # thrown away face down
         out.append(action)              # the board, the hands shown, the wagers
     return out
-
-
-def pairs(cards):
-    return [cards[i:i + 2] for i in range(0, len(cards), 2)]
 
 
 def _is_card(word):

@@ -55,10 +55,6 @@ def is_card(word):
         return False
 
 
-def pairs(cards):
-    return [cards[i:i + 2] for i in range(0, len(cards), 2)]
-
-
 def named(form, text):
     """{where: [cards]} of a record: each card or `??` by the place it is named."""
     out = {}
@@ -69,7 +65,7 @@ def named(form, text):
             if words[0] == "#":
                 out[i] = [w for w in words if is_card(w) or w == "??"]
             elif words[1] in ("dh", "db", "sd", "sm") and len(words) > 2:
-                out[i] = pairs(words[-1])
+                out[i] = phh.pairs(words[-1])
         out["_dead"] = doc.get("_dead", [])
         assert "_burns" not in doc and "_felt_events" not in doc
         return out

@@ -157,8 +157,8 @@ class _Writer:
                 return
         for i in range(len(self.actions) - 1, -1, -1):
             words = self.actions[i].split()
-            if words[:2] == ["d", "dh"] and code in _pairs(words[3]):
-                rest = "".join([c for c in _pairs(words[3]) if c != code])
+            if words[:2] == ["d", "dh"] and code in pairs(words[3]):
+                rest = "".join([c for c in pairs(words[3]) if c != code])
                 if rest:
                     self.actions[i] = "d dh %s %s" % (words[2], rest)
                 else:
@@ -321,7 +321,8 @@ def lines(header, events, round=None):
     return out
 
 
-def _pairs(cards):
+def pairs(cards):
+    """PHH's cards ("AsKd") as their codes."""
     return [cards[i:i + 2] for i in range(0, len(cards), 2)]
 
 
