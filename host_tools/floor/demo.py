@@ -24,28 +24,40 @@ GAMES = (("holdem", 6), ("stud7", 6), ("omaha-hilo8", 6), ("triple-draw-27", 5),
 PAUSE_S = 3              # seconds between a table's rounds: a pace a person can follow
 
 
-def broker(folder):
-    """mosquitto on a free loopback port: (process, (host, port))."""
-    exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    if not os.access(exe, os.X_OK):
-        raise cli.UserError("the demo needs mosquitto: make floor-parts installs it", 1)
+def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+        return s.getsockname()[1]
+
+
+def broker(folder, port=None, persist=False, log=None):
+    """mosquitto on loopback, on `port` or a free one: (process, (host, port)).  With
+    `persist`, it keeps its messages in `folder` (saved each second), so a broker killed
+    and started again on the same port still holds them; its output goes to `log`."""
+    exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    if not os.access(exe, os.X_OK):
+        raise cli.UserError("the floor needs mosquitto: make floor-parts installs it", 1)
+    address = ("127.0.0.1", port or free_port())
     conf = os.path.join(folder, "mosquitto.conf")
     with open(conf, "w") as f:
-        f.write("listener %d 127.0.0.1\nallow_anonymous true\n" % port)
+        f.write("listener %d 127.0.0.1\nallow_anonymous true\n" % address[1])
+        if persist:
+            f.write("persistence true\npersistence_location %s/\nautosave_interval 1\n"
+                    % folder)
+    out = subprocess.DEVNULL if log is None else log
     # Its own session: a Ctrl-C for the demo leaves it up until the tables said goodbye.
-    proc = subprocess.Popen([exe, "-c", conf], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    for _ in range(100):
+    proc = subprocess.Popen([exe, "-c", conf], stdout=out, stderr=out,
+                            start_new_session=True)
+    for _ in range(200):
         try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return proc, ("127.0.0.1", port)
+            socket.create_connection(address, 0.2).close()
+            return proc, address
         except OSError:
+            if proc.poll() is not None:
+                break
             time.sleep(0.05)
     proc.kill()
-    raise cli.UserError("mosquitto did not start", 1)
+    raise cli.UserError("mosquitto did not start on port %d" % address[1], 1)
 
 
 def table(name, game, players, address, folder, seed):

@@ -57,6 +57,8 @@ class Publisher(Connection):
         self._spool = spool
         os.makedirs(spool, exist_ok=True)
         self.run, self._next, self._pending = self._open_spool()
+        # Open for the table's whole run: each event is one line written and flushed.
+        self._events = open(self._events_file(), "a")
         self.stored = 0          # the floor's last word: events up to this n are stored
         self._ended = None       # the hand of the last round's end, said once
         self._recall = recall
@@ -108,7 +110,7 @@ class Publisher(Connection):
             del self._pending[n]
         if not self._pending:
             self._write_meta(self.run, self._next)
-            open(self._events_file(), "w").close()
+            self._events.truncate(0)
 
     # ----- frames from the board ---------------------------------------------------
 
@@ -154,8 +156,8 @@ class Publisher(Connection):
         n, at = self._next, round(time.time(), 3)
         self._next += 1
         event = wire.redacted(e)
-        with open(self._events_file(), "a") as f:
-            f.write(json.dumps({"n": n, "at": at, "event": event}) + "\n")
+        self._events.write(json.dumps({"n": n, "at": at, "event": event}) + "\n")
+        self._events.flush()
         message = wire.event_message(self.run, n, at, event)
         self._pending[n] = message
         if len(self._pending) > MAX_SPOOL:
@@ -230,3 +232,5 @@ class Publisher(Connection):
         self._closed.set()
         self.client.disconnect()
         self.client.loop_stop()
+        with self._lock:
+            self._events.close()

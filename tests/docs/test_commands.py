@@ -22,13 +22,14 @@ import os
 import re
 import select
 import signal
-import socket
 import subprocess
 import textwrap
 import time
 from pathlib import Path
 
 import pytest
+
+from host_tools.floor.demo import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 NO_BOARD = "no such port: is the board plugged in?"
@@ -76,12 +77,6 @@ def run(line, checkout, timeout=600):
     return subprocess.run(["bash", "-c", line], cwd=checkout, env=environment(checkout),
                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
                           timeout=timeout)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Served:

@@ -16,6 +16,7 @@ import pytest
 
 from felt import FIRMWARE
 from host_tools import console as C
+from host_tools.floor.demo import free_port
 from served import BIN, ROOT, Served
 HEADS_UP = '{"seats":2,"stacks":[100,100],"blinds":[1,2],"small_bet":2,"big_bet":4}'
 
@@ -183,9 +184,7 @@ def test_the_served_board_boots_on_the_journal_it_is_given(tmp_path):
 
 
 def test_an_unreachable_port_is_one_line_and_a_failure(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        free = s.getsockname()[1]        # nothing listens there once closed
+    free = free_port()        # nothing listens there once closed
     none = tmp_path / "ttyNONE"
     for port, said in (("socket://127.0.0.1:%d" % free, "cannot open socket://127.0.0.1:%d: "
                         % free),

@@ -204,7 +204,7 @@ def test_a_second_table_under_the_same_name_is_said_once(broker, floor, tmp_path
 
 
 def test_an_unreachable_broker_is_said_once_and_the_events_wait(tmp_path):
-    from broker import free_port
+    from host_tools.floor.demo import free_port
     lines = []
     pub = Publisher("t1", ("127.0.0.1", free_port()), str(tmp_path / "spool"),
                     say=lines.append)
