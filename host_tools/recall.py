@@ -16,9 +16,8 @@ import json
 import os
 import sys
 
-from felt.poker import cards as C
-from felt.poker import hands, variants
-from felt.table import phh
+from felt.poker import variants
+from felt.table import phh, poker_table
 from felt.table.journal import RECALL
 from felt.table.recall import files
 from felt.table.recovery import begun
@@ -138,47 +137,17 @@ def _banked(h, events, out):
 
 
 def _event(r, e):
-    """The event a board sends for one of the rules core's effects (felt.poker.round;
-    docs/protocol.md, firmware/felt/table/poker_table.py `effects`), cards named, for
-    words.Narrator; None for an effect it sends none for."""
+    """The event a board sends for one of the rules core's effects, every card named
+    (felt.table.poker_table.event_of), for words.Narrator; None for an effect it sends
+    none for."""
     k = e[0]
-    if k == "post":
-        return {"e": k, "seat": e[1], "kind": e[2], "amount": e[3], "all_in": e[4]}
-    if k == "dealt":
-        return {"e": k, "what": e[1], "seat": e[2], "card": C.code(e[3])}
-    if k == "action":
-        return {"e": k, "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]}
-    if k == "show":
-        high, low = hands.kinds(r.variant)
-        shown = {"e": k, "seat": e[1], "cards": C.codes(r.hole[e[1]])}
-        if e[2] >= 0:
-            shown["hand"] = hands.describe(e[2], high)
-        if e[3] >= 0:
-            shown["low_hand"] = hands.describe(e[3], low)
-        return shown
-    if k == "award":
-        return {"e": k, "pot": e[1], "seat": e[2], "amount": e[3], "share": e[4]}
-    if k in ("return", "refund"):
-        return {"e": k, "seat": e[1], "amount": e[2]}
-    if k == "rake":
-        return {"e": k, "amount": e[1]}
-    if k == "street":
-        return {"e": k, "name": e[1]}
-    if k == "discarded":
-        return {"e": k, "seat": e[1], "cards": C.codes(e[2])}
-    if k == "dead_hand":
-        return {"e": k, "seat": e[1]}
-    if k == "exposed":
-        return {"e": k, "seat": e[1], "card": C.code(e[2])}
-    if k == "reshuffle":
-        return {"e": k, "cards": C.codes(e[1])}
-    if k == "runout":
-        return {"e": k, "n": e[1], "of": e[2], "board": C.codes(e[3])}
     if k == "called_off":
         return {"e": "irregularity", "kind": e[1], "detail": e[2], "section": e[3]}
     if k == "irregularity":
         return {"e": k, "kind": e[1], "section": e[2], "detail": e[3]}
-    return None
+    if k in ("need", "to_act", "end", "settle"):
+        return None
+    return poker_table.event_of(r, e)
 
 
 def write_phh(folder, answer):

@@ -23,6 +23,7 @@ import io
 import json
 import os
 import queue
+import re
 import secrets
 import threading
 import time
@@ -39,6 +40,7 @@ from host_tools.words import event_line
 
 PAGE = Path(__file__).with_name("page.html")
 REPLAY = Path(__file__).with_name("replay.html")
+TABLE = Path(__file__).with_name("table.html")
 SESSION_S = 12 * 3600       # a sign-in lasts a shift
 SHIFT_S = 8 * 3600          # "this shift": the last eight hours
 PUSH_S = 0.2                # a table's changes pushed at most this often
@@ -246,7 +248,7 @@ class _Handler(BaseHTTPRequestHandler):
         if user is None:
             return self._send(303, "", headers=[("Location", "/login")])
         if url.path == "/":
-            return self._send(200, PAGE.read_text().replace("{{user}}", html.escape(user)))
+            return self._send(200, fill(PAGE, user=html.escape(user)))
         if url.path == "/tables.json":
             return self._send(200, json.dumps(self.floor.views()), "application/json")
         if url.path == "/live":
@@ -305,23 +307,17 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _table(self, name):
         store = self.floor.store
-        rows = [r for r in store.table_rows() if r["name"] == name]
-        if not rows:
+        if not [r for r in store.table_rows() if r["name"] == name]:
             return self._send(404, "no table %s on this floor" % html.escape(name))
         now = time.time()
         (view,) = self.floor.views({name})
         rounds = store.rounds_between(now - SHIFT_S, now + 1, name)[-20:]
         recorded = store.recorded(name, rounds[0]["at"]) if rounds else set()
         events = store.last_events(name, 200)
-        body = ["<!doctype html><meta charset=utf-8><title>%s - felt floor</title>"
-                % html.escape(name),
-                "<h1>%s</h1><p><a href=/>every table</a></p>" % html.escape(name),
-                "<pre id=state>%s</pre>" % html.escape(json.dumps(view, indent=1)),
-                "<h2>Last rounds</h2><table><tr><th>ended<th>hand<th>winners<th>rake"
-                "<th>house<th>called off<th></tr>"]
+        rows = []
         for r in reversed(rounds):
             where = "?run=%s&n=%d" % (r["run"], r["n"])
-            body.append("<tr><td>%s<td>%d<td>%s<td>%d<td>%s<td>%s<td><a href=\"%s\">replay"
+            rows.append("<tr><td>%s<td>%d<td>%s<td>%d<td>%s<td>%s<td><a href=\"%s\">replay"
                         "</a>%s</tr>" % (
                             _when(r["at"]), r["hand"], " ".join(map(str, r["winners"])),
                             r["rake"], "" if r["house"] is None else r["house"],
@@ -330,11 +326,11 @@ class _Handler(BaseHTTPRequestHandler):
                             " <a href=\"%s\">record</a>" % html.escape(
                                 "/table/%s/record%s" % (quote(name), where))
                             if (r["run"], r["n"]) in recorded else ""))
-        body.append("</table><h2>Last events</h2><ol id=events>")
-        body += ["<li>%s %s</li>" % (_when(at)[11:], html.escape(event_line(e)))
+        lines = ["<li>%s %s</li>" % (_when(at)[11:], html.escape(event_line(e)))
                  for _, _, at, e in events]
-        body.append("</ol>")
-        return self._send(200, "".join(body))
+        return self._send(200, fill(TABLE, table=html.escape(name), rounds="\n".join(rows),
+                                     state=html.escape(json.dumps(view, indent=1)),
+                                     events="\n".join(lines)))
 
     def _replay(self, name, query):
         """A round to step through: each event in words, and the felt after it."""
@@ -345,8 +341,8 @@ class _Handler(BaseHTTPRequestHandler):
         steps = replay_steps(name, self.floor.store.round_events(name, run, n))
         if not steps:
             return self._send(404, "no such round of %s" % html.escape(name))
-        return self._send(200, REPLAY.read_text().replace("{{table}}", html.escape(name))
-                          .replace("{{steps}}", json.dumps(steps).replace("</", "<\\/")))
+        return self._send(200, fill(REPLAY, table=html.escape(name),
+                                     steps=json.dumps(steps).replace("</", "<\\/")))
 
     def _record(self, name, query):
         """A round's record, as the table sent it (host_tools.floor.records), to save."""
@@ -373,6 +369,12 @@ class _Handler(BaseHTTPRequestHandler):
                           "text/csv; charset=utf-8",
                           [("Content-Disposition", "attachment; filename=felt-floor-%s-%s.csv"
                             % (query["from"][0], query["to"][0]))])
+
+
+def fill(template, **values):
+    """The template's text with each {{name}} replaced by values[name], in one pass: a
+    value that holds "{{...}}" itself stays as it is."""
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m.group(1)], template.read_text())
 
 
 def _login_form(message):

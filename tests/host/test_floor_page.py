@@ -16,7 +16,7 @@ import pytest
 
 from broker import Broker
 from host_tools.emulator.session import Session
-from host_tools.floor.page import Page, set_password
+from host_tools.floor.page import Page, fill, set_password
 from host_tools.floor.publisher import Publisher
 from host_tools.floor.service import FloorService
 from host_tools.floor.store import Store
@@ -253,3 +253,10 @@ def test_a_rounds_record_is_on_its_tables_page_with_no_card_nobody_saw(floor, tm
     with pytest.raises(urllib.error.HTTPError) as none:
         opener.open(floor.url + "/table/t1/record?run=%s&n=1" % table.pub.run)
     assert none.value.code == 404
+
+
+def test_a_template_takes_each_value_once_and_as_it_is(tmp_path):
+    # A value holding "{{b}}" (a table's state may say anything) is not filled again.
+    template = tmp_path / "t.html"
+    template.write_text("<p>{{a}}</p><p>{{b}}</p>")
+    assert fill(template, a="{{b}}", b="x") == "<p>{{b}}</p><p>x</p>"

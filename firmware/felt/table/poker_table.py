@@ -216,63 +216,69 @@ def effects(ctl, out):
         k = e[0]
         if k == "need":
             ctl.hal.card_reader.want(e[1], e[2])
-        elif k == "post":
-            evt({"e": "post", "seat": e[1], "kind": e[2], "amount": e[3], "all_in": e[4]})
-        elif k == "dealt":
-            d = {"e": "dealt", "what": e[1], "seat": e[2]}
-            if e[1] == "up" or e[1] == "board" or not ctl.own_devices:
-                d["card"] = C.code(e[3])    # a wired board says a face down card's face never
-            evt(d)
-        elif k == "reshuffle":
-            evt({"e": "reshuffle", "count": len(e[1])} if ctl.own_devices else
-                {"e": "reshuffle", "cards": C.codes(e[1])})
-        elif k == "discarded":
-            evt({"e": "discarded", "seat": e[1], "cards": C.codes(e[2])})
-        elif k == "rake":
-            evt({"e": "rake", "amount": e[1]})   # counted when the round ends
-        elif k == "street":
-            evt({"e": "street", "name": e[1]})
-        elif k == "runout":
-            evt({"e": "runout", "n": e[1], "of": e[2], "board": C.codes(e[3])})
         elif k == "to_act":
             r = ctl.round
             d = {"e": "to_act", "seat": e[1], "legal": r.legal_actions(e[1])}
             if r.phase == lazy.load(_ROUND).BETTING and ctl.config.structure.kind != "fixed":
                 d["min"], d["max"] = r.raise_bounds(e[1])
             evt(d)
-        elif k == "action":
-            evt({"e": "action", "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]})
-        elif k == "return":
-            evt({"e": "return", "seat": e[1], "amount": e[2]})
-        elif k == "show":
-            s = e[1]
-            hands = lazy.load("felt.poker.hands")
-            high, low = hands.kinds(ctl.round.variant)
-            d = {"e": "show", "seat": s, "high": e[2], "low": e[3],
-                 "cards": C.codes(ctl.round.hole[s])}
-            if e[2] >= 0:
-                d["hand"] = hands.describe(e[2], high)
-            if e[3] >= 0:
-                d["low_hand"] = hands.describe(e[3], low)
-            evt(d)
-        elif k == "award":
-            evt({"e": "award", "pot": e[1], "seat": e[2], "amount": e[3], "share": e[4]})
-        elif k == "refund":
-            evt({"e": "refund", "seat": e[1], "amount": e[2]})
         elif k == "called_off":
             ctl.called_off = e[1]
             ctl.irregularity(e[1], e[3], e[2])
         elif k == "irregularity":
             ctl.notice = e[1]
             ctl.irregularity(e[1], e[2], e[3])
-        elif k == "dead_hand":
-            evt({"e": "dead_hand", "seat": e[1]})
-        elif k == "exposed":
-            evt({"e": "exposed", "seat": e[1], "card": C.code(e[2])})
         elif k == "end":
             end_round(ctl)
         elif k == "settle":
             effects(ctl, ctl.round.settle())   # the showdown, after the LEDs
+        else:
+            evt(event_of(ctl.round, e, ctl.own_devices))
+
+
+def event_of(r, e, own_devices=False):
+    """The `evt` frame of one of round r's effects that is only said (docs/protocol.md):
+    no request, no change at the table.  A board with its own devices never says a
+    face down card's face (dealt, reshuffle); host_tools.recall says every card."""
+    k = e[0]
+    if k == "dealt":
+        d = {"e": k, "what": e[1], "seat": e[2]}
+        if e[1] == "up" or e[1] == "board" or not own_devices:
+            d["card"] = C.code(e[3])
+        return d
+    if k == "action":
+        return {"e": k, "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]}
+    if k == "post":
+        return {"e": k, "seat": e[1], "kind": e[2], "amount": e[3], "all_in": e[4]}
+    if k == "reshuffle":
+        return {"e": k, "count": len(e[1])} if own_devices else {"e": k, "cards": C.codes(e[1])}
+    if k == "discarded":
+        return {"e": k, "seat": e[1], "cards": C.codes(e[2])}
+    if k == "rake":
+        return {"e": k, "amount": e[1]}    # counted when the round ends
+    if k == "street":
+        return {"e": k, "name": e[1]}
+    if k == "runout":
+        return {"e": k, "n": e[1], "of": e[2], "board": C.codes(e[3])}
+    if k == "return" or k == "refund":
+        return {"e": k, "seat": e[1], "amount": e[2]}
+    if k == "show":
+        s = e[1]
+        hands = lazy.load("felt.poker.hands")
+        high, low = hands.kinds(r.variant)
+        d = {"e": k, "seat": s, "high": e[2], "low": e[3], "cards": C.codes(r.hole[s])}
+        if e[2] >= 0:
+            d["hand"] = hands.describe(e[2], high)
+        if e[3] >= 0:
+            d["low_hand"] = hands.describe(e[3], low)
+        return d
+    if k == "award":
+        return {"e": k, "pot": e[1], "seat": e[2], "amount": e[3], "share": e[4]}
+    if k == "dead_hand":
+        return {"e": k, "seat": e[1]}
+    if k == "exposed":
+        return {"e": k, "seat": e[1], "card": C.code(e[2])}
+    raise ValueError("no frame for the effect %r" % (k,))
 
 
 def ask(ctl):
