@@ -8,6 +8,7 @@ try:
     import asyncio
 except ImportError:
     import uasyncio as asyncio
+import gc
 
 from felt.guard import Guard
 from felt.hal.clock import sleep_ms
@@ -87,9 +88,16 @@ async def clock_task(hal, ctl, guard, period_ms=500):
 
 
 async def resend_task(hal, guard):
-    """Resend a frame the host has not acknowledged in time."""
+    """Resend a frame the host has not acknowledged in time; and collect the heap
+    while nothing is being handled, before it runs low, so that a press seldom waits
+    for a collection (MicroPython collects when an allocation finds no room)."""
     while True:
         hal.link.flush()
+        # Below 32 KB free: more than a press allocates, a showdown's included, so a
+        # press seldom finds no room and pays for the collection (docs/development.md).
+        # CPython has no heap of its own to watch.
+        if hasattr(gc, "mem_free") and gc.mem_free() < 32768:
+            gc.collect()
         guard.beat("resend")
         await sleep_ms(50)
 

@@ -77,3 +77,43 @@ def test_the_guards_own_reset_is_no_watchdog_reset():
     codes, logs = _boot_after_a_reset("loop-guard-reset", "task link died: MemoryError")
     assert codes == ["task_reset"]
     assert logs == ["rebooted: task link died: MemoryError"]
+
+
+class FakeHeap:
+    """The gc module as felt.loop sees it: `free` bytes free, the collections counted."""
+
+    def __init__(self, free):
+        self.free = free
+        self.collected = 0
+
+    def mem_free(self):
+        return self.free
+
+    def collect(self):
+        self.collected += 1
+        self.free = 100000
+
+
+def _collections_while_idle(free):
+    """How often the resend task collects in its first turn, with `free` bytes free."""
+    from felt.guard import Guard
+    heap = FakeHeap(free)
+    hal = L.open(BOARD, Wire())
+    saved = loop.gc
+    loop.gc = heap
+
+    async def idle_for_a_moment():
+        task = asyncio.create_task(loop.resend_task(hal, Guard(hal.ticks_ms)))
+        await asyncio.sleep(0.02)      # its first turn, then its 50 ms sleep
+        task.cancel()
+
+    try:
+        asyncio.run(idle_for_a_moment())
+    finally:
+        loop.gc = saved
+    return heap.collected
+
+
+def test_the_heap_is_collected_while_idle_before_a_press_finds_no_room():
+    assert _collections_while_idle(20000) == 1      # below 32 KB free: now, while idle
+    assert _collections_while_idle(60000) == 0      # room enough: left to MicroPython
