@@ -263,7 +263,9 @@ def effects(ctl, out):
         elif k == "end":
             end_round(ctl)
         elif k == "settle":
-            effects(ctl, r.settle())
+            out = r.settle()           # the showdown, after the press's LEDs
+            ctl.render_ended()         # its winners lit before its frames
+            effects(ctl, out)
 
 
 def ask(ctl, name=None, seats=None):

@@ -597,6 +597,16 @@ class Controller:
             self._scene = scene
             scenes.render(self.hal.pixels, self.leds, scene[0], scene[1], scene[2])
 
+    def render_ended(self):
+        """The LEDs as the round's end will leave them (the winners), lit as soon as its
+        result is known: its frames and its end (the link, the journal, the hand
+        history) take a Pico a third of a second more.  Should the LEDs fail, the fault
+        puts the table's fields back (_fault)."""
+        state, stacks = self.state, self.stacks
+        self.state, self.stacks = IDLE, self.round.stacks
+        self.render()
+        self.state, self.stacks = state, stacks
+
     def snapshot(self):
         """The state answer: the table between rounds, the game's table adding the
         round under way."""

@@ -231,7 +231,9 @@ def effects(ctl, out):
         elif k == "end":
             end_round(ctl)
         elif k == "settle":
-            effects(ctl, ctl.round.settle())   # the showdown, after the LEDs
+            out = ctl.round.settle()   # the showdown, after the press's LEDs
+            ctl.render_ended()         # its winners lit before its frames
+            effects(ctl, out)
         else:
             evt(event_of(ctl.round, e, ctl.own_devices))
 
@@ -278,7 +280,7 @@ def event_of(r, e, own_devices=False):
         return {"e": k, "seat": e[1]}
     if k == "exposed":
         return {"e": k, "seat": e[1], "card": C.code(e[2])}
-    raise ValueError("no frame for the effect %r" % (k,))
+    raise ValueError(k)     # an effect with no frame: a bug, the table faults
 
 
 def ask(ctl):

@@ -84,6 +84,22 @@ def test_a_four_card_round_over_the_link_settles_and_counts_the_house():
     assert ctl.seat_statuses()[:2] == [scenes.WINNER, scenes.WINNER]
 
 
+def test_the_winners_are_lit_before_the_settlements_frames_are_sent():
+    # A board's UART is slow: the players see who won as soon as it is known.
+    ctl, hal = configured(FOUR)
+    ctl.handle("btn", {"seat": 1, "b": "raise"})
+    cut(ctl)
+    cards(ctl, FOUR_CARDS)
+    assert ctl.handle("btn", {"seat": 1, "b": "raise", "to": 10}) is None
+    order = []
+    write, send = hal.pixels.write, hal.link.send
+    hal.pixels.write = lambda: (order.append(ctl.seat_statuses()[:2]), write())
+    hal.link.send = lambda k, p: (order.append(p.get("e", k)), send(k, p))
+    assert ctl.handle("btn", {"seat": 0, "b": "raise"}) is None    # the last decision
+    lit = order.index([scenes.WINNER, scenes.WINNER])
+    assert lit < order.index("show") < order.index("pay") < order.index("end")
+
+
 def test_a_holdem_bonus_round_with_the_seat_buttons():
     ctl, hal = configured(BONUS)
     ctl.handle("btn", {"seat": 0, "b": "raise"})     # the bonus wager too
