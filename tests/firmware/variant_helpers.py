@@ -40,6 +40,11 @@ def codes_of(cs):
     return " ".join([code(c) for c in cs])
 
 
+def face_up(r, seat):
+    """Whether each of the seat's hole cards is up, in the order it holds them."""
+    return [c in r.up[seat] for c in r.hole[seat]]
+
+
 def dealt(effects, what=None):
     """[(what, seat, code)] of the "dealt" effects, or [(seat, code)] of one kind."""
     out = []

@@ -194,7 +194,7 @@ class Watch:
             for s in live:
                 assert len(r.hole[s]) == want, (s, C.codes(r.hole[s]), want)
             if not r.variant.stud():
-                assert not [u for s in live for u in r.up[s] if u], "a down card is up"
+                assert not [s for s in live if r.up[s]], "a down card is up"
                 # The board as full as the steps say, a card off the table replaced.
                 assert len(r.board) == sum([st_[1] for st_ in r.variant.steps[:r.step]
                                             if st_[0] == "board"]), C.codes(r.board)
@@ -206,7 +206,7 @@ class Watch:
             k = r.variant.steps[0][1] + r.variant.steps[0][2]
             for s in live:
                 if s not in self.replaced:
-                    ups = len([u for u in r.up[s][:k] if u])
+                    ups = len([c for c in r.hole[s][:k] if c in r.up[s]])
                     assert ups == 1 + self.late_exposures.get(s, 0), (s, r.up[s])
 
 
@@ -245,7 +245,7 @@ def legal_faults(r, shoe, w, allowed):
             [("replace", C.code(c), "off_table") for c in r.board if c in r.just_dealt]
     if "exposed" in allowed and r.variant.stud() and r.betround < 0 and r.phase == DEALING:
         faults["exposed"] = [("exposed", C.code(c)) for c, s in mine
-                             if r.hole[s].index(c) <= 1 and not r.up[s][r.hole[s].index(c)]]
+                             if r.hole[s].index(c) <= 1 and c not in r.up[s]]
     return dict((k, v) for k, v in faults.items() if v)
 
 
@@ -284,7 +284,7 @@ def illegal_faults(r, shoe, w):
         i = r.hole[s].index(c)
         if r.variant.stud():
             bad.append(("replace", code, "exposed"))     # stud follows 20.38(l)
-            if r.betround >= 0 or i > 1 or r.up[s][i]:
+            if r.betround >= 0 or i > 1 or c in r.up[s]:
                 bad.append(("exposed", code))
         else:
             bad.append(("exposed", code))                # hold 'em follows 20.38(n)
@@ -307,7 +307,7 @@ def apply_fault(r, w, shoe, event):
         seat = held_by(r, card)
         if seat >= 0:
             holding = len(r.hole[seat])
-            was_up = r.up[seat][r.hole[seat].index(card)]
+            was_up = card in r.up[seat]
         else:
             holding = len(r.board)      # 20.38(m): a community card off the table
     if kind in ("foul", "away"):
@@ -411,7 +411,7 @@ def apply_fault(r, w, shoe, event):
             assert ("dead_hand", seat) not in out and r.live(seat), \
                 "the hand died with one hole card exposed: %s, dealt down %s" % (
                     C.code(card), C.codes(w.first_deal[seat]))
-            assert len(r.hole[seat]) == holding and r.up[seat][r.hole[seat].index(card)]
+            assert len(r.hole[seat]) == holding and card in r.up[seat]
             if seat in w.up_dealt:
                 w.late_exposures[seat] = w.late_exposures.get(seat, 0) + 1
     return out

@@ -87,8 +87,7 @@ def why_not(r, event):
     # exposed
     if not r.variant.stud():
         return "outside stud an exposed down card is replaced (13:47-20.38(n))"
-    i = r.hole[seat].index(card)
-    if r.betround >= 0 or r.up[seat][i]:
+    if r.betround >= 0 or card in r.up[seat]:
         return "13:47-20.38(l) covers the hole cards, while dealing"
     return None
 
@@ -201,9 +200,10 @@ def _dealt_to(r, card):
 
 def _take_back(r, seat, card, out):
     """Take a dealt card back to the discards; True if it was dealt face up."""
-    i = r.hole[seat].index(card)
-    r.hole[seat].pop(i)
-    was_up = r.up[seat].pop(i)
+    r.hole[seat].remove(card)
+    was_up = card in r.up[seat]
+    if was_up:
+        r.up[seat].remove(card)
     r.muck.append(card)
     r.just_dealt.remove(card)
     out.append(("discarded", seat, [card]))
@@ -212,8 +212,7 @@ def _take_back(r, seat, card, out):
 
 def _exposed(r, card, out):
     seat = _dealt_to(r, card)
-    i = r.hole[seat].index(card)
-    r.up[seat][i] = True
+    r.up[seat].append(card)
     r.exposed[seat].append(card)
     out.append(("exposed", seat, card))
     if len(r.exposed[seat]) >= 2:

@@ -54,13 +54,16 @@ from felt.poker import showdown
 IRREGULAR = ("void", "dead", "misdeal", "face_up", "replace", "exposed", "foul", "away")
 IRREGULAR_RULES = "felt.poker.irregular"
 _CPYTHON = sys.implementation.name != "micropython"   # Round's __slots__ (round_slots)
-# find(code): C.CODES.find(code) of a two-character code, 2 * card for a card's, else
-# -1 or odd.  unseen(size): Round.seen, every card unseen.
+# find(code): 2 * card for a card's code, -1 or odd for any other string (C.parse()
+# without its reasons); TypeError for what no string is.  unseen(size): Round.seen,
+# every card unseen.
 if _CPYTHON:
     # Quicker on CPython (round_slots): a dict's lookup, a list of the cards seen.
     from felt.poker.round_slots import find, unseen
 else:
-    find = C.CODES.find
+    def find(code):
+        # A code of one or three characters would be found inside the codes.
+        return C.CODES.find(code) if len(code) == 2 else -1
     unseen = bytearray      # a byte a card, in a board's heap
 
 ACTIONS = ("fold", "check", "call", "bring_in", "bet", "raise")
@@ -106,8 +109,11 @@ class Round:
         self.button = button
         self.structure = structure
         # Per seat, in one loop (quicker than a comprehension each, and less code on a
-        # board): in the round or not, the hole cards, whether each was dealt face up,
-        # and (stud) those exposed while dealing (20.38(l)).
+        # board): in the round or not, the hole cards, those of them dealt face up (or
+        # turned up) in the order they came, and those exposed while dealing (20.38(l)).
+        # Only stud deals a card up or turns an exposed one up (elsewhere an exposed card
+        # is replaced, 20.38(n)): other games hold an empty tuple, no list, for each.
+        stud = self.variant.stud()
         dealt_in = self.dealt_in = []
         hole = self.hole = []
         up = self.up = []
@@ -115,12 +121,12 @@ class Round:
         for s in stacks:
             dealt_in.append(s > 0)
             hole.append([])
-            up.append([])
-            exposed.append([])
+            up.append([] if stud else ())
+            exposed.append([] if stud else ())
         self.alive = sum(dealt_in)   # players not folded
         if self.alive < 2:
             raise ValueError("a round needs two players with chips")
-        if self.variant.stud():
+        if stud:
             # Stud has no button: dealing starts left of the dealer, before seat 0.
             self.origin = n - 1
         else:
@@ -128,6 +134,9 @@ class Round:
                 raise ValueError("the button must be on a seat in the round")
             self.origin = button
         self.folded = [False] * n
+        # The seats in order, twice over, a byte each: ring[s + 1:s + 1 + n] is every
+        # seat clockwise from the one after s (quicker than wrapping round in a loop).
+        self.ring = bytes(range(n)) * 2
         self.ghost = [False] * n    # folded, still dealt to until a wager (20.38(e))
         self.board = []
         self.burns = []
@@ -244,27 +253,12 @@ class Round:
                 seats.append(s)
         return seats
 
-    def _first_live(self, after, chips=0):
-        """The first seat clockwise after `after` still in the hand (with chips=1, that
-        can still act), or -1."""
-        n = self.n
-        for i in range(1, n + 1):
-            s = (after + i) % n
-            if self.dealt_in[s] and not self.folded[s] and self.stacks[s] >= chips:
-                return s
-        return -1
-
     def _live_clockwise(self, ghost=False):
         """The seats still in the hand, clockwise from the first left of the button
         (or, in stud, of the dealer); with ghost=True, also the folded seats still
         dealt to (20.38(e))."""
-        n = self.n
-        s = self.origin
         seats = []
-        for _ in range(n):
-            s += 1          # clockwise, as in set_to_act()
-            if s == n:
-                s = 0
+        for s in self.ring[self.origin + 1:self.origin + 1 + self.n]:
             # live(), or a ghost position
             if self.dealt_in[s] and (not self.folded[s] or ghost and self.ghost[s]):
                 seats.append(s)
@@ -298,7 +292,9 @@ class Round:
         return self.left
 
     def showing(self, seat):
-        return [c for c, u in zip(self.hole[seat], self.up[seat]) if u]
+        """The seat's up cards, in the order it holds them."""
+        up = self.up[seat]
+        return [c for c in self.hole[seat] if c in up]
 
     def unit(self):
         return self.structure.unit(self.variant.big[max(0, self.betround)])
@@ -384,7 +380,7 @@ class Round:
         hole = self.hole[seat]
         cards = []
         for c in codes.split():
-            i = find(c) if len(c) == 2 else -1   # C.parse() inline, as for a card
+            i = find(c)   # C.parse() inline, as for a card
             card = i >> 1
             if i & 1 or card not in hole or card in cards:
                 break       # refused: the reason below
@@ -438,7 +434,7 @@ class Round:
                 k = self.next_card
                 size = len(plan)
                 try:
-                    i = find(code) if len(code) == 2 else -1
+                    i = find(code)
                 except TypeError:
                     i = -1      # no string: refused below
                 card = i >> 1
@@ -451,9 +447,10 @@ class Round:
                 left = self.left - 1
                 self.left = left
                 if what == "hole" or what == "up":
-                    if self.dealt_in[seat] and not self.folded[seat]:   # live
+                    if not self.folded[seat]:   # live: the plan names seats dealt in
                         self.hole[seat].append(card)
-                        self.up[seat].append(what == "up")
+                        if what == "up":
+                            self.up[seat].append(card)
                         self.just_dealt.append(card)
                     else:
                         self.muck.append(card)  # a ghost position's card is dead
@@ -468,6 +465,13 @@ class Round:
                 out = [("dealt", what, seat, card)]
                 if k < size:
                     self.ask_card(out)
+                elif self.choice == "draw" and self.resume_to is None:
+                    # A draw's replacement cards are in: the next seat draws (deal_done()'s
+                    # commonest case, without its call).
+                    self.plan = []
+                    self.next_card = 0
+                    self.phase = CHOOSING
+                    self.next_chooser(out)
                 else:
                     self.deal_done(out)
                 return out
@@ -476,7 +480,19 @@ class Round:
             if seat == self.to_act and type(seat) is int and seat >= 0 and \
                     self.phase == BETTING and not self.bring_in_due:
                 owe = self.level - self.street_bet[seat]
-                if kind == "check" and owe == 0 or kind == "call" and owe > 0:
+                if kind == "check" and owe == 0:
+                    # The most common action, applied here whole: it wagers nothing, so
+                    # none of act()'s bookkeeping.
+                    if self.just_dealt:
+                        self.just_dealt = []
+                    self.checked[seat] = True
+                    self.acted_at[seat] = self.level
+                    out.append(("action", seat, kind, 0, False))
+                    self.set_to_act(seat, out)
+                    if self.to_act < 0:
+                        self.end_betting_round(out)
+                    return out
+                if kind == "call" and owe > 0:
                     self.act(kind, seat, None, out)
                     return out
         elif n == 3:
@@ -621,7 +637,6 @@ class Round:
                 if self.dealt_in[s] and self.folded[s]:
                     folded += self.hole[s]
                     self.hole[s] = []
-                    self.up[s] = []
             pool = [c for c in self.muck + self.burns + folded if c not in keep]
             self.muck = [c for c in self.muck if c in keep]
             self.burns = []
@@ -689,6 +704,11 @@ class Round:
         if not self._betting_possible():
             return False
         self.phase = BETTING
+        if opener == "blinds" or opener == "button":
+            # The first who can act left of the last blind, else of the button.
+            after = self.opener if opener == "blinds" and self.opener >= 0 else self.origin
+            self.set_to_act(after, out)
+            return True
         seat = self._opener(opener)
         if opener == "bring_in" and s.bring_in:
             self.bring_in_due = True
@@ -699,10 +719,7 @@ class Round:
         return True
 
     def _opener(self, opener):
-        if opener == "blinds" and self.opener >= 0:
-            return self._first_live(self.opener, 1)
-        if opener == "blinds" or opener == "button":
-            return self._first_live(self.origin)
+        """Who opens a betting round by the cards showing (stud, Mambo stud)."""
         live = self._live_clockwise()
         if opener == "showing":
             # 19:47-14.9(f): the highest hand showing; ties to the closest to the dealer's left.
@@ -733,16 +750,11 @@ class Round:
         return able >= 0 and self.street_bet[able] < self.level
 
     def set_to_act(self, after, out):
-        n = self.n
-        s = after
-        for _ in range(n):
-            # Clockwise: quicker than (after + i) % n, which CPython does not specialise.
-            s += 1
-            if s == n:
-                s = 0
+        for s in self.ring[after + 1:after + 1 + self.n]:
             # not yet acted at this level (first: what ends a round fails it), and can_act(s)
+            # (a seat with chips was dealt in: no chip goes to a seat that put none in)
             if (self.acted_at[s] < 0 or self.street_bet[s] < self.level) and \
-                    self.dealt_in[s] and not self.folded[s] and self.stacks[s] > 0:
+                    self.stacks[s] > 0 and not self.folded[s]:
                 self.to_act = s
                 out.append(("to_act", s))
                 return
@@ -757,17 +769,10 @@ class Round:
     def act(self, kind, seat, to, out):
         if self.just_dealt:
             self.just_dealt = []
-        if kind == "check":
-            # The most common action wagers nothing: none of the wager's bookkeeping.
-            self.checked[seat] = True
-            self.acted_at[seat] = self.level
-            out.append(("action", seat, kind, 0, False))
-            self.set_to_act(seat, out)
-            if self.to_act < 0:
-                self.end_betting_round(out)
-            return
         amount = 0
-        if kind == "call":
+        if kind == "check":
+            self.checked[seat] = True
+        elif kind == "call":
             amount = min(self.level - self.street_bet[seat], self.stacks[seat])
         elif kind == "fold":
             self.folded[seat] = True
@@ -876,11 +881,8 @@ class Round:
         if self.just_dealt:
             self.just_dealt = []
         hole = self.hole[seat]
-        up = self.up[seat]
         for c in cards:
-            i = hole.index(c)
-            del hole[i]
-            del up[i]
+            hole.remove(c)
         self.muck += cards
         out.append(("discarded", seat, cards))
         self.order.pop(0)

@@ -13,7 +13,7 @@ ROUND = (
     "brought_in", "forced", "opener", "show_order", "high", "low", "winners", "plan",
     "next_card", "order", "choice", "_drawn", "_reshuffle_first", "just_dealt",
     "face_ups", "called_off", "called_why", "_wagered", "resume_to", "exposed",
-    "brought_down", "_defer",
+    "brought_down", "_defer", "ring",
     # the runouts' (felt.poker.runouts): only `runouts` and `boards` at a table
     # that offers none
     "runouts", "boards", "run_from", "offered", "shared")

@@ -263,7 +263,7 @@ def lines(header, events, round=None):
                  for s in r.show_order]
         # A face-down card dealt after that (stud's seventh) is shown at the end.
         w.actions += ["%s sm %s" % (w.player(s), "".join([C.code(c) for c in r.hole[s]]))
-                      for s in r.show_order if False in r.up[s][len(held[s]):]]
+                      for s in r.show_order if _down_after(r, s, len(held[s]))]
         w.actions = w.actions[:show_at] + shows + w.actions[show_at:]
     done = round if round is not None else r
 
@@ -319,6 +319,14 @@ def lines(header, events, round=None):
         # misdeal): the journal's own events rebuild the round exactly.
         put("_felt_events", [list(e) for e in events])
     return out
+
+
+def _down_after(r, seat, k):
+    """True if the seat holds a face-down card after its first k."""
+    for c in r.hole[seat][k:]:
+        if c not in r.up[seat]:
+            return True
+    return False
 
 
 def pairs(cards):

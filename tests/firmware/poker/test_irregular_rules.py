@@ -8,7 +8,7 @@ bring-in 1, cards from seat 0 (the dealer's left).  Seats of 100 unless said."""
 from felt.poker.rake import Rake
 from felt.poker.round import BETTING
 from firmware_helpers import deal, act, refused, of_kind
-from variant_helpers import new_game, cards, codes_of, dealt, passive, feed
+from variant_helpers import new_game, cards, codes_of, dealt, passive, feed, face_up
 
 THIRD = "2c 2d 2h 3c 3d 3h 9s 4c Kh"    # stud, three seats: seat 1 shows the low 4c
 
@@ -226,7 +226,7 @@ def test_holdem_exposed_down_card_is_exchanged_for_the_next_card_20_38_n():
     assert ("discarded", 1, cards("5c")) in out and r.expecting() == ("hole", 1)
     deal(r, "6c 7c 8c")
     assert [codes_of(r.hole[s]) for s in range(3)] == ["4c 8c", "2c 6c", "3c 7c"]
-    assert r.up[1] == [False, False]
+    assert face_up(r, 1) == [False, False]
     assert cards("5c")[0] in r.muck
     # Outside stud it is no "exposed" hole card of 20.38(l); in stud no exchange.
     assert refused(r, ("exposed", "8c"))
@@ -246,7 +246,7 @@ def test_stud_first_or_second_hole_card_exposed_the_third_is_dealt_down_20_38_l(
     r.apply(("exposed", "3d"))                      # seat 1's second hole card
     out = deal(r, "9s 4c Kh")
     assert dealt(out) == [("hole", 0, "9s"), ("hole", 1, "4c"), ("up", 2, "Kh")]
-    assert r.up[0] == [True, False, False] and r.up[1] == [False, True, False]
+    assert face_up(r, 0) == [True, False, False] and face_up(r, 1) == [False, True, False]
     assert r.showing(0) == cards("2c") and r.showing(1) == cards("3d")
     # The bring-in goes by what shows: seat 0's 2c is the lowest up-card.
     assert r.phase == BETTING and r.to_act == 0 and r.bring_in_due
@@ -281,7 +281,7 @@ def test_stud_exposed_hole_card_replaced_takes_the_exposure_with_it_20_38_l_g_m(
     out = deal(r, "5s 3c 3d 3h 9s 4c Kh")
     assert dealt(out)[0] == ("hole", 0, "5s")
     assert dealt(out)[-3:] == [("up", 0, "9s"), ("up", 1, "4c"), ("up", 2, "Kh")]
-    assert [sum([1 for u in r.up[s] if u]) for s in range(3)] == [1, 1, 1]
+    assert [len(r.up[s]) for s in range(3)] == [1, 1, 1]
     assert r.phase == BETTING and r.to_act == 1          # 4c brings it in
     # A second exposure is again the first: the hand lives.
     r, _ = new_game("stud7", [100] * 3, 0)
@@ -299,11 +299,11 @@ def test_stud_exposed_card_replaced_after_its_down_third_card_comes_up_20_38_l_m
     deal(r, "2c 2d 2h 3c 3d 3h")
     r.apply(("exposed", "2c"))
     deal(r, "9s 4c Kh")
-    assert r.up[0] == [True, False, False]
+    assert face_up(r, 0) == [True, False, False]
     out = r.apply(("replace", "2c", "off_table"))
     assert r.expecting() == ("up", 0)
     out = deal(r, "Qd")
-    assert dealt(out) == [("up", 0, "Qd")] and r.up[0] == [False, False, True]
+    assert dealt(out) == [("up", 0, "Qd")] and face_up(r, 0) == [False, False, True]
     assert r.phase == BETTING and r.to_act == 1 and chips(r) == 300
 
 
@@ -317,7 +317,7 @@ def test_one_hole_card_games_exposed_brings_the_up_card_down_20_38_l():
         assert of_kind(out, "dead_hand") == [] and r.live(0)
         out = deal(r, "2d 2h 9s 4c Kh")
         assert dealt(out)[2] == ("hole", 0, "9s"), game
-        assert r.up[0] == [True, False] and r.showing(0) == cards("2c")
+        assert face_up(r, 0) == [True, False] and r.showing(0) == cards("2c")
         assert r.phase == BETTING and chips(r) == 300, game
 
 

@@ -8,7 +8,7 @@ from felt.poker.evaluate import evaluate
 from felt.poker.round import BETTING
 from firmware_helpers import deal, act, refused, of_kind
 from variant_helpers import DECK, new_game, stud_limit, cards, dealt, feed, passive, \
-    bet_round, stud7_streets, stud7_showdown, awards, won, codes_of
+    bet_round, stud7_streets, stud7_showdown, awards, won, codes_of, face_up
 
 THIRD = "2c 2d 2h 3c 3d 3h 9s 4c Kh"    # three seats; seat 1 shows the low 4c
 
@@ -32,7 +32,7 @@ def test_stud_deals_two_down_then_one_up_from_the_dealers_left_14_9_c():
     assert dealt(out) == [("hole", 0, "2c"), ("hole", 1, "3c"), ("hole", 2, "4c"),
                           ("hole", 0, "2d"), ("hole", 1, "3d"), ("hole", 2, "4d"),
                           ("up", 0, "9s"), ("up", 1, "5h"), ("up", 2, "Kd")]
-    assert r.up[0] == [False, False, True]
+    assert face_up(r, 0) == [False, False, True]
     assert r.showing(1) == cards("5h")
     # An empty seat at the dealer's left: the deal starts with the next player.
     r, _ = new_game("stud7", [0, 100, 100])
@@ -336,7 +336,7 @@ def test_five_card_stud_deals_one_down_one_up_then_one_up_a_street_14_8_a_5():
         assert [(e[0], e[1]) for e in dealt(out)] == [("burn", -1), ("up", 0), ("up", 1), ("up", 2)]
         passive(r)
     assert r.finished()
-    assert [r.up[s] for s in range(3)] == [[False, True, True, True, True]] * 3
+    assert [face_up(r, s) for s in range(3)] == [[False, True, True, True, True]] * 3
 
 
 def test_five_card_stud_ten_players_get_a_common_last_card_14_9_h_readme():
@@ -395,7 +395,7 @@ def test_mambo_one_more_card_down_then_the_highest_up_card_opens_readme():
     assert r.expecting() == ("burn", -1)
     out = deal(r, "Tc 6c 7c 8c")
     assert [(e[0], e[1]) for e in dealt(out)] == [("burn", -1), ("hole", 0), ("hole", 1), ("hole", 2)]
-    assert [r.up[s] for s in range(3)] == [[False, True, False]] * 3
+    assert [face_up(r, s) for s in range(3)] == [[False, True, False]] * 3
     assert r.to_act == 2                    # the king
 
 
