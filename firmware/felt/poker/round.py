@@ -438,7 +438,8 @@ class Round:
                 except TypeError:
                     i = -1      # no string: refused below
                 card = i >> 1
-                if i & 1 or self.phase != DEALING or k >= size or self.seen[card]:
+                # (A plan holds cards still due only while dealing: expecting().)
+                if i & 1 or k >= size or self.seen[card]:
                     card = self._due_card(code)   # refused, with the reason
                 _, what, seat = plan[k]
                 k += 1
@@ -934,6 +935,7 @@ class Round:
     def call_off(self, kind, why):
         """The round ends with every player's money back (the rules refunded it)."""
         self.phase = COMPLETE
+        self.plan = []
         self.to_act = -1
         self.called_off = kind
         self.called_why = why
@@ -946,6 +948,7 @@ class Round:
             out.append(("settle",))
             return
         self.phase = COMPLETE
+        self.plan = []
         self.to_act = -1
         self._return_uncalled(out)
         if self.betround >= 0 and not self._round_raked:
