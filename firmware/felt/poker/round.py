@@ -466,13 +466,6 @@ class Round:
                 out = [("dealt", what, seat, card)]
                 if k < size:
                     self.ask_card(out)
-                elif self.choice == "draw" and self.resume_to is None:
-                    # A draw's replacement cards are in: the next seat draws (deal_done()'s
-                    # commonest case, without its call).
-                    self.plan = []
-                    self.next_card = 0
-                    self.phase = CHOOSING
-                    self.next_chooser(out)
                 else:
                     self.deal_done(out)
                 return out
@@ -481,19 +474,7 @@ class Round:
             if seat == self.to_act and type(seat) is int and seat >= 0 and \
                     self.phase == BETTING and not self.bring_in_due:
                 owe = self.level - self.street_bet[seat]
-                if kind == "check" and owe == 0:
-                    # The most common action, applied here whole: it wagers nothing, so
-                    # none of act()'s bookkeeping.
-                    if self.just_dealt:
-                        self.just_dealt = []
-                    self.checked[seat] = True
-                    self.acted_at[seat] = self.level
-                    out.append(("action", seat, kind, 0, False))
-                    self.set_to_act(seat, out)
-                    if self.to_act < 0:
-                        self.end_betting_round(out)
-                    return out
-                if kind == "call" and owe > 0:
+                if kind == "check" and owe == 0 or kind == "call" and owe > 0:
                     self.act(kind, seat, None, out)
                     return out
         elif n == 3:
@@ -650,6 +631,11 @@ class Round:
         """The cards of a deal are all in: go on with the round."""
         self.plan = []
         self.next_card = 0
+        if self.choice == "draw" and self.resume_to is None:
+            # A draw's replacement cards are in (the commonest case): the next seat draws.
+            self.phase = CHOOSING
+            self.next_chooser(out)
+            return
         if self.resume_to is not None:
             # A replaced card is dealt: back to where the round was (20.38(g), (m), (n)).
             self.phase, self.to_act = self.resume_to
@@ -676,10 +662,6 @@ class Round:
                     self.set_to_act(self.to_act, out)
                     if self.to_act < 0:
                         self.end_betting_round(out)
-            return
-        if self.choice == "draw" and self.phase == DEALING:
-            self.phase = CHOOSING
-            self.next_chooser(out)
             return
         self.step += 1
         self._advance(out)
@@ -770,10 +752,17 @@ class Round:
     def act(self, kind, seat, to, out):
         if self.just_dealt:
             self.just_dealt = []
-        amount = 0
         if kind == "check":
+            # The most common action wagers nothing: none of the wager's bookkeeping.
             self.checked[seat] = True
-        elif kind == "call":
+            self.acted_at[seat] = self.level
+            out.append(("action", seat, kind, 0, False))
+            self.set_to_act(seat, out)
+            if self.to_act < 0:
+                self.end_betting_round(out)
+            return
+        amount = 0
+        if kind == "call":
             amount = min(self.level - self.street_bet[seat], self.stacks[seat])
         elif kind == "fold":
             self.folded[seat] = True
