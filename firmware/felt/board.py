@@ -29,7 +29,12 @@ EXPANDER_PINS = 16  # pins per expander, in the input numbering used below
 _TOP = ("name", "comment", "runtime", "mcu", "seats", "debounce_ms", "poll_ms",
         "watchdog_ms", "i2c", "expanders", "seat_buttons", "dealer_buttons",
         "card_reader", "shuffler", "leds", "link")
-_OPTIONAL_TOP = ("comment", "journal", "heap_bytes", "devices")
+_OPTIONAL_TOP = ("comment", "journal", "heap_bytes", "devices", "keypad", "display",
+                 "muck_reader")
+# The dealer's keypad: every key the panel's entry uses (felt.table.panel), each once.
+PANEL_KEYS = "0123456789ABCD*#"
+DISPLAYS = ("ssd1306",)
+MUCK_CHIPS = ("sc16is750",)
 # Where the table's devices (buttons, reader, shuffler, clock) are: at their pins, and
 # only there; or also played over the link, by a test rig (SCHEMA.md, docs/security.md).
 DEVICES = ("wired", "link")
@@ -135,6 +140,7 @@ def validate(data, name=None):
         c.fail("card_reader and link both on UART %d" % data["link"]["uart"])
     _shuffler(c, data, pins)
     _leds(c, data, pins)
+    _dealer_place(c, data, pins)
     data.setdefault("devices", "wired")
     if data["devices"] not in DEVICES:
         c.fail("devices must be one of %s" % ", ".join(DEVICES))
@@ -305,6 +311,73 @@ def _leds(c, data, pins):
         a, b = named[i - 1], named[i]
         if b[0] < a[0] + a[1]:
             c.fail("%s [%d, %d] overlap %s [%d, %d]" % (a[2], a[0], a[1], b[2], b[0], b[1]))
+
+
+def _dealer_place(c, data, pins):
+    """The devices at the dealer's place, each optional: the keypad (a key matrix on an
+    MCP23017 of its own), the display, the muck reader; all on the board's I2C bus,
+    every address on it once."""
+    on_bus = {}
+    for k, x in enumerate(data["expanders"]):
+        on_bus[x["address"]] = "expander %d" % k
+
+    def address(x, where, lo, hi):
+        c.int(x["address"], where + " address", lo, hi)
+        if x["address"] in on_bus:
+            c.fail("%s and %s both at I2C address 0x%02x" % (
+                on_bus[x["address"]], where, x["address"]))
+        on_bus[x["address"]] = where
+
+    kp = data.get("keypad")
+    if kp is not None:
+        c.keys(kp, "keypad", ("chip", "address", "rows", "columns", "keys"), ("int",))
+        if kp["chip"] not in EXPANDER_INPUTS:
+            c.fail("keypad chip must be one of %s" % ", ".join(sorted(EXPANDER_INPUTS)))
+        address(kp, "keypad", 0x20, 0x27)
+        lines = []
+        for side in ("rows", "columns"):
+            v = kp[side]
+            if not isinstance(v, list) or not 1 <= len(v) <= 8:
+                c.fail("keypad %s must be a list of 1 to 8 pins" % side)
+            for p in v:
+                c.int(p, "keypad %s pin" % side, 0, EXPANDER_PINS - 1)
+                if p in lines:
+                    c.fail("keypad pin %d used twice" % p)
+                lines.append(p)
+        for p in lines:     # columns are read; a row floats as an input unless selected
+            if p not in EXPANDER_INPUTS[kp["chip"]]:
+                c.fail("keypad pin %d cannot be an input" % p)
+        keys = kp["keys"]
+        if not isinstance(keys, str) or len(keys) != len(kp["rows"]) * len(kp["columns"]):
+            c.fail("keypad keys must be a string of one character per key, row by row")
+        for k in PANEL_KEYS:
+            if keys.count(k) != 1:
+                c.fail("keypad keys must have each of %s once" % PANEL_KEYS)
+        if kp.get("int") is not None:
+            pins.take(kp["int"], "keypad int")
+        else:
+            kp["int"] = None
+    d = data.get("display")
+    if d is not None:
+        c.keys(d, "display", ("chip", "address", "width", "height"))
+        if d["chip"] not in DISPLAYS:
+            c.fail("display chip must be one of %s" % ", ".join(DISPLAYS))
+        address(d, "display", 0x08, 0x77)
+        c.int(d["width"], "display width", 64, 128)
+        if d["height"] != 32 and d["height"] != 64:
+            c.fail("display height must be 32 or 64")
+    m = data.get("muck_reader")
+    if m is not None:
+        c.keys(m, "muck_reader", ("chip", "address", "crystal_hz", "baud", "irq"),
+               ("max_line",))
+        if m["chip"] not in MUCK_CHIPS:
+            c.fail("muck_reader chip must be one of %s" % ", ".join(MUCK_CHIPS))
+        address(m, "muck_reader", 0x48, 0x57)
+        c.int(m["crystal_hz"], "muck_reader.crystal_hz", 1000000, 80000000)
+        c.int(m["baud"], "muck_reader.baud", 300, 1000000)
+        m.setdefault("max_line", 16)
+        c.int(m["max_line"], "muck_reader.max_line", 4, 64)
+        pins.take(m["irq"], "muck_reader.irq")
 
 
 # ---- what the backends derive from a checked board ---------------------------------

@@ -19,24 +19,40 @@ IDLE_MS = 100   # a quiet board's buttons are polled at least this often (and be
 
 
 async def buttons_task(hal, ctl, guard):
-    """Seat and dealer-panel buttons, debounced by the backend: polled every poll_ms
-    while one may be moving; while all are quiet, polled again when an expander's INT
-    line falls, or within IDLE_MS (felt.hal.mp.ExpanderButtons)."""
+    """Seat and dealer-panel buttons, and the dealer's keypad, debounced by the backend:
+    polled every poll_ms while one may be moving; while all are quiet, polled again when
+    an expander's INT line falls, or within IDLE_MS (felt.hal.mp.ExpanderButtons)."""
     period = hal.board["poll_ms"]
     buttons = hal.buttons
+    keypad = hal.keypad
     if buttons.flag is not None:    # they may wait: tick ends a wait within IDLE_MS
         asyncio.create_task(buttons.tick(IDLE_MS))
     while True:
-        for seat, name in buttons.poll(hal.ticks_ms()):
+        now = hal.ticks_ms()
+        for seat, name in buttons.poll(now):
             if seat == "dealer":
                 ctl.handle("dealer", {"b": name})
             else:
                 ctl.handle("btn", {"seat": seat, "b": name})
+        if keypad is not None:
+            for k in keypad.poll(now):
+                ctl.panel.key(k)
         guard.beat("buttons")
-        if buttons.quiet():
+        if buttons.quiet() and (keypad is None or keypad.quiet()):
             await buttons.wait()
         else:
             await sleep_ms(period)
+
+
+async def display_task(hal, ctl, guard):
+    """The dealer's display, drawn again when the panel's text changed (a key, or the
+    table's turn moving on): after the press's LEDs and frames, never before them."""
+    display, panel = hal.display, ctl.panel
+    while True:
+        if panel.changed:
+            display.show(panel.lines())
+        guard.beat("display")
+        await sleep_ms(50)
 
 
 async def cards_task(hal, ctl):
@@ -131,6 +147,8 @@ async def run(hal, board, journal, rebooted=None, trust=None, image=None, repl_s
         tasks.append(("shuffler", shuffler_task(hal, ctl, guard)))
         if ctl.own_devices:
             tasks.append(("clock", clock_task(hal, ctl, guard)))
+        if hal.display is not None and ctl.panel is not None:
+            tasks.append(("display", display_task(hal, ctl, guard)))
         if board["link"]["timeout_ms"]:
             tasks.append(("link_watch", link_watch_task(hal, ctl, guard,
                                                         board["link"]["timeout_ms"])))

@@ -22,6 +22,11 @@ CircuitPython boards, `link` for the serial link the emulator and HIL rigs use) 
 - `ticks_ms()`: a millisecond clock that wraps at 2**30; `feed()`: feed the watchdog;
   `reset()`: reboot the board (felt.guard: a task of the loop died); `watchdog_reset`:
   True when the watchdog reset the board last (logged at boot, docs/tilts.md).
+- `keypad`: the dealer's keypad, or None: `poll(now_ms)`, the keys pressed since
+  the last poll (characters of the board's `keys`), debounced; `quiet()` as the
+  buttons' (felt.hal.keypad).  Its keys go to the dealer's panel (felt.table.panel).
+- `display`: the dealer's display, or None: `rows` lines; `show(lines)` draws the
+  ones that changed (felt.hal.display).
 - `wired`: True when buttons, reader and shuffler are pins to poll (felt.loop then starts
   a task for each); False on the link backend, where they arrive as messages.
 

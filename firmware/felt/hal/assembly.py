@@ -61,6 +61,8 @@ def assemble(board, io, watchdog=True):
         for p in ints:
             io.on_fall(p, fell)
     buttons.start(ticks_ms())
+    keypad = _keypad(board, io, i2c, buttons)
+    display = getattr(io, "display", _none)(board.get("display"), i2c)
     stream = getattr(io, "stream", _none)
 
     cr = board["card_reader"]
@@ -87,7 +89,28 @@ def assemble(board, io, watchdog=True):
     if watchdog:
         feed = io.watchdog(board["watchdog_ms"])
     return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed, io.reset,
-               io.watchdog_reset())
+               io.watchdog_reset(), keypad, display)
+
+
+def _keypad(board, io, i2c, buttons):
+    """The dealer's keypad (felt.hal.keypad), or None where the board has none.  Its INT
+    line wakes the buttons' wait as the expanders' lines do."""
+    kp = board.get("keypad")
+    if kp is None:
+        return None
+    from felt.hal.keypad import MatrixKeypad
+    rows = columns = 0
+    for p in kp["rows"]:
+        rows |= 1 << p
+    for p in kp["columns"]:
+        columns |= 1 << p
+    intp = None if kp["int"] is None else io.pin_in(kp["int"], True)
+    keypad = MatrixKeypad(Mcp23017(i2c, kp["address"], columns, rows), intp, kp["rows"],
+                          kp["columns"], kp["keys"], board["debounce_ms"])
+    if buttons.flag is not None and intp is not None:
+        io.on_fall(intp, buttons.fell)
+    keypad.start(io.ticks_ms())
+    return keypad
 
 
 class Modules:
@@ -150,6 +173,20 @@ class MachineIO:
 
     def watchdog(self, ms):
         return self.machine.WDT(timeout=ms).feed
+
+    def display(self, d, i2c):
+        """The dealer's display (felt.hal.display), or None: where the board has none,
+        where this firmware has no driver for it, or where it does not answer at boot
+        (the table plays without it; the keypad still keys)."""
+        if d is None:
+            return None
+        try:
+            import ssd1306      # micropython-lib's, frozen into the Pico image
+            from felt.hal.display import TextDisplay
+            return TextDisplay(ssd1306.SSD1306_I2C(d["width"], d["height"], i2c, d["address"]),
+                               d["height"] // 8)
+        except (ImportError, OSError):
+            return None
 
     def watchdog_reset(self):
         m = self.machine

@@ -50,15 +50,17 @@ _PORT_INPUTS = const(0x7F)
 
 
 class Mcp23017:
-    """One MCP23017 used for inputs.  `inten` is the wired pins, 16 bits (A low)."""
+    """One MCP23017 used for inputs.  `inten` is the wired pins, 16 bits (A low);
+    `outputs` the pins driven low besides pins 7 and 15 (a key matrix's rows)."""
 
-    def __init__(self, i2c, address, inten=0x7F7F):
+    def __init__(self, i2c, address, inten=0x7F7F, outputs=0):
         self.i2c = i2c
         self.address = address
+        iodir = 0x7F7F & ~outputs
         self._cfg = (
             (_IOCON, bytes((_IOCON_VALUE,))),
             (_OLATA, b"\x00\x00"),
-            (_IODIRA, bytes((_PORT_INPUTS, _PORT_INPUTS))),
+            (_IODIRA, bytes((iodir & 0xFF, iodir >> 8))),
             (_IPOLA, b"\x00\x00"),
             (_GPPUA, bytes((_PORT_INPUTS, _PORT_INPUTS))),
             (_INTCONA, b"\x00\x00"),  # interrupt on any change from the last read
@@ -550,7 +552,7 @@ class Hal:
     wired = True  # buttons, reader and shuffler are pins to poll (main.py starts their tasks)
 
     def __init__(self, board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed,
-                 reset, watchdog_reset=False):
+                 reset, watchdog_reset=False, keypad=None, display=None):
         self.board = board
         self.buttons = buttons
         self.card_reader = card_reader
@@ -561,6 +563,8 @@ class Hal:
         self.feed = feed
         self.reset = reset
         self.watchdog_reset = watchdog_reset
+        self.keypad = keypad      # the dealer's (felt.hal.keypad), or None
+        self.display = display    # the dealer's (felt.hal.display), or None
 
 
 def no_feed():

@@ -73,6 +73,12 @@ class Controller:
         self.refused_ms = None      # when a technician's signature was last refused
         self.authorised = False     # a technician's signed command is being carried out
         self.minutes = 0         # table time, for time charges
+        # The dealer's panel, where the board has a keypad (felt.table.panel): it hears
+        # every event, to show the turn and the bounds.
+        self.panel = None
+        if hal.keypad is not None:
+            from felt.table.panel import Panel
+            self.panel = Panel(self, hal.display.rows if hal.display is not None else 8)
         self.reset()
         self._scene = None       # what the LEDs show: (seat statuses, button, centre)
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
@@ -559,6 +565,8 @@ class Controller:
 
     def evt(self, payload):
         self.hal.link.send("evt", payload)
+        if self.panel is not None:
+            self.panel.heard(payload)
 
     def seat_statuses(self):
         n = len(self.leds["seats"])

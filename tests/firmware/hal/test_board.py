@@ -260,3 +260,49 @@ def test_journal_defaults_to_flash_on_micropython_and_to_none_on_circuitpython()
     for bad in ("journal.jsonl", 7):
         d["journal"] = bad
         assert "journal must be an absolute path" in _refusal(d)
+
+
+def test_the_pico_has_a_dealers_keypad_and_display_on_its_bus():
+    b = _pico()
+    kp = b["keypad"]
+    assert kp["address"] == 0x23 and kp["int"] == 13 and len(kp["keys"]) == 16
+    assert sorted(kp["keys"]) == sorted(B.PANEL_KEYS)
+    assert b["display"] == {"chip": "ssd1306", "address": 0x3C, "width": 128, "height": 64}
+
+
+def test_a_board_without_the_dealers_devices_is_valid():
+    d = _copy(_pico())
+    for k in ("keypad", "display"):
+        del d[k]
+    assert "keypad" not in B.validate(d, "pico-11")
+
+
+def test_a_keypad_is_refused_where_its_keys_or_pins_do_not_fit():
+    d = _copy(_pico())
+    d["keypad"]["keys"] = "123A456B789C*0#"
+    assert "one character per key" in _refusal(d)
+    d["keypad"]["keys"] = "123A456B789C*0#1"
+    assert "each of 0123456789ABCD*# once" in _refusal(d)
+    d = _copy(_pico())
+    d["keypad"]["rows"] = [8, 9, 10, 15]
+    assert "keypad pin 15 cannot be an input" in _refusal(d)
+    d["keypad"]["rows"] = [8, 9, 10, 0]
+    assert "keypad pin 0 used twice" in _refusal(d)
+    d = _copy(_pico())
+    d["keypad"]["int"] = 10
+    assert "pin 10 used twice" in _refusal(d)
+
+
+def test_every_device_on_the_bus_has_an_address_of_its_own():
+    d = _copy(_pico())
+    d["keypad"]["address"] = 0x22
+    assert "expander 2 and keypad both at I2C address 0x22" in _refusal(d)
+    d = _copy(_pico())
+    d["muck_reader"] = {"chip": "sc16is750", "address": 0x48, "crystal_hz": 14745600,
+                        "baud": 9600, "irq": 19}
+    assert B.validate(_copy(d), "pico-11")["muck_reader"]["max_line"] == 16
+    d["display"]["address"] = 0x48
+    assert "display and muck_reader both at I2C address 0x48" in _refusal(d)
+    d["display"]["address"] = 0x3C
+    d["display"]["height"] = 48
+    assert "display height must be 32 or 64" in _refusal(d)

@@ -1,0 +1,132 @@
+"""The dealer's panel (felt.table.panel): keys become the messages of the link, handled
+as every input is; the display says what was keyed, what the table takes and why it
+refused.  Seats are keyed and shown from 1."""
+
+from felt.table.controller import Controller
+from felt.table.journal import Journal
+
+from table_fakes import BOARD, FakeHal, events
+
+NO_LIMIT = {"seats": 3, "stacks": [50, 50, 50], "structure": "no", "small_bet": 2,
+            "blinds": [1, 2], "cap": 0}
+FOUR = {"game": "four-card-poker", "seats": 3, "stacks": [100, 100, 100], "min_wager": 5,
+        "max_wager": 50}
+CARDS = "2c 3c 4c 5c 2d 3d 9s Ah Kh Qd 8s 7h 6s Jc".split()
+
+
+def table(cfg):
+    hal = FakeHal()
+    hal.keypad = True            # a keypad at the dealer's place: the panel is made
+    ctl = Controller(hal, BOARD, Journal())
+    assert ctl.handle("cfg", cfg) is None
+    return ctl, hal
+
+
+def keys(ctl, typed):
+    """Each key of `typed` pressed in turn; the last message sent, if any."""
+    sent = None
+    for k in typed:
+        sent = ctl.panel.key(k) or sent
+    return sent
+
+
+def dealt(cfg=NO_LIMIT):
+    """A no-limit hold 'em table of three, its hole cards dealt: seat 2 (keyed 3) acts."""
+    ctl, hal = table(cfg)
+    for kind, p in (("dealer", {"b": "deal"}), ("shuf", {"state": "done"}),
+                    ("dealer", {"b": "cut_done"})):
+        assert ctl.handle(kind, p) is None
+    while ctl.round.expecting() is not None:
+        assert ctl.handle("card", {"code": CARDS[len(ctl.journal.events)]}) is None
+    return ctl, hal
+
+
+def test_an_amount_keyed_is_the_bet_or_raise_of_the_seat_on_turn():
+    ctl, hal = dealt()
+    assert ctl.panel.lines()[:3] == ["#1 seat 3 acts", "> s3 to _", "4-50 pot 3"]
+    assert keys(ctl, "12#") == ("btn", {"seat": 2, "b": "raise", "to": 12})
+    assert events(hal, "action")[-1] == {"e": "action", "seat": 2, "a": "raise",
+                                         "amount": 12, "all_in": False}
+    assert ctl.panel.lines()[:4] == ["#1 seat 1 acts", "> s1 to _", "22-50 pot 15",
+                                     "ok: to 12"]
+
+
+def test_a_raise_the_table_refuses_is_shown_with_its_reason_and_changes_nothing():
+    ctl, hal = dealt()
+    keys(ctl, "3#")
+    assert ctl.round.to_act == 2 and not events(hal, "action")
+    lines = ctl.panel.lines()
+    assert lines[3].startswith("! raise to 3")
+    assert "".join(lines[3:]).startswith("! " + events(hal, "refused")[-1]["why"][:40])
+
+
+def test_the_most_key_keys_all_in_and_star_clears():
+    ctl, hal = dealt()
+    keys(ctl, "7")
+    assert ctl.panel.lines()[1] == "> s3 to 7_"
+    keys(ctl, "*")
+    assert ctl.panel.lines()[1] == "> s3 to _"
+    keys(ctl, "D")
+    assert ctl.panel.lines()[1] == "> s3 to 50_"
+    assert keys(ctl, "#") == ("btn", {"seat": 2, "b": "raise", "to": 50})
+    assert events(hal, "action")[-1]["all_in"] is True
+
+
+def test_a_seat_named_with_a_keys_its_amount_and_one_out_of_turn_is_refused():
+    ctl, hal = dealt()
+    assert keys(ctl, "A1#12#") == ("btn", {"seat": 0, "b": "raise", "to": 12})
+    assert "out of turn" in ctl.panel.said
+    assert keys(ctl, "A9#") is None and ctl.panel.said == "! no seat 9 at this table"
+
+
+def test_a_foul_and_a_player_away_name_their_seat():
+    ctl, hal = dealt()
+    assert keys(ctl, "C14#") == ("dealer", {"b": "foul", "seat": 3})
+    assert keys(ctl, "C1#") is None and ctl.panel.said.startswith("! key the seat")
+    assert keys(ctl, "*C22#") == ("dealer", {"b": "player_away", "seat": 1})
+    assert events(hal, "dead_hand")[-1] == {"e": "dead_hand", "seat": 1}
+
+
+def test_a_card_report_names_a_card_by_rank_and_suit_or_the_card_last_read():
+    ctl, hal = dealt()
+    assert ctl.panel.lines()[1] == "> s3 to _"
+    keys(ctl, "C3")
+    assert ctl.panel.lines()[1] == "> card _ A-D"
+    assert keys(ctl, "12B") == ("dealer", {"b": "exposed", "card": "Qd"})
+    assert keys(ctl, "C4#") == ("dealer", {"b": "ineligible"})     # the card last read
+    assert keys(ctl, "C314") is None and ctl.panel.lines()[1] == "> card 14_ A-D"
+    assert keys(ctl, "A") is None and ctl.panel.said.startswith("! key the rank")
+
+
+def test_a_misdeal_and_a_dead_round_give_their_reason_by_number():
+    ctl, hal = dealt()
+    assert keys(ctl, "C6") is None and ctl.panel.lines()[1] == "> why 1-4 or #"
+    assert keys(ctl, "9") is None and ctl.panel.said == "! reasons are 1 to 4"
+    assert keys(ctl, "2") == ("dealer", {"b": "misdeal", "why": "wrong_start"})
+    assert events(hal, "end")[-1]["called_off"] == "misdeal"
+
+
+def test_standing_wagers_are_keyed_for_a_seat_and_kept_where_left_out():
+    ctl, hal = table(FOUR)
+    assert keys(ctl, "B2#10#5#") == ("wager", {"seat": 1, "ante": 10, "side": 5})
+    assert ctl.wagers[1] == [10, 5] and ctl.panel.said == "ok: s2 ante 10 side 5"
+    assert keys(ctl, "B2##0#") == ("wager", {"seat": 1, "side": 0})
+    assert ctl.wagers[1] == [10, 0]
+    keys(ctl, "B3#60#")
+    assert ctl.panel.lines()[1] == "> side _"
+    assert keys(ctl, "#") == ("wager", {"seat": 2, "ante": 60})
+    assert ctl.wagers[2] == [5, 0] and ctl.panel.said.startswith("! ")
+
+
+def test_a_banked_decision_is_keyed_for_its_seat():
+    ctl, hal = table(dict(FOUR, stacks=[100, 0, 0]))
+    for kind, p in (("dealer", {"b": "deal"}), ("shuf", {"state": "done"}),
+                    ("dealer", {"b": "cut_done"})):
+        assert ctl.handle(kind, p) is None
+    for code in "As Ks 2c Ad Kd 3c Ac Kc 5d Qh 9s".split():   # 5 each, the dealer 6
+        assert ctl.handle("card", {"code": code}) is None
+    assert ctl.panel.lines()[0] == "#1 1 deciding"
+    assert keys(ctl, "10#") is None and ctl.panel.said.startswith("! no seat is on turn")
+    assert keys(ctl, "A1#10#") == ("btn", {"seat": 0, "b": "raise", "to": 10})
+    assert events(hal, "wager")[-1] == {"e": "wager", "seat": 0, "kind": "play",
+                                        "amount": 10}
