@@ -220,6 +220,9 @@ def _line(e):
     if k == "discarded":
         if e["seat"] < 0:
             return "%s to the discards" % e["cards"]
+        if "count" in e:           # a wired board names no card thrown away face down
+            return "seat %d discards %d card%s" % (e["seat"], e["count"],
+                                                    "" if e["count"] == 1 else "s")
         if not e["cards"]:
             return "seat %d stands pat" % e["seat"]
         return "seat %d discards %s" % (e["seat"], e["cards"])

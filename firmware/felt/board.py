@@ -375,9 +375,18 @@ def _dealer_place(c, data, pins):
         address(m, "muck_reader", 0x48, 0x57)
         c.int(m["crystal_hz"], "muck_reader.crystal_hz", 1000000, 80000000)
         c.int(m["baud"], "muck_reader.baud", 300, 1000000)
+        if divisor(m) < 1 or divisor(m) > 0xFFFF:
+            c.fail("muck_reader.baud cannot be made from crystal_hz (a divisor of 1 to 65535)")
+        if kp is None:
+            c.fail("muck_reader needs the keypad: the dealer ends a draw there (#)")
         m.setdefault("max_line", 16)
         c.int(m["max_line"], "muck_reader.max_line", 4, 64)
         pins.take(m["irq"], "muck_reader.irq")
+
+
+def divisor(m):
+    """The SC16IS750's baud divisor for the muck reader's line speed (felt.hal.muck)."""
+    return m["crystal_hz"] // (16 * m["baud"])
 
 
 # ---- what the backends derive from a checked board ---------------------------------

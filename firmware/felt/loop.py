@@ -19,12 +19,14 @@ IDLE_MS = 100   # a quiet board's buttons are polled at least this often (and be
 
 
 async def buttons_task(hal, ctl, guard):
-    """Seat and dealer-panel buttons, and the dealer's keypad, debounced by the backend:
+    """Seat and dealer-panel buttons, the dealer's keypad and the muck reader (its cards
+    to the panel), debounced by the backend:
     polled every poll_ms while one may be moving; while all are quiet, polled again when
     an expander's INT line falls, or within IDLE_MS (felt.hal.mp.ExpanderButtons)."""
     period = hal.board["poll_ms"]
     buttons = hal.buttons
     keypad = hal.keypad
+    muck = hal.muck
     if buttons.flag is not None:    # they may wait: tick ends a wait within IDLE_MS
         asyncio.create_task(buttons.tick(IDLE_MS))
     while True:
@@ -37,8 +39,13 @@ async def buttons_task(hal, ctl, guard):
         if keypad is not None:
             for k in keypad.poll(now):
                 ctl.panel.key(k)
+        if muck is not None:
+            code = muck.poll(now)
+            if code is not None:
+                ctl.panel.muck(code)
         guard.beat("buttons")
-        if buttons.quiet() and (keypad is None or keypad.quiet()):
+        if buttons.quiet() and (keypad is None or keypad.quiet()) and \
+                (muck is None or muck.quiet()):
             await buttons.wait()
         else:
             await sleep_ms(period)

@@ -107,6 +107,7 @@ class Session:
         self.shuffler = Shuffler(seeded(seed, "shuffler"))
         self.shoe = Shoe()
         self.strip = LedStrip(self.board["leds"])
+        self.panel = None         # the dealer's display, as read at a wired board's pins
         self.bots = [RandomPlayer(seeded(seed, "seat%d" % s)) for s in range(players)]
         self.faults = []          # problems: refusals and anything unexpected
         # A house-banked table (docs/protocol.md 6.4): no turns but decisions, open to
@@ -127,6 +128,7 @@ class Session:
         self.hole = [[] for _ in range(players)]   # each seat's cards, as dealt
         self.burned = []          # the round's burn cards since its last reshuffle
         self.fed = None           # the card the shoe last gave its reader
+        self.thrown = {}          # seat: the cards it last threw away (discard), as sent
         self.minutes = 0
         self.turn = None          # (seat, legal) when a player is to act
         self.bounds = None        # (min, max) of a bet or raise, when not fixed limit
@@ -143,7 +145,9 @@ class Session:
                                  heap=heap, measure=measure, image=image, trust=trust)
         # An emulated Pico's devices are at its pins (host_tools.pico.bridge).
         self.wired = self.fw.runtime == "pico" and self.board.get("devices", "wired") == "wired"
-        self.presses_only = presses_only or self.wired
+        # Its seat buttons say no amount: where it has the dealer's panel, the dealer
+        # keys them there (host_tools.pico.panel); where not, presses only.
+        self.presses_only = presses_only or (self.wired and "keypad" not in self.board)
         # An emulated Pico runs an image signed with a key of its own (PicoProcess).
         self.tech_key = tech_key or getattr(self.fw, "tech_key", None)
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
@@ -291,6 +295,8 @@ class Session:
             observer.frame(kind, p)
         if kind == "px":
             self.strip.capture(p["rgb"])
+        elif kind == "panel":
+            self.panel = p["lines"]
         elif kind == "shuffle":
             self.shoe.load(self.shuffler.shuffle())
             if self.fx is not None and self.fx.on_shuffle():
@@ -314,6 +320,9 @@ class Session:
             if e in ("dealt", "held") and "card" not in p:
                 # A wired board never says a face down card's face: the shoe dealt it.
                 p["card"] = self.fed
+            elif e == "discarded" and "cards" not in p:
+                # Nor the cards a seat threw away: those its player passed to the muck.
+                p["cards"] = self.thrown.pop(p["seat"], "")
             self.events.append(p)
             explained = self.fx is not None and self.fx.on_event(p)
             if e == "refused":
@@ -383,7 +392,10 @@ class Session:
     def act(self, seat, action):
         """The player on turn takes an action: a seat button, or cards thrown away."""
         self.turn = None
-        self._must(self.link.send(*self.bot_message(seat, action)), "seat %d %s" % (seat, action))
+        kind, msg = self.bot_message(seat, action)
+        if kind == "discard":
+            self.thrown[seat] = msg["cards"]
+        self._must(self.link.send(kind, msg), "seat %d %s" % (seat, action))
 
     def pass_time(self):
         """Let the table's clock run between rounds (time charges, 13:47-20.37(a)4iii);
@@ -436,7 +448,8 @@ class Session:
     def discard(self, seat, cards):
         """A player throws `cards` (a list of codes; none stands pat) away; None if
         accepted, else the firmware's reason."""
-        return self.link.send("discard", {"seat": seat, "cards": " ".join(cards)})
+        self.thrown[seat] = " ".join(cards)
+        return self.link.send("discard", {"seat": seat, "cards": self.thrown[seat]})
 
 
 def from_args(args, inject):

@@ -14,14 +14,18 @@ the devices are not messages on its link but pins, and `Bridge` plays them there
   from power-up as a shuffler fitted and idle; its start pulse on GP18 comes to the host
   as a `shuffle` frame;
 - the LED strip is decoded from GP22's WS2812 waveform and comes as `px` frames, in the
-  colours the firmware chose (the strip's max_level scaling undone by the palette).
+  colours the firmware chose (the strip's max_level scaling undone by the palette);
+- what only the dealer's panel says (a bet with an amount, a seat's standing wagers, a
+  report naming a seat, a card or a reason) is typed on its keypad, a key at a time,
+  each held until the display shows it (host_tools.pico.panel); the display's memory,
+  read from the SSD1306 on the I2C bus, comes as `panel` frames, its lines of text.
 
 A frame played at the pins is acked once the board has taken it, or nakked with the
 board's reason when its `refused` event names that kind, as the link answers a frame.
 
-Whatever else the host says (configuration, queries, bets with an amount, a dealer's
-report naming a card) goes to the board's link on UART0 as it is: a wired board takes
-those from its link.  Frames each way are numbered afresh at the bridge, so its own
+Whatever else the host says (configuration, queries, and on a board without a panel
+what only the panel says) goes to the board's link on UART0 as it is: a wired board
+takes the configuration and the queries from its link, and refuses the rest there.  Frames each way are numbered afresh at the bridge, so its own
 frames (acks, `need`, `shuffle`, `px`) never share a number with the firmware's.
 """
 
@@ -37,6 +41,7 @@ from pathlib import Path
 
 from felt import protocol as P
 from felt.table import scenes
+from host_tools.pico import panel
 
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = REPO / "host_tools" / "pico" / "harness" / "main.mjs"
@@ -51,6 +56,7 @@ SHUFFLER_POLL_MS = 20   # felt.loop.shuffler_task's period
 SHUFFLER_BUSY_MS = 500
 LINK_TIMEOUT_S = 60.0   # the host's patience, in wall seconds: the chip runs at ~0.3x
 MAX_HOLD_MS = 1000      # a button held this long is let go, answered or not
+KEY_GAP_MS = 60         # a key let go this long before the next: past the debounce
 RESEND_MS = 3000        # the host's resends, in emulated ms (PicoProcess)
 
 
@@ -115,6 +121,12 @@ class Bridge:
         self._lock = threading.Lock()   # the harness's stdin: this thread's and power_cut's
         self._cut = False         # a power cut asked for, until the chip resets
         self._held = None         # (button, hold ms, frame id, since) while one is held
+        self.raw = False          # frames go to UART0 as they are (raw_link)
+        self._typing = []         # the keys of the entry being typed, still to press
+        self._keys = 0            # keys pressed so far: each key's harness moments' number
+        self._key_down = None     # when the key pressed went down (emulated us), once known
+        self.display = None       # the dealer's display: its memory, as last drawn
+        self.lines = None         # its text (host_tools.pico.panel.text_of)
         self._wire_shuffler()
 
     def _wire_shuffler(self):
@@ -210,6 +222,12 @@ class Bridge:
         (the harness's usb op; the harness must run with PICO_USB=1)."""
         self._harness(op="usb", hex=data.hex())
 
+    def raw_link(self, on=True):
+        """From now on (`on`) or no longer, every frame of the host's goes to the board's
+        UART0 as it is, playing no device: a host on the link's cable, as an attacker
+        would be, not the emulator at the devices' pins."""
+        self.raw = on
+
     def quit(self):
         try:
             self._harness(op="quit")
@@ -247,7 +265,7 @@ class Bridge:
                     answer = dict(payload, seq=fw_seq)
                     self._to_fw(P.encode(seq, kind, answer))
                 continue             # else it answers one of ours: nothing waits on it
-            if self._pins(kind, payload) is None:
+            if self.raw or self._pins(kind, payload) is None:
                 self._to_fw(P.encode(seq, kind, payload))
                 continue
             frame = (seq, kind, payload)
@@ -262,6 +280,10 @@ class Bridge:
         the frame goes to the board's link as it is."""
         b = self.board
         hold = b["debounce_ms"] + 2 * b["poll_ms"] + SETTLE_MS
+        if "keypad" in b:
+            typed = panel.keys_for(kind, payload, len(b["seat_buttons"]))
+            if typed is not None:
+                return [dict(op="type", keys=typed)]
         keys = set(payload)
         if kind == "btn" and keys == {"seat", "b"}:
             seat = payload["seat"]
@@ -306,6 +328,10 @@ class Bridge:
         if kind == "shuf":
             self._shuffler = self._shuffler_levels(payload)
         self._ids += 1
+        if ops[0]["op"] == "type":
+            self._typing = list(ops[0]["keys"])
+            self._type()
+            return
         for op in ops:   # the last op's done ends the frame
             if op["op"] == "after":
                 op["id"] = self._ids
@@ -314,6 +340,37 @@ class Bridge:
                     op["id"] = -self._ids
                     self._harness(op="after", ms=0, id="down%d" % self._ids)
             self._harness(**op)
+
+    def _type(self):
+        """The next key of the entry: pressed, held past the debounce and until the
+        display shows it (or MAX_HOLD_MS: a board writing its flash reads no keys for a
+        while), let go, and KEY_GAP_MS later the next; after the last, the frame is done.
+        A card for the muck reader ("muck Kd") is its line sent, then as a key."""
+        if not self._typing:
+            self._op_done()
+            return
+        b = self.board
+        self._key_down = None
+        self._keys += 1              # each key's moments named apart: none is taken for another's
+        item = self._typing[0]
+        if item.startswith("muck "):
+            self._harness(op="muck", hex=(item[5:] + "\n").encode().hex())
+        else:
+            self._harness(op="key", key=item, down=True)
+        self._harness(op="after", ms=0, id="keydown%d" % self._keys)
+        self._harness(op="after", ms=b["debounce_ms"] + 2 * b["poll_ms"] + SETTLE_MS,
+                      id="keyheld%d" % self._keys)
+        self._harness(op="after", ms=MAX_HOLD_MS, id="keymax%d" % self._keys)
+
+    def _key_up(self):
+        """Let the key go (once), then the gap before the next."""
+        if not self._typing or self._key_down is None:
+            return
+        item = self._typing.pop(0)
+        if not item.startswith("muck "):
+            self._harness(op="key", key=item, down=False)
+        self._key_down = None
+        self._harness(op="after", ms=KEY_GAP_MS, id="keygap%d" % self._keys)
 
     def _release(self):
         """Let the held button go, and end its frame once the release is seen too."""
@@ -346,6 +403,10 @@ class Bridge:
                 self._from_fw(data)
             elif ev["n"] == self.board["card_reader"]["uart"]:
                 self._from_reader(data)
+        elif what == "done" and str(ev.get("id")).startswith("key"):
+            self._key_event(ev)
+        elif what == "display":
+            self._from_display(ev)
         elif what == "done":
             if self._held is not None and ev.get("id") == "down%d" % self._ids:
                 self._held[3] = ev["t"]    # when the button went down, in the chip's time
@@ -375,6 +436,7 @@ class Bridge:
             if self._cut:         # what the host asked of the devices went with the power
                 self._ops, self._op, self._done, self._held = [], None, None, None
                 self._refused = None
+                self._typing, self._key_down = [], None
             self._cut = False
             self._fw_in = P.Decoder()
             self._fw_acked.clear()
@@ -383,6 +445,36 @@ class Bridge:
             self._leds = None
         elif what == "error":
             self.error = "the emulated Pico: %s" % ev.get("why", "failed")
+
+    def _key_event(self, ev):
+        """A moment of the key being typed (_type): down, held long enough, held too
+        long, or its gap over."""
+        k = ev["id"]
+        if k == "keydown%d" % self._keys:
+            self._key_down = [ev["t"], False]        # [when, the display showed it]
+        elif self._key_down is not None and k == "keyheld%d" % self._keys:
+            self._key_down.append("held")
+            if self._key_down[1]:
+                self._key_up()
+        elif self._key_down is not None and k == "keymax%d" % self._keys:
+            self._key_up()
+        elif k == "keygap%d" % self._keys:
+            self._type()
+
+    def _from_display(self, ev):
+        """The display drew: its text to the host as a `panel` frame when it changed;
+        a key held until the display showed it may go."""
+        self.display = bytes.fromhex(ev["hex"])
+        d = self.board["display"]
+        lines = panel.text_of(self.display, d["width"], d["height"])
+        if lines != self.lines:
+            self.lines = lines
+            self._host("panel", {"lines": lines})
+        down = self._key_down
+        if down is not None and ev["t"] >= down[0]:
+            down[1] = True
+            if len(down) > 2:                        # held past the debounce already
+                self._key_up()
 
     def _from_fw(self, data):
         self._fw_in.feed(data)

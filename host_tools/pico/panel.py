@@ -19,13 +19,24 @@ _glyphs = None
 
 
 def keys_for(kind, payload, seats):
-    """The keys the dealer presses for the message (kind, payload) at a table of `seats`,
-    as a string, or None when the panel cannot say it (the seat buttons and the dealer's
-    buttons say the rest: host_tools.pico.bridge)."""
+    """What the dealer does at the panel for the message (kind, payload) at a table of
+    `seats`: a list of keys pressed in turn, and cards passed over the muck reader
+    (`"muck Kd"`), or None when the panel cannot say it (the seat buttons and the
+    dealer's buttons say the rest: host_tools.pico.bridge)."""
+    typed = _typed(kind, payload, seats)
+    return None if typed is None else list(typed)
+
+
+def _typed(kind, payload, seats):
     fields = set(payload)
     seat = payload.get("seat")
     if seat is not None and not _whole(seat, 0, seats - 1):
         return None
+    if kind == "discard" and fields == {"seat", "cards"} and isinstance(payload["cards"], str):
+        codes = payload["cards"].split()
+        if len(set(codes)) != len(codes):
+            return None         # a card twice: the link's refusal says it
+        return ["muck " + code for code in codes] + ["#"]
     if kind == "btn" and fields == {"seat", "b", "to"} and payload["b"] == "raise" and \
             _whole(payload["to"], 0, 10 ** P.MAX_DIGITS - 1):
         return "A%d#%d#" % (seat + 1, payload["to"])

@@ -50,7 +50,7 @@ class FakeDevice:
 
 class FakeHal:
     wired = False      # its devices are messages, as on the emulator's link (a test sets it)
-    keypad = display = None    # no dealer's panel (felt.table.panel)
+    keypad = display = muck = None    # no dealer's panel (felt.table.panel)
 
     def __init__(self):
         self.link = FakeLink()

@@ -74,7 +74,7 @@ class _Device:
 
 class _Hal:
     wired = False      # its devices are messages, as on the emulator's link
-    keypad = display = None    # no dealer's panel (felt.table.panel)
+    keypad = display = muck = None    # no dealer's panel (felt.table.panel)
 
     def __init__(self):
         self.link = _Link()

@@ -14,6 +14,7 @@ from felt import protocol as P
 from felt.board import load
 from felt.table import scenes
 from host_tools.pico.bridge import Bridge
+from host_tools.pico.panel import glyphs
 
 BOARD = load(os.path.join(os.path.dirname(__file__), "..", "..", "hardware", "boards",
                           "pico-11.json"))
@@ -130,8 +131,73 @@ def test_a_button_the_board_never_answers_is_let_go_in_the_end(wired):
     assert up["down"] is False and settle["op"] == "after"
 
 
-def test_a_bet_with_an_amount_goes_to_the_boards_link_as_it_is(wired):
+def _ram(*lines):
+    """The display's memory with these lines of text drawn, as framebuf draws them."""
+    font = dict((c, g) for g, c in glyphs().items())
+    ram = bytearray(1024)
+    for i, line in enumerate(lines):
+        for k, c in enumerate(line):
+            ram[128 * i + 8 * k:128 * i + 8 * k + 8] = font[c]
+    return ram.hex()
+
+
+def _typed(harness, t):
+    """The next key (or muck card) typed: its ops, and the display showing it let it
+    go; (what was typed, the time after its gap)."""
+    first, down, held, most = harness.ops(4)
+    harness.event(ev="done", id=down["id"], t=t)
+    harness.event(ev="done", id=held["id"], t=t + 40000)
+    assert harness.ops(1, wait=0.2) == []           # held until the display shows it
+    harness.event(ev="display", hex=_ram("> %d" % t), on=True, invert=False, t=t + 60000)
+    ops = harness.ops(2 if first["op"] == "key" else 1)
+    assert most["ms"] >= 1000 and ops[-1]["op"] == "after"
+    if first["op"] == "key":
+        assert ops[0] == {"op": "key", "key": first["key"], "down": False}
+    harness.event(ev="done", id=ops[-1]["id"], t=t + 120000)
+    typed = first["key"] if first["op"] == "key" else bytes.fromhex(first["hex"]).decode()
+    return typed, t + 200000
+
+
+def test_a_bet_with_an_amount_is_keyed_on_the_panel_a_key_at_a_time(wired):
     harness, host, _ = wired
+    seq = host.send("btn", {"seat": 1, "b": "raise", "to": 30})
+    t, typed = 1000, []
+    for _ in range(6):
+        key, t = _typed(harness, t)
+        typed.append(key)
+    assert "".join(typed) == "A2#30#"
+    frames = [(k, p) for _, k, p in host.frames(7)]
+    assert frames[0] == ("panel", {"lines": ["> 1000"] + [""] * 7})
+    assert frames[-1] == ("ack", {"seq": seq})
+
+
+def test_a_draw_is_its_cards_over_the_muck_reader_then_the_hash_key(wired):
+    harness, host, _ = wired
+    seq = host.send("discard", {"seat": 0, "cards": "Kd 7c"})
+    t, typed = 1000, []
+    for _ in range(3):
+        key, t = _typed(harness, t)
+        typed.append(key)
+    assert typed == ["Kd\n", "7c\n", "#"]
+    assert ("ack", {"seq": seq}) in [(k, p) for _, k, p in host.frames(4)]
+
+
+def test_a_keyed_entry_the_board_refuses_is_nakked_with_its_reason(wired):
+    harness, host, _ = wired
+    seq = host.send("dealer", {"b": "foul", "seat": 3})
+    t = 1000
+    for _ in range(3):
+        key, t = _typed(harness, t)
+    refused = {"e": "refused", "what": "dealer", "why": "no round under way for foul"}
+    harness.event(ev="uart", n=0, hex=P.encode(1, "evt", refused).hex(), t=t)
+    _typed(harness, t)
+    assert ("nak", {"seq": seq, "why": refused["why"]}) in \
+        [(k, p) for _, k, p in host.frames(6)]
+
+
+def test_on_a_raw_link_a_bet_with_an_amount_goes_to_the_boards_uart_as_it_is(wired):
+    harness, host, bridge = wired
+    bridge.raw_link()
     seq = host.send("btn", {"seat": 1, "b": "raise", "to": 30})
     [op] = harness.ops(1)
     assert op["op"] == "uart" and op["n"] == BOARD["link"]["uart"]

@@ -42,6 +42,8 @@ MESSAGES = [
     ("dealer", {"b": "miscount"}),
     ("dealer", {"b": "miscount", "seat": 4}),
     ("dealer", {"b": "dealer_exposed", "card": "Kc"}),
+    ("discard", {"seat": 3, "cards": "Kd 7c 2s"}),
+    ("discard", {"seat": 3, "cards": ""}),
 ]
 
 
@@ -49,8 +51,13 @@ MESSAGES = [
 def test_the_keys_for_a_message_are_that_message_at_the_panel(kind, payload):
     table = Table()
     panel = Panel(table)
+    if kind == "discard":            # the seat on turn draws
+        panel.heard({"e": "to_act", "seat": payload["seat"], "legal": ["draw"]})
     for k in HP.keys_for(kind, payload, 11):
-        panel.key(k)
+        if k.startswith("muck "):
+            panel.muck(k[5:])
+        else:
+            panel.key(k)
     assert table.taken == [(kind, payload)]
 
 
@@ -65,6 +72,7 @@ def test_the_keys_for_a_message_are_that_message_at_the_panel(kind, payload):
     ("dealer", {"b": "exposed", "card": "Xx"}),
     ("wager", {"seat": 1, "ante": -1}),
     ("card", {"code": "As"}),
+    ("discard", {"seat": 1, "cards": "Kd Kd"}),      # the link's own refusal
 ])
 def test_a_message_the_panel_cannot_say_has_no_keys(kind, payload):
     assert HP.keys_for(kind, payload, 11) is None

@@ -177,3 +177,8 @@ def test_a_bet_or_raise_is_said_as_the_seats_total_on_the_street():
     # A field missing or of another shape: still the event's words.
     assert n.line({"e": "action", "seat": 1, "a": "raise"}) == event_line(
         {"e": "action", "seat": 1, "a": "raise"})
+
+
+def test_a_wired_boards_discards_are_counted_not_named():
+    assert event_line({"e": "discarded", "seat": 2, "count": 2}) == "seat 2 discards 2 cards"
+    assert event_line({"e": "discarded", "seat": 0, "count": 1}) == "seat 0 discards 1 card"

@@ -136,8 +136,8 @@ def test_hostile_link_frames_reboot_nothing():
 
 def test_a_wired_board_takes_nothing_its_devices_say_from_its_link():
     # Issue 21, item 1, on the real image: the frames an unsigned host dealt, bet, voided
-    # and moved time with.  Each has a field the pins cannot play, so the bridge sends it
-    # to the board's link as it is; every one is refused and nothing changes.
+    # and moved time with, sent on the link's cable (the bridge plays no device for
+    # them: raw_link); every one is refused and nothing changes.
     trace = tempfile.NamedTemporaryFile(suffix=".trace")
     with session(trace=trace.name) as s:
         seat, _ = first_turn(s)
@@ -148,7 +148,9 @@ def test_a_wired_board_takes_nothing_its_devices_say_from_its_link():
                    ("clock", {"minutes": 1440}),
                    ("shoe", {"state": "jam"}),
                    ("chip", {"seat": seat, "amount": 2}))
+        s.fw.bridge.raw_link()
         why = dict((kind, s.link.send(kind, payload)) for kind, payload in attacks)
+        s.fw.bridge.raw_link(False)
         assert why == dict((kind, "%s comes from this table's own devices, never from the "
                                   "link" % kind) for kind, _ in attacks), why
         assert s.state() == before

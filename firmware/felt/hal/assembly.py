@@ -63,6 +63,7 @@ def assemble(board, io, watchdog=True):
     buttons.start(ticks_ms())
     keypad = _keypad(board, io, i2c, buttons)
     display = getattr(io, "display", _none)(board.get("display"), i2c)
+    muck = _muck(board, io, i2c, buttons)
     stream = getattr(io, "stream", _none)
 
     cr = board["card_reader"]
@@ -89,7 +90,7 @@ def assemble(board, io, watchdog=True):
     if watchdog:
         feed = io.watchdog(board["watchdog_ms"])
     return Hal(board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed, io.reset,
-               io.watchdog_reset(), keypad, display)
+               io.watchdog_reset(), keypad, display, muck)
 
 
 def _keypad(board, io, i2c, buttons):
@@ -111,6 +112,21 @@ def _keypad(board, io, i2c, buttons):
         io.on_fall(intp, buttons.fell)
     keypad.start(io.ticks_ms())
     return keypad
+
+
+def _muck(board, io, i2c, buttons):
+    """The muck reader (felt.hal.muck), or None where the board has none.  Its IRQ line
+    wakes the buttons' wait as the expanders' lines do."""
+    m = board.get("muck_reader")
+    if m is None:
+        return None
+    from felt.hal.muck import MuckReader
+    irq = io.pin_in(m["irq"], True)      # open drain, active low: the pull-up is ours
+    muck = MuckReader(i2c, m["address"], m["crystal_hz"], m["baud"], m["max_line"], irq)
+    if buttons.flag is not None:
+        io.on_fall(irq, buttons.fell)
+    muck.start(io.ticks_ms())
+    return muck
 
 
 class Modules:

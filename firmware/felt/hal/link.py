@@ -271,7 +271,7 @@ class Pixels:
 class LinkHal:
     wired = False   # no pins to poll: inputs arrive as messages
     watchdog_reset = False   # no watchdog: the process is killed or exits
-    keypad = display = None  # the dealer's panel: its messages come as they are
+    keypad = display = muck = None   # the dealer's place: its messages come as they are
 
     def __init__(self, board, transport):
         self.board = board

@@ -552,7 +552,7 @@ class Hal:
     wired = True  # buttons, reader and shuffler are pins to poll (main.py starts their tasks)
 
     def __init__(self, board, buttons, card_reader, shuffler, pixels, link, ticks_ms, feed,
-                 reset, watchdog_reset=False, keypad=None, display=None):
+                 reset, watchdog_reset=False, keypad=None, display=None, muck=None):
         self.board = board
         self.buttons = buttons
         self.card_reader = card_reader
@@ -565,6 +565,7 @@ class Hal:
         self.watchdog_reset = watchdog_reset
         self.keypad = keypad      # the dealer's (felt.hal.keypad), or None
         self.display = display    # the dealer's (felt.hal.display), or None
+        self.muck = muck          # the muck reader (felt.hal.muck), or None
 
 
 def no_feed():

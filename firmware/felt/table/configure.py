@@ -130,9 +130,9 @@ def _read(ctl, d):
         return str(e)
     finally:
         lazy.forget(CONFIG)
-    if ctl.own_devices and not cfg.banked and \
+    if ctl.own_devices and not cfg.banked and ctl.hal.muck is None and \
             [st for st in cfg.variant.steps if st[0] == "draw" or st[0] == "discard"]:
-        # Its devices are its own (issue 21, item 1): the link may not say the cards.
-        return "%s needs the players' discards, and this board has no device for them" % (
+        # Its devices are its own: the link may not say the cards, the muck reader does.
+        return "%s needs the players' discards, and this board has no muck reader" % (
             cfg.game)
     return cfg

@@ -20,6 +20,10 @@ from 1, as dealers number them (seat 1 is the link's seat 0).
     an exposed card    C 3 1 2 B #      report 3 (exposed), the queen (12) of
                                         diamonds (B); C 3 # names the card last read
 
+A seat's discards, during its draw or Pineapple's discard, pass over the muck reader
+(felt.hal.muck), each card read joining the seat's discards on the display; `#` then
+throws them away (`#` alone: the seat stands pat), `*` forgets them, to pass them again.
+
 `lines()` is the display's text: what was keyed, what the table will take (the seat on
 turn, the least and most of a bet, the pot) and the last outcome, taken or refused and
 why.  The panel learns the turn from the table's own events (`heard`).
@@ -50,6 +54,7 @@ class Panel:
         self.ctl = ctl
         self.rows = rows        # lines the display shows
         self.turn = -1          # the seat on turn (a to_act event), or -1
+        self.legal = ()         # what it may do
         self.bounds = None      # (least, most) of its bet or raise, where not fixed limit
         self.deciding = ()      # a house-banked decision's seats
         self.hand = 0
@@ -63,6 +68,7 @@ class Panel:
         self.seat = -1          # the seat named with A, or -1
         self.fields = None      # the message a multi-step entry builds (B, C)
         self.needs = ""         # what the report being keyed names (REPORTS)
+        self.thrown = []        # the codes the muck reader read for the seat's discard
 
     # ----- what the table says ------------------------------------------------------
 
@@ -71,9 +77,11 @@ class Panel:
         e = p["e"]
         if e == "to_act":
             self.turn = p["seat"]
+            self.legal = p["legal"]
             self.bounds = (p["min"], p["max"]) if "min" in p else None
-        elif e == "action" or e == "end" or e == "street":
+        elif e == "action" or e == "end" or e == "street" or e == "discarded":
             self.turn = -1
+            self.legal = ()
             self.bounds = None
             if e == "end":
                 self.deciding = ()
@@ -92,8 +100,9 @@ class Panel:
         self.changed = True
         step = self.step
         if k == "*":
-            if self.entry:
+            if self.entry or self.thrown:
                 self.entry = ""
+                self.thrown = []
             elif step or self.seat >= 0:
                 self.clear()
             else:
@@ -126,6 +135,9 @@ class Panel:
         fields = self.fields
         if step == "":
             seat = self.seat if self.seat >= 0 else self.turn
+            if self._throwing():
+                return self._send("discard", {"seat": self.turn,
+                                              "cards": " ".join(self.thrown)})
             if not v:
                 return None
             if seat < 0:
@@ -161,6 +173,23 @@ class Panel:
         if step == "why":
             return self._send("dealer", fields)     # the table's default reason
         return None
+
+    def _throwing(self):
+        """The seat on turn throws cards away (a draw, Pineapple's discard)."""
+        return "draw" in self.legal or "discard" in self.legal
+
+    def muck(self, code):
+        """A card the muck reader read: one of the discards of the seat on turn, or
+        said and left alone when no discard is due (a card swept in with a fold)."""
+        self.changed = True
+        if code == "?":                  # felt.hal.mp.MISREAD: a line the reader garbled
+            self.said = "! muck misread: pass it again"
+        elif not self._throwing() or self.step:
+            self.said = "! muck: %s, no discard now" % code
+        elif code in self.thrown:
+            self.said = "! muck: %s read twice" % code
+        else:
+            self.thrown.append(code)
 
     def _choose(self, n):
         """A report by its number, or a report's reason by its number."""
@@ -224,6 +253,8 @@ class Panel:
 
     def _keyed(self):
         step, v = self.step, self.entry
+        if step == "" and self._throwing():
+            return "> s%d: %s" % (self.turn + 1, " ".join(self.thrown) or "# = pat")
         if step == "":
             who = self.seat if self.seat >= 0 else self.turn
             return "> %s%s_" % ("s%d to " % (who + 1) if who >= 0 else "to ", v)
@@ -240,6 +271,8 @@ def said(kind, payload):
     """An entry taken, in words for the display: `raise to 120`, `s4 ante 10 side 5`."""
     if kind == "btn":
         return "to %d" % payload["to"]
+    if kind == "discard":
+        return "s%d threw %d" % (payload["seat"] + 1, len(payload["cards"].split()))
     if kind == "wager":
         return "s%d %s" % (payload["seat"] + 1, " ".join(
             ["%s %d" % (k, payload[k]) for k in ("ante", "side") if k in payload]))

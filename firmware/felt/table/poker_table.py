@@ -241,7 +241,8 @@ def effects(ctl, out):
 def event_of(r, e, own_devices=False):
     """The `evt` frame of one of round r's effects that is only said (docs/protocol.md):
     no request, no change at the table.  A board with its own devices never says a
-    face down card's face (dealt, reshuffle); host_tools.recall says every card."""
+    face down card's face (dealt, reshuffle, a seat's discards); host_tools.recall says
+    every card."""
     k = e[0]
     if k == "dealt":
         d = {"e": k, "what": e[1], "seat": e[2]}
@@ -255,6 +256,8 @@ def event_of(r, e, own_devices=False):
     if k == "reshuffle":
         return {"e": k, "count": len(e[1])} if own_devices else {"e": k, "cards": C.codes(e[1])}
     if k == "discarded":
+        if own_devices and e[1] >= 0:     # thrown away face down: how many, not which
+            return {"e": k, "seat": e[1], "count": len(e[2])}
         return {"e": k, "seat": e[1], "cards": C.codes(e[2])}
     if k == "rake":
         return {"e": k, "amount": e[1]}    # counted when the round ends

@@ -268,13 +268,24 @@ def test_the_pico_has_a_dealers_keypad_and_display_on_its_bus():
     assert kp["address"] == 0x23 and kp["int"] == 13 and len(kp["keys"]) == 16
     assert sorted(kp["keys"]) == sorted(B.PANEL_KEYS)
     assert b["display"] == {"chip": "ssd1306", "address": 0x3C, "width": 128, "height": 64}
+    assert b["muck_reader"]["address"] == 0x48 and b["muck_reader"]["irq"] == 19
 
 
 def test_a_board_without_the_dealers_devices_is_valid():
     d = _copy(_pico())
-    for k in ("keypad", "display"):
+    for k in ("keypad", "display", "muck_reader"):
         del d[k]
     assert "keypad" not in B.validate(d, "pico-11")
+
+
+def test_a_muck_reader_needs_the_keypad_and_a_baud_its_crystal_makes():
+    d = _copy(_pico())
+    assert d["muck_reader"]["irq"] == 19 and B.divisor(d["muck_reader"]) == 96
+    d["muck_reader"]["baud"] = 1000000
+    assert "a divisor of 1 to 65535" in _refusal(d)
+    d = _copy(_pico())
+    del d["keypad"]
+    assert "muck_reader needs the keypad" in _refusal(d)
 
 
 def test_a_keypad_is_refused_where_its_keys_or_pins_do_not_fit():
@@ -298,8 +309,7 @@ def test_every_device_on_the_bus_has_an_address_of_its_own():
     d["keypad"]["address"] = 0x22
     assert "expander 2 and keypad both at I2C address 0x22" in _refusal(d)
     d = _copy(_pico())
-    d["muck_reader"] = {"chip": "sc16is750", "address": 0x48, "crystal_hz": 14745600,
-                        "baud": 9600, "irq": 19}
+    del d["muck_reader"]["max_line"]
     assert B.validate(_copy(d), "pico-11")["muck_reader"]["max_line"] == 16
     d["display"]["address"] = 0x48
     assert "display and muck_reader both at I2C address 0x48" in _refusal(d)

@@ -2,6 +2,7 @@
 as every input is; the display says what was keyed, what the table takes and why it
 refused.  Seats are keyed and shown from 1."""
 
+from felt.poker import cards as C
 from felt.table.controller import Controller
 from felt.table.journal import Journal
 
@@ -130,3 +131,74 @@ def test_a_banked_decision_is_keyed_for_its_seat():
     assert keys(ctl, "A1#10#") == ("btn", {"seat": 0, "b": "raise", "to": 10})
     assert events(hal, "wager")[-1] == {"e": "wager", "seat": 0, "kind": "play",
                                         "amount": 10}
+
+
+# ----- discards over the muck reader -----------------------------------------------------
+
+DRAW = {"game": "triple-draw-27", "seats": 3, "stacks": [100, 100, 100], "small_bet": 2,
+        "big_bet": 4, "blinds": [1, 2], "cap": 4}
+# Five cards a seat, one at a time from seat 0; seat 0 holds 2c 3c 4c 5c Kd.
+DRAW_CARDS = ("2c 2d 2h 3c 3d 3h 4c 4d 4h 5c 5d 5h Kd Kh Ks").split()
+
+
+def wired(cfg):
+    """A wired board with the dealer's keypad and a muck reader, configured."""
+    hal = FakeHal()
+    hal.wired = hal.keypad = hal.muck = True
+    ctl = Controller(hal, BOARD, Journal())
+    assert ctl.handle("cfg", cfg) is None
+    return ctl, hal
+
+
+def to_the_draw(cfg=DRAW, cards=DRAW_CARDS):
+    ctl, hal = wired(cfg)
+    for kind, p in (("dealer", {"b": "deal"}), ("shuf", {"state": "done"}),
+                    ("dealer", {"b": "cut_done"})):
+        assert ctl.handle(kind, p) is None
+    for code in cards:
+        assert ctl.handle("card", {"code": code}) is None
+    while ctl.round.to_act < 0 or "draw" not in ctl.round.legal_actions(ctl.round.to_act):
+        if ctl.round.to_act < 0:
+            assert ctl.handle("card", {"code": "9s"}) is None     # the burn before the draw
+        else:
+            assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"}) is None
+    return ctl, hal
+
+
+def test_a_draw_is_the_cards_the_muck_reader_read_and_hash_throws_them():
+    ctl, hal = to_the_draw()
+    seat = ctl.round.to_act
+    assert seat == 0 and ctl.panel.lines()[1] == "> s1: # = pat"
+    ctl.panel.muck("Kd")
+    assert ctl.panel.lines()[1] == "> s1: Kd"
+    assert keys(ctl, "#") == ("discard", {"seat": 0, "cards": "Kd"})
+    assert events(hal, "discarded")[-1] == {"e": "discarded", "seat": 0, "count": 1}
+    assert "Kd" not in C.codes(ctl.round.hole[0]).split()    # thrown away
+    assert ctl.panel.said == "ok: s1 threw 1"
+
+
+def test_hash_alone_stands_pat_and_star_forgets_the_cards_read():
+    ctl, hal = to_the_draw()
+    ctl.panel.muck("Kd")
+    ctl.panel.muck("Kd")
+    assert ctl.panel.said == "! muck: Kd read twice"
+    keys(ctl, "*")
+    assert ctl.panel.lines()[1] == "> s1: # = pat"
+    assert keys(ctl, "#") == ("discard", {"seat": 0, "cards": ""})
+
+
+def test_a_card_not_the_seats_is_refused_as_a_discard_and_a_misread_said():
+    ctl, hal = to_the_draw()
+    ctl.panel.muck("?")
+    assert ctl.panel.said == "! muck misread: pass it again"
+    ctl.panel.muck("As")
+    keys(ctl, "#")
+    assert ctl.round.to_act == 0 and ctl.panel.said.startswith("! ")
+    assert events(hal, "refused")[-1]["what"] == "discard"
+
+
+def test_a_card_read_at_the_muck_when_no_discard_is_due_is_left_alone():
+    ctl, hal = dealt()
+    ctl.panel.muck("9s")
+    assert ctl.panel.said == "! muck: 9s, no discard now"
+    assert ctl.panel.lines()[1] == "> s3 to _"

@@ -101,11 +101,11 @@ def test_clock_frames_cannot_move_chips_to_the_house_on_a_time_charge_table():
     assert events(hal, "time_charge") == []
 
 
-def test_a_draw_game_is_refused_where_no_device_says_the_discards():
+def test_a_draw_game_is_refused_where_no_muck_reader_says_the_discards():
     ctl, hal = wired_table()
     for game in ("triple-draw-27", "pineapple"):
         assert ctl.handle("cfg", dict(CFG, game=game)) == \
-            "%s needs the players' discards, and this board has no device for them" % game
+            "%s needs the players' discards, and this board has no muck reader" % game
     assert ctl.config.game == "holdem"
 
 
