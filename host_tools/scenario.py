@@ -219,8 +219,8 @@ class Runner:
                 self.s.hole = [[] for _ in range(self.players)]
             if e in ("hand", "end"):
                 self.s.turn = None
-            elif e == "dealt":
-                self.last_dealt = p.get("card")
+            elif e == "dealt":     # a wired board names no face-down card: the one fed
+                self.last_dealt = p.get("card", self.s.fed)
 
     def _observe(self, kind, p):
         """A frame outside play: recorded, and shown to the session unless it asks a
@@ -390,12 +390,6 @@ class Runner:
     def _send(self, i, st, steps):
         kind, payload = st["send"]
         payload = self._resolve(payload, draw=True)
-        if kind == "card" and "code" in payload:
-            # The emulator's shoe never deals a card the scenario put in by hand.
-            code = payload["code"]
-            if code in self.s.shoe.deck:
-                self.s.shoe.deck.remove(code)
-                self.s.shoe.dealt.append(code)
         if "as" in st:
             # The card the message names; a dealer's report without one is about the
             # last card read.
@@ -403,7 +397,10 @@ class Runner:
             if not isinstance(card, str):
                 raise ScenarioError('"as" needs a message about a card')
             self.names[st["as"]] = card
-        why = self.s.link.send(kind, payload)
+        if kind == "card" and isinstance(payload.get("code"), str):
+            why = self.s.feed(payload)     # the shoe's card from now on, on every runtime
+        else:
+            why = self.s.link.send(kind, payload)
         if why is None:
             # The devices the message speaks for: a finished shuffle fills the shoe.
             if (kind == "shuf" and payload.get("state") == "done") or \

@@ -234,6 +234,17 @@ class Session:
         self.link.inbox.extendleft(reversed(frames))
         return frames
 
+    def feed(self, card):
+        """The shoe's reader reads a card (`card`, a card message's payload): the shoe
+        never deals it again, and it is the card a wired board's face-down `dealt` is
+        about (it names none).  None if the board took it, else its reason."""
+        code = card["code"]
+        if code in self.shoe.deck:      # a card put in by hand (a scenario's)
+            self.shoe.deck.remove(code)
+            self.shoe.dealt.append(code)
+        self.fed = code
+        return self.link.send("card", card)
+
     def _must(self, refusal, what):
         if refusal is not None:
             self.faults.append("%s refused: %s" % (what, refusal))
@@ -305,12 +316,9 @@ class Session:
             self._must(self.link.send("shuf", {"state": "done"}), "shuffler")
         elif kind == "need":
             if self.fx is None:
-                self.fed = self.shoe.deal()
-                self._must(self.link.send("card", {"code": self.fed}), "card")
+                self._must(self.feed({"code": self.shoe.deal()}), "card")
             elif not self.fx.on_need(p):
-                card = self.fx.card(self.shoe.deal())
-                self.fed = card["code"]
-                self._must(self.link.send("card", card), "card")
+                self._must(self.feed(self.fx.card(self.shoe.deal())), "card")
         elif kind == "evt":
             e = p["e"]
             if e == "end" and p.get("hand") == self.ended_hand:
