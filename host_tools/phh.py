@@ -22,7 +22,7 @@ from felt.poker import cards as C
 from felt.poker import rake as rake_mod
 from felt.poker import structure as structure_mod
 from felt.poker import variants
-from felt.poker.round import CHOOSING, Refused, Round
+from felt.poker.round import ACTIONS, CHOOSING, Refused, Round
 from felt.poker.structure import ConfigError
 from felt.table import phh as writer
 from host_tools import cli
@@ -322,9 +322,6 @@ def replay(doc, watch=None):
                  % (p + 1, d[3] if d else "no more actions"))
         if d is None or d[0] != p or (d[1] == "sd" or d[1] in RUNOUT_VERBS) != \
                 (r.phase == CHOOSING):
-            if checks.skipped(r, seat) and "check" in legal:
-                apply(("check", seat), "p%d's check (no bet can be called)" % (p + 1))
-                continue
             fail("p%d is to act in Felt's round; the file has %s"
                  % (p + 1, d[3] if d else "no more actions"))
         dec_q.popleft()
@@ -345,6 +342,14 @@ def replay(doc, watch=None):
         if watch is not None:
             watch(r, index, event)
         apply(event, where)
+        covered = checks.asked(r) if event[0] in ACTIONS else -1
+        if covered >= 0:
+            # PHH asks a player whom nobody could call to check; Felt's betting is over.
+            d = dec_q[0] if dec_q else None
+            if d is None or d[0] != t.index[covered] or d[1] != "cc":
+                fail("p%d checks in PHH, whom nobody could call; the file has %s"
+                     % (t.index[covered] + 1, d[3] if d else "no more actions"))
+            dec_q.popleft()
     if dec_q:
         fail("%s: after the end of Felt's round" % dec_q[0][3])
     left = [C.code(c) for q in hole_q.values() for c in q] + [C.code(c) for c in board_q]

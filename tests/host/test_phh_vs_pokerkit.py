@@ -234,7 +234,8 @@ def odd_chips_only(r, order, felt, theirs):
 
 REASONS_A = {
     "reopen": "a short all-in raise does not reopen the betting (rules README)",
-    "raise size": "a raise after a short all-in goes from the last full bet (round.py)",
+    "raise size": "fixed limit: a raise after a short all-in completes it, to the last "
+                  "full bet and a unit (round.py, full_to)",
     "odd chips": "odd chips: first winner clockwise, pot by pot; stud by suit (README, "
                  "19:47-14.9(i))",
     "deck": "the stub ran out: 13:69F-14.12B(f) / 19:47-14.9(h) reshuffles differ "
@@ -252,7 +253,8 @@ def explain_a(text, error, felt, theirs, r):
             return "reopen"
         er = error.round
         if error.event is not None and error.event[0] in ("bet", "raise") \
-                and "refused: the" in msg and er is not None and er.level > er.full:
+                and "refused: the" in msg and er is not None and er.level > er.full \
+                and er.structure.kind == "fixed":
             return "raise size"
         if ("no card left" in msg or "already seen" in msg or "needs a board card" in msg) \
                 and er is not None and _deck_runs_out(text, er):
@@ -489,11 +491,10 @@ def test_every_game_s_histories_pass_felt_phh_check(emulated):
 REASONS_B = {
     "short blind": "a blind posted short: the others still owe the full blind in Felt "
                    "(13:47-20.36(d)), what was posted in PokerKit",
-    "raise size": "a raise after a short all-in goes from the last full bet (round.py)",
+    "raise size": "fixed limit: a raise after a short all-in completes it, to the last "
+                  "full bet and a unit (round.py, full_to)",
     "odd chips": "odd chips: first winner clockwise, pot by pot; stud by suit (README, "
                  "19:47-14.9(i))",
-    "stud fold": "stud folds with nothing to call (13:47-20.38(e)) leave a side pot that "
-                 "nobody still in contends: Felt gives it to the player left, PokerKit fails",
     "bring-in": "the low card all-in on the ante: Felt asks the lowest card with chips, "
                 "PokerKit the next player (19:47-14.9(d))",
     "common card": "Felt dealt the stud common card (19:47-14.9(h)); PokerKit "
@@ -589,10 +590,8 @@ def explain_b(text, failure, stacks):
 
     def watch(r, index, event):
         seat = event[1]
-        if event[0] in ("bet", "raise") and r.level > r.full:
+        if event[0] in ("bet", "raise") and r.level > r.full and r.structure.kind == "fixed":
             flags[index].add("raise size")
-        if event[0] == "fold" and r.level <= r.street_bet[seat]:
-            flags[index].add("stud fold")
         if r.bring_in_due:
             low = min((s for s in range(r.n) if r.live(s)), key=lambda s: _up_key(r, s))
             if r.stacks[low] == 0:
@@ -604,8 +603,6 @@ def explain_b(text, failure, stacks):
         for reason in ("raise size", "bring-in"):
             if reason in at:
                 return reason
-        if "stud fold" in at and failure[2].startswith("AssertionError"):
-            return "stud fold"
         if r.variant.stud() and r.board and failure[1].startswith("d db"):
             return "common card"
         return None
@@ -739,10 +736,11 @@ def test_a_short_all_in_raise_does_not_reopen_the_betting():
     assert explain_a(text, e.value, None, None, None) == "reopen"
 
 
-def test_after_a_short_all_in_felt_raises_from_the_last_full_bet():
-    """Felt's raise after a short all-in goes to the last full bet plus a unit
-    (round.py: the last full bet is the base of a raise); PokerKit's goes a unit on
-    top of the all-in.  Each refuses the other's amount in fixed limit."""
+def test_after_a_short_all_in_fixed_limit_completes_the_raise():
+    """Fixed limit: Felt's raise after a short all-in completes it, to the last full
+    bet plus a unit, as limit games do (round.py, full_to); PokerKit's goes a unit on
+    top of the all-in.  Each refuses the other's amount.  (Spread, pot and no limit
+    agree: the all-in's amount and the last full raise, issue 36.)"""
     text, r = felt_history([100, 100, 3, 100], 3, FixedLimit(2, 4, (1, 2), cap=0),
                            HOLES_4 + ["raise 2", "raise 3", "fold 0", "fold 1"] +
                            "2s 3s 4s 5d 6d 7h 8c 9d".split())
@@ -960,12 +958,14 @@ def test_a_stud_fold_on_a_round_of_checking_keeps_the_position_dealt_to():
     assert failure is None and stacks == fields(text)["finishing_stacks"]
 
 
-def test_stud_folds_on_checking_can_leave_a_side_pot_to_the_player_all_in():
+def test_a_stud_fold_on_checking_leaves_the_last_player_with_chips_nothing_to_do():
     """13:47-20.38(e) lets a stud player fold on a round of checking.  Seat 1 is all-in
-    for the bring-in, seats 0 and 2 complete and call (a side pot of 2 between them),
-    then both fold on fourth street with nothing to call.  Felt gives the side pot,
-    which nobody still in contends, to the player left (round.py: chips folded above
-    every live player's level go to the last pot); PokerKit fails (AssertionError)."""
+    for the bring-in, seats 0 and 2 complete and call (a side pot of 2 between them).
+    On fourth street seat 2 folds with nothing to call: seat 0, the one player left with
+    chips, owes nothing and nobody could call a bet, so Felt asks it nothing (round.py,
+    set_to_act) and it cannot fold the side pot away to the player all-in, as it could
+    before.  PokerKit asks it to check (it could be called when the round began): the
+    history writes that check, and PokerKit replays the hand to Felt's stacks."""
     st = Structure("fixed", 2, 4, (), ante=1, bring_in=1)
     deck = "Kc Kd Kh Ks Qc Qd 9c 2c 8c".split()
     deck += [C.code(c) for c in range(52) if C.code(c) not in deck]
@@ -979,11 +979,10 @@ def test_stud_folds_on_checking_can_leave_a_side_pot_to_the_player_all_in():
 
     text, r = felt_played([20, 2, 20], 2, st, deck, policy, game="stud7")
     assert fields(text)["actions"][3:6] == ["p2 pb", "p3 cbr 2", "p1 cc"]
-    assert fields(text)["actions"][-2:] == ["p3 f", "p1 f"]
-    assert fields(text)["finishing_stacks"] == [17, 8, 17]
-    stacks, failure = pokerkit_replay(HandHistory.loads(text))
-    assert failure[1] == "p1 f" and failure[2].startswith("AssertionError")
-    assert explain_b(text, failure, stacks) == "stud fold"
+    assert fields(text)["actions"][9:11] == ["p3 f", "p1 cc"]
+    assert fields(text)["finishing_stacks"] == [25, 0, 17]
+    assert pokerkit_replay(HandHistory.loads(text)) == ([25, 0, 17], None)
+    assert tool.replay(fields(text))[1] == [25, 0, 17]
 
 
 def test_pokerkit_0_7_7_shares_the_low_half_of_a_side_pot_nobody_has_a_low_for():
@@ -1055,17 +1054,39 @@ def test_draws_run_the_deck_out_and_reshuffle_differently():
     assert explain_a(text, e.value, None, None, None) == "deck"
 
 
-def test_a_covered_player_s_check_is_left_out_and_put_back():
-    """Felt asks a player to check when nobody could call their bet; PokerKit does not
-    ask such a player when the betting round begins.  The history leaves the check
-    out and felt-phh puts it back, for Felt's files and PokerKit's alike."""
-    text, r = felt_history([2, 2, 100], 0, FixedLimit(2, 4, (1, 2)),
-                           "Ac Kc Qc Ad Kd Qd".split() + ["call 0", "call 1", "check 2"] +
-                           "2s 3s 4s 5d 6d 7h 8c 9d".split())
+def test_nobody_asks_a_player_nobody_could_call_but_pokerkit_after_a_fold():
+    """A player who owes nothing and whom nobody could call has nothing to do: Felt
+    asks nothing of them (round.py, set_to_act), heads-up a big blind whose small
+    blind calls all in for less (issue 36).  PokerKit agrees where that is so as the
+    betting round begins; where a fold made it so, it still asks for a check, which
+    the history writes and felt-phh takes from PokerKit's files."""
+    board = "2s 3s 4s 5d 6d 7h 8c 9d".split()
+    # Heads-up, blinds 2-4: seat 0 (3 chips) calls all in for 3; seat 1's 1 goes back.
+    text, r = felt_history([3, 100], 1, FixedLimit(4, 8, (2, 4)),
+                           "Ac Kc Ad Kd".split() + ["call 0"] + board)
     acts = fields(text)["actions"]
-    assert acts[3:5] == ["p3 cc", "p1 cc"] and acts[5].startswith("p1 sm")
+    assert acts[2] == "p1 cc" and acts[3].startswith("p1 sm")
+    assert fields(text)["finishing_stacks"] == [6, 97]
+    assert pokerkit_replay(HandHistory.loads(text)) == ([6, 97], None)
+    # The button folds, the small blind (2 chips) calls all in: the big blind checks in
+    # PHH only.
+    text, r = felt_history([100, 2, 100], 0, FixedLimit(2, 4, (1, 2)),
+                           "Ac Kc Qc Ad Kd Qd".split() + ["fold 0", "call 1"] + board)
+    acts = fields(text)["actions"]
+    assert acts[3:6] == ["p3 f", "p1 cc", "p2 cc"]
     assert pokerkit_replay(HandHistory.loads(text)) == (fields(text)["finishing_stacks"], None)
     assert tool.replay(fields(text))[1] == fields(text)["finishing_stacks"]
+    game = pokerkit_game("FT", 0, (1, 2), 2, 4)
+    random.seed(36)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = game([2, 100, 100], 3)
+        s.fold()
+        s.check_or_call()
+        assert s.actor_index == 1 and s.checking_or_calling_amount == 0
+        s.check_or_call()
+        theirs = HandHistory.from_game_state(game, s, finishing_stacks=list(s.stacks)).dumps()
+    assert felt_replay(theirs)[1] == fields(theirs)["finishing_stacks"]
 
 
 def test_an_all_in_for_no_more_than_the_bring_in_is_a_call_not_a_bet():
@@ -1120,3 +1141,26 @@ def test_irregularities_are_comments_for_pokerkit_and_replay_from_the_journal():
     doc = fields(misdeal)
     assert doc["_called_off"] == "misdeal" and doc["finishing_stacks"] == [100] * 4
     assert tool.replay(doc)[1] == [100] * 4
+
+
+ISSUE_36_SCENARIOS = [REPO / "tests" / "scenarios" / (name + ".json") for name in (
+    "20.36f_the_least_raise_after_a_short_all_in",
+    "20.36f_heads_up_short_small_blind_ends_the_betting",
+    "20.38d_the_final_wager_shows_first")]
+
+
+@pytest.mark.parametrize("path", ISSUE_36_SCENARIOS, ids=[p.stem for p in ISSUE_36_SCENARIOS])
+def test_the_raise_nothing_to_do_and_showdown_scenarios_replay_in_pokerkit(path, tmp_path):
+    """The scenarios of issue 36 (a raise after a short all-in, heads-up a small blind
+    all in for less, who shows first), played through the firmware with their hand
+    histories kept: PokerKit and felt-phh reach the table's stacks."""
+    from host_tools.scenario import run_file
+    result = run_file(path, phh=str(tmp_path))
+    assert result.passed, result.lines(path.name)
+    files = sorted(tmp_path.glob("hand-*.phh"))
+    assert files
+    for f in files:
+        text = f.read_text()
+        doc = fields(text)
+        assert pokerkit_replay(HandHistory.loads(text)) == (doc["finishing_stacks"], None)
+        assert felt_replay(text)[1] == doc["finishing_stacks"]

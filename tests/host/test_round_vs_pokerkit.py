@@ -9,6 +9,8 @@ call and raise-to amounts must agree; at the end, every finishing stack.
 Seats: PokerKit's player 0 is the first seat dealt in left of the button and its last
 player is the button, so PokerKit index i is Felt seat `clockwise_from(button)[i]`.
 
+At the showdown, the order the hands are shown in (13:47-20.38(d), docs/rules.md).
+
 Where the two differ by design, the difference is either kept out of the random
 hands (heads-up, short blinds, decreasing blinds, more blinds than players) or
 recognised by a precise test of the state, tallied, and kept out of the comparison
@@ -27,19 +29,19 @@ import pytest
 from sampling import first
 
 pokerkit = pytest.importorskip("pokerkit")
-from pokerkit import Automation, FixedLimitTexasHoldem  # noqa: E402
+from pokerkit import Automation, FixedLimitTexasHoldem, NoLimitTexasHoldem  # noqa: E402
 
 from felt.poker import cards as C  # noqa: E402
 from felt.poker.button import clockwise_from  # noqa: E402
 from felt.poker.round import Round  # noqa: E402
-from felt.poker.structure import FixedLimit  # noqa: E402
+from felt.poker.structure import FixedLimit, Structure  # noqa: E402
 
-# Burning and dealing stay manual so both engines get the very same cards.
+# Burning and dealing stay manual so both engines get the very same cards; showing
+# too, so the order PokerKit shows the hands in can be compared.
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
     Automation.BET_COLLECTION,
     Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
     Automation.HAND_KILLING,
     Automation.CHIPS_PUSHING,
     Automation.CHIPS_PULLING,
@@ -115,6 +117,7 @@ class Hand:
         self.pk = pokerkit_state(structure, [stacks[s] for s in self.order])
         self.actions = []
         self.acted = set()  # (street, seat): who has acted on which betting round
+        self.shown = []     # the seats in the order PokerKit showed their hands
         self._next = 0
         self._burns = self._board = 0
 
@@ -140,15 +143,16 @@ class Hand:
                 k = pk.street.board_dealing_count
                 pk.deal_board("".join(C.code(c) for c in r.board[self._board:self._board + k]))
                 self._board += k
+            elif pk.can_show_or_muck_hole_cards():
+                self.shown.append(self.order[pk.showdown_index])
+                pk.show_or_muck_hole_cards(True)
             else:
                 return
 
-    def act(self, action, seat, pokerkit_too=True):
+    def act(self, action, seat):
         self.actions.append((action, seat))
         self.acted.add((self.felt.betround, seat))
         self.felt.apply((action, seat))
-        if not pokerkit_too:
-            return
         if action == "fold":
             self.pk.fold()
         elif action in ("check", "call"):
@@ -200,8 +204,8 @@ def pokerkit_took_short_wager_as_full(r, pk, seat):
 
 
 def raise_sizes_after_short_wager(r, pk, seat):
-    """Felt raises to the last full wager plus one unit; PokerKit one unit on top of the
-    short all-in (see the test of that below)."""
+    """Fixed limit: Felt completes a short all-in, raising to the last full wager plus
+    one unit; PokerKit raises one unit on top of it (see the test of that below)."""
     unit = r.unit()
     room = r.street_bet[seat] + r.stacks[seat]
     return (felt_raise_to(r, seat) == min(r.full + unit, room)
@@ -209,13 +213,18 @@ def raise_sizes_after_short_wager(r, pk, seat):
             and r.full + unit < room)
 
 
-def sole_player_asked_to_check(r, pk):
-    """The one player with chips left owes nothing and nobody could call a raise, so
-    their only legal action is to check: Felt still asks for it, PokerKit skips players
-    whom nobody can bet against (see the test below)."""
-    seat = r.to_act
-    return (pk.actor_index is None and r.legal_actions(seat) == ["check"]
-            and [s for s in range(r.n) if r.can_act(s)] == [seat])
+def covered_player_asked_by_pokerkit(hand):
+    """The one player with chips left owes nothing and nobody could call a raise: Felt
+    asks them nothing, the betting is over (round.py, set_to_act).  PokerKit leaves
+    such a player out only if so when the betting round began; one whom the others'
+    folds left so is still asked to check (see the test below)."""
+    r, pk = hand.felt, hand.pk
+    if pk.actor_index is None or r.to_act >= 0:
+        return False
+    seat = hand.order[pk.actor_index]
+    return (pk.checking_or_calling_amount == 0 and not pk.can_complete_bet_or_raise_to()
+            and [s for s in range(r.n) if r.live(s) and r.start_stacks[s] > r.total[s]]
+            == [seat])
 
 
 def odd_chips_split_per_pot(hand, tally):
@@ -279,14 +288,13 @@ def random_hand(rng, capped):
 def play_and_compare(hand, rng, tally):
     r, pk = hand.felt, hand.pk
     while True:
+        if covered_player_asked_by_pokerkit(hand):
+            tally["covered player asked by PokerKit"] += 1
+            pk.check_or_call()
         hand.feed_cards()
         if r.finished():
             break
         seat = r.to_act
-        if sole_player_asked_to_check(r, pk):
-            tally["covered player asked to check"] += 1
-            hand.act("check", seat, pokerkit_too=False)
-            continue
         assert pk.actor_index == hand.pk_index[seat], hand
         felt = set(r.legal_actions(seat))
         theirs = pokerkit_legal(pk)
@@ -321,6 +329,11 @@ def play_and_compare(hand, rng, tally):
         hand.act(rng.choices(choices, [WEIGHTS[a] for a in choices])[0], seat)
 
     assert not pk.status, ("PokerKit's hand is not over", hand)
+    # 13:47-20.38(d): the final wager's maker shows first, an all-in raise before the
+    # flop too; where the last betting round saw none, its first to act.
+    assert hand.shown == r.show_order, hand
+    if len(r.show_order) > 1:
+        tally["showdowns in the same order"] += 1
     felt_stacks, pk_stacks = hand.final_stacks()
     assert sum(felt_stacks) == sum(hand.start_stacks), hand
     if felt_stacks != pk_stacks:
@@ -340,7 +353,8 @@ def test_random_hands_agree_with_pokerkit(seed, capped):
         play_and_compare(random_hand(rng, capped), rng, tally)
     # The explained differences stay a small share, so the comparison means something.
     explained = sum(v for k, v in tally.items()
-                    if k not in ("decisions compared", "finishing stacks equal"))
+                    if k not in ("decisions compared", "finishing stacks equal",
+                                 "showdowns in the same order"))
     assert tally["decisions compared"] > 10 * explained, tally
     assert tally["finishing stacks equal"] >= 0.95 * HANDS_PER_SEED, tally
 
@@ -369,6 +383,8 @@ def pk_play(state, *events):
     """Apply to PokerKit: "deal <cards> <i>", "burn <card>", "board <cards>", or a
     string of actions, f fold, c check or call, r complete, bet or raise."""
     for e in events:
+        while state.can_show_or_muck_hole_cards():   # the hands, as soon as PokerKit asks
+            state.show_or_muck_hole_cards(True)
         word, *args = e.split()
         if word == "deal":
             state.deal_hole(args[0], int(args[1]))
@@ -380,6 +396,8 @@ def pk_play(state, *events):
             for a in word:
                 {"f": state.fold, "c": state.check_or_call,
                  "r": state.complete_bet_or_raise_to}[a]()
+    while state.can_show_or_muck_hole_cards():
+        state.show_or_muck_hole_cards(True)
     return state
 
 
@@ -487,10 +505,11 @@ def test_a_short_all_in_bet_after_checks_does_not_reopen_the_betting_either():
     assert pk.actor_index == 0 and pk.can_complete_bet_or_raise_to()
 
 
-def test_after_a_short_all_in_felt_raises_on_top_of_the_last_full_bet():
-    """Felt's raise after a short all-in goes to the last full wager plus one unit
-    (round.py: the last full bet is "the base of a raise"); PokerKit raises one unit on
-    top of the all-in.  The README decides only the reopening, not this size."""
+def test_after_a_short_all_in_fixed_limit_completes_the_raise():
+    """Fixed limit: Felt's raise after a short all-in completes it, to the last full
+    wager plus one unit, as limit games do (round.py, full_to: a short all-in raise is
+    "completed"); PokerKit raises one unit on top of the all-in.  In spread, pot and no
+    limit the two agree (the no limit test at the end of this file)."""
     st = FixedLimit(2, 4, (1, 2), cap=0)
     r = felt_round([100, 100, 100, 3], 0, st)          # seat 3 all-in to 3: short of 4
     play(r, *HOLES_4, "raise 3")
@@ -532,22 +551,57 @@ def test_odd_chips_of_each_pot_go_to_the_first_winner_clockwise():
     assert pk.stacks == [6, 97, 0, 0, 103]
 
 
-def test_felt_asks_a_covered_big_blind_to_check():
+def test_pokerkit_asks_a_player_whom_a_fold_left_covered_to_check():
+    """A player who owes nothing and whom nobody could call has nothing to do: Felt
+    ends the betting (round.py, set_to_act).  PokerKit leaves such a player out only
+    if so when the betting round begins: here the button (100 chips) folds first and
+    the small blind (2 chips) calls all in, and PokerKit still asks the big blind, whose
+    only choice is to check.  The random hands take that check in PokerKit alone."""
+    st = FixedLimit(2, 4, (1, 2))
+    r = felt_round([100, 2, 100], 0, st)
+    play(r, *HOLES_3, "fold 0", "call 1")
+    assert r.to_act == -1 and r.expecting() == ("burn", -1)
+    pk = pk_play(pokerkit_state(st, [2, 100, 100]), *PK_HOLES_3, "fc")
+    assert pk.actor_index == 1 and pokerkit_legal(pk) == {"check"}
+
+
+# ----- rules where Felt and PokerKit agree, found as bugs by this cross-check ----------------
+
+def test_nobody_asks_a_big_blind_whom_nobody_could_call():
     """Seats 0 (button) and 1 have 2 chips each, seat 2 posts the big blind of 2; the
-    button and the small blind call all-in.  Nobody can call a raise, so the big
-    blind's option (13:47-20.36(f)) leaves only "check": Felt still puts the action on
-    seat 2.  PokerKit never asks a player whose bet already covers everybody's chips
-    (but it does ask, as Felt does, when that happens only after a fold).  Harmless;
-    the table could skip such a prompt."""
+    button and the small blind call all-in.  Nobody could call a bet of the big
+    blind's: it has nothing to do, and the betting is over in both (Felt asked it to
+    check, its one legal action, until issue 36)."""
     st = FixedLimit(2, 4, (1, 2))
     r = felt_round([2, 2, 100], 0, st)
     play(r, *HOLES_3, "call 0", "call 1")
-    assert r.to_act == 2 and r.legal_actions(2) == ["check"]
+    assert r.to_act == -1 and r.expecting() == ("burn", -1)
     pk = pk_play(pokerkit_state(st, [2, 100, 2]), *PK_HOLES_3, "cc")
     assert pk.actor_index is None and pk.can_burn_card()
 
 
-# ----- rules where Felt and PokerKit agree, found as bugs by this cross-check ----------------
+def test_heads_up_a_small_blind_all_in_for_less_ends_the_betting():
+    """Heads-up, the small blind (3 chips, blinds 2-4) calls all in for less than the
+    big blind: the big blind has nothing to do, and the betting is over (issue 36:
+    Felt asked it, and a player away then was folded, 13:47-20.38(j)4, giving the pot
+    away).  PokerKit's
+    heads-up button posts the small blind (see the heads-up test above), so its
+    players are Felt's seats the other way round; both give back the big blind's
+    uncalled chip and reach the same stacks."""
+    st = FixedLimit(4, 8, (2, 4))
+    r = felt_round([3, 100], 1, st)                 # seat 0, left of the button, is small
+    play(r, "Ac", "Kc", "Ad", "Kd", "call 0")
+    assert r.to_act == -1 and r.expecting() == ("burn", -1)
+    pk = pk_play(pokerkit_state(st, [100, 3]), "deal Kc 0", "deal Ac 1", "deal Kd 0",
+                 "deal Ad 1", "c")
+    assert pk.actor_index is None
+    board = ("2s", "3s", "4s", "5d", "6d", "7h", "8c", "9d")
+    play(r, *board)
+    pk_play(pk, "burn 2s", "board 3s4s5d", "burn 6d", "board 7h", "burn 8c", "board 9d")
+    assert r.finished() and not pk.status
+    assert [r.stacks[1], r.stacks[0]] == list(pk.stacks) == [97, 6]
+
+
 
 def test_a_raise_nobody_can_call_is_refused():
     """Seats 0 (button, 100), 1 (small blind, 2 chips), 2 (big blind, 2 chips), blinds
@@ -599,3 +653,60 @@ def test_completing_a_short_all_in_bet_does_not_reopen_for_its_callers():
     play(r, "2h", "3h", "bet 1", "call 2", "raise 3", "call 0")
     assert r.to_act == 2 and r.level == 4
     assert r.legal_actions(2) == ["fold", "call"]
+
+
+def no_limit_pair(stacks, button=0):
+    """A no limit hold 'em round, blinds 1-2, and PokerKit's (players from the button's
+    left), the four hole cards of HOLES_4 dealt to both."""
+    r = felt_round(stacks, button, Structure("no", 2, 0, (1, 2)))
+    play(r, *HOLES_4)
+    order = clockwise_from(button, [True] * len(stacks))
+    pk = NoLimitTexasHoldem(AUTOMATIONS, True, 0, (1, 2), 2)([stacks[s] for s in order],
+                                                              len(stacks))
+    return r, pk_play(pk, *PK_HOLES_4)
+
+
+def test_after_a_short_all_in_the_least_raise_is_the_all_in_and_the_last_full_raise():
+    """Issue 36: no limit, seat 3 raises to 10 (a raise of 8) and the button goes all in
+    to 15, short: the small blind's least raise is 15 + 8, in both (Felt took the last
+    full level's 10 + 8).  The big blind's all in to 20 is short of 23: no full raise.
+    Seat 3, 10 more to call since its raise, a full raise's worth of short all-ins,
+    may raise in both; the small blind, 5 more since it called, may not."""
+    r, pk = no_limit_pair([15, 100, 20, 100])
+    r.apply(("raise", 3, 10))
+    pk.complete_bet_or_raise_to(10)
+    r.apply(("raise", 0, 15))
+    pk.complete_bet_or_raise_to(15)
+    assert r.raise_bounds(1)[0] == pk.min_completion_betting_or_raising_to_amount == 23
+    play(r, "call 1")
+    pk_play(pk, "c")
+    r.apply(("raise", 2, 20))
+    pk.complete_bet_or_raise_to(20)
+    assert (r.level, r.full) == (20, 10)
+    assert r.to_act == 3 and pk.actor_index == 2
+    assert r.raise_bounds(3)[0] == pk.min_completion_betting_or_raising_to_amount == 28
+    assert set(r.legal_actions(3)) == pokerkit_legal(pk) == {"fold", "call", "raise"}
+    play(r, "call 3")
+    pk_play(pk, "c")
+    assert r.to_act == 1 and pk.actor_index == 0
+    assert set(r.legal_actions(1)) == pokerkit_legal(pk) == {"fold", "call"}
+
+
+def test_an_all_in_raise_before_the_flop_is_the_final_wager_at_the_showdown():
+    """13:47-20.38(d): seat 3 calls, the button raises all in before the flop and the
+    others call all in; no betting round follows, so the button initiated the final wager and shows
+    first, then the others clockwise, in both (Felt began left of the button)."""
+    r, pk = no_limit_pair([50] * 4)
+    play(r, "call 3")
+    r.apply(("raise", 0, 50))
+    play(r, "call 1", "call 2", "call 3")
+    pk.check_or_call()
+    pk.complete_bet_or_raise_to(50)
+    for _ in range(3):
+        pk.check_or_call()
+    shown = []
+    while pk.can_show_or_muck_hole_cards():
+        shown.append([1, 2, 3, 0][pk.showdown_index])
+        pk.show_or_muck_hole_cards(True)
+    play(r, "2s", "3s", "4s", "5d", "6d", "7h", "8c", "9d")
+    assert r.show_order == shown == [0, 1, 2, 3]

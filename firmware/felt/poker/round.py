@@ -151,11 +151,14 @@ class Round:
         self.acted_at = [-1] * n    # the level a seat last acted at this round, -1 if not yet
         self.checked = [False] * n
         self.level = 0
-        self.full = 0               # the level of the last full bet, the base of a raise
+        self.full = 0               # the level of the last full bet (fixed limit's base of a raise)
         self.raise_size = 0         # the smallest raise now
         self.bets = 0               # the opening bet and full raises, for the cap
         self.to_act = -1
-        self.last_wager = -1        # who made the last bet or raise of the last betting round
+        # 13:47-20.38(d): the showdown starts from who made the last bet or raise of the
+        # last betting round played or, where none was made, from who had the option to
+        # open it (docs/rules.md); -1 until a betting round is played.
+        self.shows_from = -1
         self.voluntary = False      # a wager beyond forced bets on this betting round
         self.bring_in_due = False
         self.brought_in = False     # the bring-in is posted and not yet completed
@@ -303,7 +306,7 @@ class Round:
         """(lowest, highest) total for this betting round a bet or raise may reach."""
         s = self.structure
         allin = self.street_bet[seat] + self.stacks[seat]
-        lo = self.full + self.raise_size
+        lo = self.full_to()
         if s.kind == "fixed":
             hi = lo
         elif s.kind == "spread":
@@ -316,6 +319,16 @@ class Round:
         if s.max_wager:
             hi = min(hi, self.level + s.max_wager)   # 19:47-8.2: the posted maximum wager
         return min(lo, allin), min(hi, allin)
+
+    def full_to(self):
+        """The least total for this betting round a full bet or raise reaches."""
+        if self.structure.kind == "fixed" or self.completing():
+            # Fixed limit completes a short all-in: the raise goes to the last full bet
+            # and one unit, as limit games do.  The bring-in is completed to the bet.
+            return self.full + self.raise_size
+        # Spread, pot and no limit: the short all-in's amount and the last full raise
+        # (issue 36): a raise of less is no full raise and reopens nothing.
+        return self.level + self.raise_size
 
     def chip_event(self, seat, amount, announced=False):
         """The event for a single chip put in by `seat`.  The rules before 19:47-14.8,
@@ -682,7 +695,6 @@ class Round:
         self.forced = -1
         self._round_raked = False
         self._pot_before = 0 if first else sum(self.total)
-        self.last_wager = -1
         self.raise_size = self.unit() if s.kind == "fixed" else s.small_bet
         if not self._betting_possible():
             return False
@@ -690,9 +702,10 @@ class Round:
         if opener == "blinds" or opener == "button":
             # The first who can act left of the last blind, else of the button.
             after = self.opener if opener == "blinds" and self.opener >= 0 else self.origin
+            self.shows_from = (after + 1) % self.n    # its option, all-in or not (20.36(g))
             self.set_to_act(after, out)
             return True
-        seat = self._opener(opener)
+        seat = self.shows_from = self._opener(opener)
         if opener == "bring_in" and s.bring_in:
             self.bring_in_due = True
             self.to_act = seat
@@ -738,9 +751,14 @@ class Round:
             # (a seat with chips was dealt in: no chip goes to a seat that put none in)
             if (self.acted_at[s] < 0 or self.street_bet[s] < self.level) and \
                     self.stacks[s] > 0 and not self.folded[s]:
-                self.to_act = s
-                out.append(("to_act", s))
-                return
+                # A seat owing nothing whom nobody could call (heads-up, a small blind
+                # all in for less than the big blind) has nothing to do: the betting
+                # is over, as it would be before a round began.
+                if self.street_bet[s] < self.level or self._betting_possible():
+                    self.to_act = s
+                    out.append(("to_act", s))
+                    return
+                break
         self.to_act = -1
 
     def voluntary_wagers(self):
@@ -784,17 +802,18 @@ class Round:
             target = lo if to is None else to
             amount = target - self.street_bet[seat]
             new_level = target
-            if new_level >= self.full + self.raise_size and self.completing():
+            full = new_level >= self.full_to()      # a full bet or raise
+            if full and self.completing():
                 # Completing the bring-in is the round's first full bet: those who only
                 # met the bring-in may raise it (19:47-14.9(e)).
                 self.acted_at = [min(a, 0) for a in self.acted_at]
-            if new_level >= self.full + self.raise_size:     # a full bet or raise
+            if full:
                 if self.structure.kind != "fixed":
                     self.raise_size = max(self.raise_size, new_level - before)
                 self.full = new_level
                 self.bets += 1
             self.level = max(self.level, new_level)
-            self.last_wager = seat
+            self.shows_from = seat
             self.bring_in_due = False
             if self.full:
                 self.brought_in = False
@@ -1021,17 +1040,15 @@ class Round:
     def show_hands(self, live, board, out):
         """Each hand of the `live` seats (in seat order, as live_seats() gives them)
         shown with `board`, in the order of the rules."""
-        # 13:47-20.38(d): the player who made the final wager shows first, then
-        # clockwise; with no wager in the last betting round, the first live player
-        # left of the button (or, in stud, of the dealer) (rules README).
+        # 13:47-20.38(d): the player initiating the final wager shows first, then the
+        # others clockwise; where the last betting round saw no wager, the first still
+        # in from who had the option to open it; with no betting round at all, from
+        # the button's (in stud, the dealer's) left (docs/rules.md, shows_from).
         # `live` is in seat order: the order shown is it turned to start at the first.
-        first = self.last_wager
-        if first < 0 or not self.live(first):
-            first = live[0]
-            for s in live:
-                if s > self.origin:
-                    first = s
-                    break
+        start = self.shows_from if self.shows_from >= 0 else self.origin + 1
+        for first in self.ring[start % self.n:]:     # the first live seat from there
+            if first in live:
+                break
         i = live.index(first)
         order = live[i:] + live[:i]
         self.show_order = order

@@ -9,7 +9,7 @@ ROUND = (
     "start_stacks", "button", "structure", "dealt_in", "origin", "folded", "ghost",
     "hole", "up", "board", "burns", "muck", "seen", "left", "alive", "step",
     "betround", "phase", "street_bet", "total", "acted_at", "checked", "level", "full",
-    "raise_size", "bets", "to_act", "last_wager", "voluntary", "bring_in_due",
+    "raise_size", "bets", "to_act", "shows_from", "voluntary", "bring_in_due",
     "brought_in", "forced", "opener", "show_order", "high", "low", "winners", "plan",
     "next_card", "order", "choice", "_drawn", "_reshuffle_first", "just_dealt",
     "face_ups", "called_off", "called_why", "_wagered", "resume_to", "exposed",

@@ -17,7 +17,7 @@ from felt.poker import cards as C
 from felt.poker import rake as rake_mod
 from felt.poker import structure as structure_mod
 from felt.poker import variants
-from felt.poker.round import Round, IRREGULAR
+from felt.poker.round import Round, ACTIONS, BETTING, IRREGULAR
 
 # Variant codes: the structure's letter, then the game's part.  FT, NT, PO, FO/8, F7S,
 # F7S/8 and F2L3D are PHH's own (the PHH specification and PokerKit 0.7.7); every
@@ -43,11 +43,12 @@ def standard(code):
 
 
 class Checks:
-    """Which checks PHH leaves out.  PokerKit (and so PHH) does not ask a player who,
-    when a betting round begins, already has in as much as any other player still in
-    could put in (nobody could call a bet of theirs); Felt asks them, and their only
-    choice is to check.  The history leaves such a check out and a replay puts it back.
-    Call `seen(r)` after every event; `skipped(r, seat)` before the seat's action."""
+    """The check PHH asks for and Felt does not.  Felt asks nobody whom nobody could
+    call (felt.poker.round, set_to_act).  PokerKit (and so PHH) leaves such a player
+    out of a betting round only if so when the round begins: one whom the others' folds
+    leave so is still asked, and their only choice is to check.  The history writes that
+    check and a replay takes it.  Call `seen(r)` after every event and `asked(r)` after
+    an action: the seat whose check PHH asks for now, or -1."""
 
     def __init__(self):
         self.betround = -2
@@ -58,13 +59,20 @@ class Checks:
             self.betround = r.betround
             self.live = [r.live(s) for s in range(r.n)]
 
-    def skipped(self, r, seat):
-        if r.to_act != seat or r.acted_at[seat] >= 0 or r.level > r.street_bet[seat]:
-            return False
-        for s in range(r.n):
-            if s != seat and self.live[s] and r.street_bet[s] + r.stacks[s] > r.street_bet[seat]:
-                return False
-        return True
+    def asked(self, r):
+        if r.alive < 2 or r.phase == BETTING:
+            return -1
+        # The betting is over with a player still in who has chips and has not acted:
+        # Felt left them out (their bet was the level, before any uncalled part went
+        # back).  PHH asks them unless nobody in at the round's start could call more.
+        # (Chips behind: what a seat has not put in, the round's awards left out.)
+        behind = [r.start_stacks[s] - r.total[s] for s in range(r.n)]
+        for seat in range(r.n):
+            if r.live(seat) and r.acted_at[seat] < 0 and behind[seat] > 0:
+                for s in range(r.n):
+                    if s != seat and self.live[s] and r.street_bet[s] + behind[s] > r.level:
+                        return seat
+        return -1
 
 
 def settled(r):
@@ -193,9 +201,7 @@ class _Writer:
             return ("%s sd %s" % (self.player(seat), cards)).strip()
         if kind == "fold":
             return self.player(seat) + " f"
-        if kind == "check":
-            return None if self.checks.skipped(r, seat) else self.player(seat) + " cc"
-        if kind == "call":
+        if kind == "check" or kind == "call":
             return self.player(seat) + " cc"
         if kind == "bring_in":
             return self.player(seat) + " pb"
@@ -248,6 +254,8 @@ def lines(header, events, round=None):
             straddled = straddled or e[0] == "straddle"
         r.apply(e)
         w.checks.seen(r)
+        if e[0] in ACTIONS and w.checks.asked(r) >= 0:
+            w.actions.append(w.player(w.checks.asked(r)) + " cc")
         if w.drawn and not r.drawing():
             w.flush(w.drawn, True)     # the draw round is over: its replacement cards
         if show_at < 0 and settled(r):

@@ -185,6 +185,56 @@ def test_a_short_all_in_raise_does_not_reopen_the_betting_to_players_who_acted()
     assert r.legal_actions(2) == ["fold", "call"]
 
 
+def test_after_a_short_all_in_the_least_raise_is_the_all_in_and_the_last_full_raise():
+    # Issue 36: no limit, seat 3 raises to 10 (a raise of 8), seat 0 is all in to 15:
+    # seat 1's least raise is 15 + 8, not the last full level's 10 + 8.  Seat 2's all
+    # in to 20 is short of that: no full raise (the last full level stays 10, the cap's
+    # count stays) and the least raise is 20 + 8.  Seat 3 faces 10 more since it raised,
+    # a full raise's worth of short all-ins, and may raise; seat 1, 5 more, may not.
+    r, _ = new_game("holdem", [15, 100, 20, 100], structure=no_limit())
+    deal(r, HOLES4)
+    r.apply(("raise", 3, 10))
+    r.apply(("raise", 0))
+    assert (r.level, r.full) == (15, 10) and r.raise_bounds(1) == (23, 100)
+    assert refused(r, ("raise", 1, 22))
+    act(r, "call 1")
+    bets = r.bets
+    out = r.apply(("raise", 2, 20))
+    assert of_kind(out, "action") == [("action", 2, "raise", 18, True)]
+    assert (r.level, r.full, r.bets) == (20, 10, bets)
+    assert r.to_act == 3 and r.raise_bounds(3) == (28, 100) and "raise" in r.legal_actions(3)
+    act(r, "call 3")
+    assert r.to_act == 1 and r.legal_actions(1) == ["fold", "call"]
+
+
+def test_the_least_raise_after_a_short_all_in_in_spread_and_pot_limit():
+    # Issue 36, as in no limit.  Spread 2-10: seat 1 bets 6, seat 2 is all in to 8; the
+    # least raise is 8 + 6.  Pot limit: seat 3 raises to 7 (5), seat 0 all in to 9.
+    r, _ = new_game("holdem", [100, 100, 10, 100], structure=spread(2, 10))
+    to_flop(r, HOLES4)
+    r.apply(("bet", 1, 6))
+    r.apply(("raise", 2))
+    assert (r.level, r.full) == (8, 6) and r.raise_bounds(3) == (14, 18)
+    r, _ = new_game("holdem", [9, 100, 100, 100], structure=pot_limit())
+    deal(r, HOLES4)
+    r.apply(("raise", 3, 7))
+    r.apply(("raise", 0))
+    assert (r.level, r.full) == (9, 7) and r.raise_bounds(1)[0] == 14
+
+
+def test_fixed_limit_completes_a_short_all_in_raise():
+    # Fixed limit keeps the limit games' rule: after a short all-in raise the next raise
+    # completes it, to the last full bet and one unit (4 after an all-in to 3, not 5),
+    # a full raise that counts toward the cap.
+    r, _ = new_game("holdem", [3, 100, 100, 100])
+    deal(r, HOLES4)
+    act(r, "call 3", "raise 0")
+    assert (r.level, r.full) == (3, 2) and r.raise_bounds(1) == (4, 4)
+    bets = r.bets
+    act(r, "raise 1")
+    assert (r.level, r.full, r.bets) == (4, 4, bets + 1)
+
+
 # ----- the oversized chip and check-raise ----------------------------------------------
 
 def test_a_single_chip_larger_than_the_call_is_a_call_unless_a_raise_is_announced_i():

@@ -15,6 +15,15 @@ def preflop_all_call(r):
     act(r, "call 3", "call 0", "call 1", "check 2")
 
 
+def at_the_flop():
+    """Four seats of 100, the button on seat 0: all call before the flop, then the flop."""
+    r, _ = new_round([100] * 4, button=0)
+    deal(r, HOLES)
+    preflop_all_call(r)
+    deal(r, FLOP)
+    return r
+
+
 def test_blinds_are_posted_left_of_the_button():
     # 13:47-20.36(d)
     r, out = new_round([100] * 4, button=0)
@@ -144,10 +153,7 @@ def test_posted_cap_other_than_four():
 
 def test_check_raise_is_allowed():
     # 19:47-14.8 (j) (the paragraph before 14.8): raising after checking is allowed.
-    r, _ = new_round([100] * 4, button=0)
-    deal(r, HOLES)
-    preflop_all_call(r)
-    deal(r, FLOP)
+    r = at_the_flop()
     act(r, "check 1", "bet 2", "call 3", "call 0")
     assert r.to_act == 1 and "raise" in r.legal_actions(1)
     act(r, "raise 1")
@@ -244,6 +250,54 @@ def test_showdown_order_without_a_final_wager_starts_left_of_the_button():
         deal(r, cards)
         out = act(r, "check 3", "check 0", "check 1", "check 2")
     assert [e[1] for e in of_kind(out, "show")] == [3, 0, 1, 2]
+
+
+def test_showdown_order_an_all_in_raise_before_the_flop_is_the_final_wager():
+    # 13:47-20.38(d): seat 0 raises all in before the flop and the others call all in;
+    # nobody can bet after, so that raise is the final wager: seat 0 shows first.
+    r, _ = new_round([3] * 4, button=0)
+    deal(r, HOLES)
+    act(r, "call 3", "raise 0", "call 1", "call 2", "call 3")
+    out = deal(r, FLOP + " " + TURN + " " + RIVER)
+    assert r.finished() and [e[1] for e in of_kind(out, "show")] == [0, 1, 2, 3]
+
+
+def test_showdown_order_after_a_checked_last_round_starts_with_its_first_to_act():
+    # docs/rules.md: the turn's bet by seat 2 is not the final wager when the river is
+    # checked; the river's first to act, seat 1 left of the button, shows first.
+    r = at_the_flop()
+    act(r, "check 1", "check 2", "check 3", "check 0")
+    deal(r, TURN)
+    act(r, "check 1", "bet 2", "call 3", "call 0", "call 1")
+    deal(r, RIVER)
+    out = act(r, "check 1", "check 2", "check 3", "check 0")
+    assert [e[1] for e in of_kind(out, "show")] == [1, 2, 3, 0]
+
+
+def test_showdown_order_with_no_betting_round_starts_left_of_the_button():
+    # Every player all in on the ante and the blinds: no betting round is played; the
+    # hands are shown from the button's left, clockwise (docs/rules.md).
+    r, _ = new_round([1, 2, 3], button=0, structure=limit_2_4(ante=1))
+    out = deal(r, "2c 3c 4c 2d 3d 4d " + FLOP + " " + TURN + " " + RIVER)
+    assert r.finished() and [e[1] for e in of_kind(out, "show")] == [1, 2, 0]
+
+
+def test_heads_up_a_small_blind_all_in_for_less_leaves_the_big_blind_nothing_to_do():
+    # Heads-up (13:47-20.36(d): seat 0, left of the button, posts the small blind of 2
+    # with 3 chips, the button the big blind of 4).  Seat 0 calls all in for 3: nobody
+    # could call a bet of the big blind's, so the betting is over (issue 36: it was
+    # asked, and a fold gave the pot away); its uncalled chip goes back.
+    from felt.poker.structure import FixedLimit
+    r, _ = new_round([3, 100], button=1, structure=FixedLimit(4, 8, (2, 4)))
+    deal(r, "Ac Kc Ad Kd")
+    assert r.to_act == 0
+    out = act(r, "call 0")
+    assert r.to_act == -1 and of_kind(out, "to_act") == [] and r.expecting() == ("burn", -1)
+    assert ("return", 1, 1) in out
+    assert refused(r, ("check", 1)) and refused(r, ("fold", 1))
+    deal(r, FLOP + " " + TURN + " " + RIVER)
+    assert r.finished()
+    assert r.stacks == [6, 97] and sum(r.stacks) == 103
 
 
 def test_board_plays_every_remaining_player_shares_equally():

@@ -111,8 +111,9 @@ def test_two_runouts_burn_before_each_street_and_each_decides_half_of_each_pot()
     assert won(out) == {1: {1: 77, 2: 49}, 2: {0: 76 + 49}}
     assert r.stacks == [100 + 76 + 49, 77, 49]
     assert sum(r.stacks) == sum(STACKS)
-    # Each runout's hands, shown from the button's left (no wager on the last round).
-    assert [e[1] for e in of_kind(out, "show")] == [1, 2, 0] * 2
+    # Each runout's hands, shown first by seat 0, whose all-in raise before the flop
+    # was the final wager (13:47-20.38(d)), then clockwise.
+    assert [e[1] for e in of_kind(out, "show")] == [0, 1, 2] * 2
 
 
 def test_three_runouts_each_decide_a_third_the_odd_chips_to_the_first():

@@ -235,6 +235,28 @@ def test_a_player_who_folds_on_a_round_of_checking_is_dealt_to_until_a_wager_20_
     assert r.expecting() is None
 
 
+def test_showdown_order_after_a_checked_last_round_starts_with_its_opener_20_38_d():
+    # docs/rules.md: seventh street is checked, so its opener (19:47-14.9(f): the pair
+    # of kings showing, seat 2) shows first, not seat 0 who bet fourth street; the opener
+    # who folded on a round of checking (13:47-20.38(e)) passes it to the next, seat 0.
+    streets = stud7_streets(["2c 3c 9s 5d 6d 7d 8s", "2d 3d 4c 5h 6h 7h 8h",
+                             "2h 3h Kh Kd 9c Jc Ts"], "5c 6c 7c 8c")
+    for fold in (False, True):
+        r, _ = new_game("stud7", [100] * 3)
+        deal(r, streets[0])
+        passive(r)
+        deal(r, streets[1])
+        act(r, "check 2", "bet 0", "call 1", "call 2")
+        for street in streets[2:4]:
+            deal(r, street)
+            act(r, "check 2", "check 0", "check 1")
+        deal(r, streets[4])
+        assert r.to_act == 2
+        out = act(r, "fold 2" if fold else "check 2", "check 0", "check 1")
+        assert r.finished()
+        assert [e[1] for e in of_kind(out, "show")] == ([0, 1] if fold else [2, 0, 1])
+
+
 def test_a_player_who_folds_after_making_the_forced_bet_is_dealt_to_until_a_wager_20_38_e():
     # 13:47-20.38(e) as written: "folds after making a forced bet".  Seat 1 posts the
     # bring-in, seat 2 completes, seat 0 calls, and seat 1 folds: there is no wager after

@@ -187,7 +187,7 @@ def test_runouts_are_commentary_and_each_runout_s_board_dealt_in_turn():
                    " / 5d Qh 5c 8d 6d Jc 7d 2h")
     assert actions(text)[6:] == [
         "# felt: run_it p1", "# felt: run_it p2", "# felt: run_it p3",
-        "p1 sm AsAd", "p2 sm KsKd", "p3 sm QsQd",
+        "p3 sm QsQd", "p1 sm AsAd", "p2 sm KsKd",     # the all-in raiser first (20.38(d))
         "d db 2c7h9d", "d db 3s", "d db 4c", "d db Qh5c8d", "d db Jc", "d db 2h"]
     f = fields(text)
     assert f["_runouts"] == "2" and f["finishing_stacks"] == "[77, 49, 225]"
@@ -199,14 +199,17 @@ def test_runouts_are_commentary_and_each_runout_s_board_dealt_in_turn():
     assert "_runouts" not in fields(declined)
 
 
-def test_a_check_phh_would_not_ask_for_is_left_out():
+def test_a_covered_big_blind_checks_in_phh_only_when_a_fold_left_it_covered():
     # Seats 0 (button) and 1 have 2 chips each, seat 2 posts the big blind of 2; both
-    # call all-in.  Felt asks the big blind to check; PHH asks nobody who is covered
-    # when the betting round begins, so the check is left out (a replay puts it back).
+    # call all-in.  Nobody could call the big blind's bet: neither Felt nor PHH asks it.
     text = written([2, 2, 100], 0, FixedLimit(2, 4, (1, 2)),
-                   "Ac Kc Qc Ad Kd Qd / call 0 / call 1 / check 2 / 2s 3s 4s 5d 6d 7h 8c 9d")
-    assert actions(text)[3:5] == ["p3 cc", "p1 cc"]
-    assert "p2 cc" not in actions(text)[3:6]
+                   "Ac Kc Qc Ad Kd Qd / call 0 / call 1 / 2s 3s 4s 5d 6d 7h 8c 9d")
+    assert actions(text)[3:6] == ["p3 cc", "p1 cc", "p3 sm QcQd"]
+    # Seat 0 (100 chips) folds first: PHH (PokerKit) still asks the big blind, who
+    # could be called when the betting began, and the history writes its check.
+    text = written([100, 2, 100], 0, FixedLimit(2, 4, (1, 2)),
+                   "Ac Kc Qc Ad Kd Qd / fold 0 / call 1 / 2s 3s 4s 5d 6d 7h 8c 9d")
+    assert actions(text)[3:6] == ["p3 f", "p1 cc", "p2 cc"]
 
 
 def test_variant_codes():
