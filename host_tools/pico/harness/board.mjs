@@ -32,13 +32,44 @@ export function wiring(board) {
     if (!Number.isInteger(x.address) || x.address < 0x20 || x.address > 0x27) fail(`expander ${k} address ${x.address} is not an MCP23017's (32-39)`);
     return { address: x.address, int: x.int == null ? null : pin(x.int, `expander ${k} int`) };
   });
-  if (new Set(expanders.map((x) => x.address)).size !== expanders.length) fail('two expanders share an address');
+  const onExpander = new Map();   // "k:p" -> what is wired to expander k's pin p
+  const expanderPin = (k, p, what, where) => {
+    if (!Number.isInteger(p) || p < 0 || p > 15) fail(`${where}: pin ${JSON.stringify(p)} is not an MCP23017 pin (0-15)`);
+    const key = `${k}:${p}`;
+    if (onExpander.has(key)) fail(`${where}: expander ${k} pin ${p} is already ${onExpander.get(key)}`);
+    onExpander.set(key, what);
+    return p;
+  };
   const button = (b, where) => {
     if (!expanders[b?.expander]) fail(`${where}: expander ${JSON.stringify(b?.expander)} is not on the bus`);
-    if (!Number.isInteger(b.pin) || b.pin < 0 || b.pin > 15) fail(`${where}: pin ${JSON.stringify(b.pin)} is not an MCP23017 pin (0-15)`);
+    expanderPin(b.expander, b.pin, where, where);
   };
   (board.seat_buttons ?? []).forEach((s, k) => Object.entries(s).forEach(([n, b]) => button(b, `seat ${k} button ${n}`)));
   Object.entries(board.dealer_buttons ?? {}).forEach(([n, b]) => button(b, `dealer button ${n}`));
+  const keypad = board.keypad == null ? null : keypadOf(board.keypad, expanders, expanderPin, fail);
+
+  // The dealer's display and the muck reader's bridge, on the expanders' bus.
+  const device = (key, chip, [lo, hi], what) => {
+    const d = board[key];
+    if (d == null) return null;
+    if (d.chip !== chip) fail(`${what} chip ${JSON.stringify(d.chip)}: only ${chip} is modelled`);
+    if (!Number.isInteger(d.address) || d.address < lo || d.address > hi) fail(`${what} address ${JSON.stringify(d.address)} is not an ${chip.toUpperCase()}'s (${lo}-${hi})`);
+    return d;
+  };
+  const d = device('display', 'ssd1306', [0x3c, 0x3d], 'display');
+  if (d && !(Number.isInteger(d.width) && d.width >= 1 && d.width <= 128)) fail(`display width ${JSON.stringify(d.width)}: 1-128 columns`);
+  if (d && !(Number.isInteger(d.height) && d.height >= 8 && d.height <= 64 && d.height % 8 === 0)) fail(`display height ${JSON.stringify(d.height)}: 8-64 rows, whole pages of 8`);
+  const display = d && { address: d.address, width: d.width, height: d.height };
+  const m = device('muck_reader', 'sc16is750', [0x48, 0x57], 'muck reader');
+  if (m && !(m.crystal_hz > 0)) fail(`muck reader crystal_hz ${JSON.stringify(m.crystal_hz)}`);
+  if (m && !(m.baud > 0)) fail(`muck reader baud ${JSON.stringify(m.baud)}`);
+  const muck = m && { address: m.address, crystal: m.crystal_hz, baud: m.baud, irq: pin(m.irq, 'muck reader irq') };
+  const owners = new Map();
+  for (const [a, what] of [...expanders.map((x, k) => [x.address, `expander ${k}`]), [display?.address, 'the display'], [muck?.address, 'the muck reader']]) {
+    if (a === undefined) continue;
+    if (owners.has(a)) fail(`I2C address ${a} is both ${owners.get(a)}'s and ${what}'s`);
+    owners.set(a, what);
+  }
 
   const uart = (cfg, what) => {
     pin(cfg.tx, `${what} tx`); pin(cfg.rx, `${what} rx`);
@@ -56,5 +87,25 @@ export function wiring(board) {
   const inputs = ['busy', 'done', 'jam', 'present'].map((n) => pin(sh[n], `shuffler ${n}`));
   const start = pin(sh.start, 'shuffler start');
   const leds = pin(need(board, 'leds').pin, 'leds');
-  return { i2c: i2c.id, expanders, link, reader, shuffler: { inputs, start, activeLow: !!sh.active_low }, leds, used };
+  return { i2c: i2c.id, expanders, keypad, display, muck, link, reader, shuffler: { inputs, start, activeLow: !!sh.active_low }, leds, used };
+}
+
+// The dealer's key matrix on expander `expander`: rows and columns its pins, none a
+// button's, none twice, none of the output-only GPA7/GPB7 (datasheet rev. D); `keys`
+// one distinct legend a key, row-major.
+function keypadOf(k, expanders, expanderPin, fail) {
+  if (!Number.isInteger(k.expander) || !expanders[k.expander]) fail(`keypad: expander ${JSON.stringify(k.expander)} is not on the bus`);
+  const list = (name) => {
+    const v = k[name];
+    if (!Array.isArray(v) || !v.length) fail(`keypad: ${name} must be a list of expander pins`);
+    return v.map((p) => {
+      if (p === 7 || p === 15) fail(`keypad: pin ${p} is output-only on the MCP23017 (GPA7/GPB7, datasheet rev. D)`);
+      return expanderPin(k.expander, p, `keypad ${name.slice(0, -1)}`, 'keypad');
+    });
+  };
+  const rows = list('rows'), columns = list('columns');
+  const keys = typeof k.keys === 'string' ? [...k.keys] : [];
+  if (keys.length !== rows.length * columns.length) fail(`keypad: keys must be ${rows.length * columns.length} characters, one a key (row-major)`);
+  if (new Set(keys).size !== keys.length) fail('keypad: two keys share a legend');
+  return { expander: k.expander, rows, columns, keys: keys.join('') };
 }

@@ -23,6 +23,9 @@ export function parseOp(line) {
     case 'usb': need('hex', (v) => typeof v === 'string' && HEX.test(v), 'a hex string'); break;
     case 'pin': need('expander', (v) => isInt(v, 0, 7), 'an expander index'); need('pin', (v) => isInt(v, 0, 15), '0-15'); need('down', (v) => typeof v === 'boolean', 'true or false'); break;
     case 'press': need('expander', (v) => isInt(v, 0, 7), 'an expander index'); need('pin', (v) => isInt(v, 0, 15), '0-15'); ms(); id(); break;
+    case 'key': need('key', (v) => typeof v === 'string' && [...v].length === 1, 'one character, a key\'s legend'); need('down', (v) => typeof v === 'boolean', 'true or false'); break;
+    case 'display': break;
+    case 'muck': need('hex', (v) => typeof v === 'string' && HEX.test(v), 'a hex string'); break;
     case 'gpio': need('pin', (v) => isInt(v, 0, 29), 'a GPIO 0-29'); need('level', (v) => v === 0 || v === 1, '0 or 1'); break;
     case 'after': ms(); id(); break;
     case 'power_cut': need('torn', (v) => v === undefined || typeof v === 'boolean', 'true or false'); break;
@@ -42,18 +45,22 @@ export function parseOp(line) {
 
 export const micros = (ns) => Math.round(ns) / 1000;
 
-// Events waiting for the end of the slice.  UART bytes join the event before them when
-// it is the same UART's, so a burst is one event; everything stays in time order.
+// Events waiting for the end of the slice.  Bytes off a line (a UART's, the muck
+// reader's) join the event before them when it is the same line's, so a burst is one
+// event; everything stays in time order.
 export class Events {
   constructor(write) { this.write = write; this.queue = []; }
 
   emit(ns, ev) { this.queue.push({ ev: ev.ev, t: micros(ns), ...ev }); }
 
-  uart(ns, n, byte) {
+  // line: the event's fields but t and hex ({ev: 'uart', n} or {ev: 'muck'}).
+  bytes(ns, line, byte) {
     const last = this.queue.at(-1);
-    if (last?.ev === 'uart' && last.n === n) last.bytes.push(byte);
-    else this.queue.push({ ev: 'uart', t: micros(ns), n, bytes: [byte] });
+    if (last?.bytes && last.ev === line.ev && last.n === line.n) last.bytes.push(byte);
+    else this.queue.push({ ev: line.ev, t: micros(ns), ...line, bytes: [byte] });
   }
+
+  uart(ns, n, byte) { this.bytes(ns, { ev: 'uart', n }, byte); }
 
   flush() {
     if (!this.queue.length) return;

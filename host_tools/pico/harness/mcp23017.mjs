@@ -21,6 +21,9 @@ export class Mcp23017 {
     this.ptr = 0;
     this.expectPtr = false;
     this.stats = { reads: 0, writes: 0 };
+    // Called after every register write, before the pins are sensed: something wired to
+    // the pins (a key matrix) may pull some of them low as the chip now drives them.
+    this.onWrite = null;
     this.driveInt();
   }
 
@@ -31,14 +34,22 @@ export class Mcp23017 {
     return ((~this.low[port] & dir) | (r[OLAT + port] & ~dir)) & 0xff;
   }
 
+  // Whether pin 0-15 is an output driving low (IODIR bit 0, OLAT bit 0).
+  drivesLow(pin) {
+    const port = pin >> 3, bit = 1 << (pin & 7);
+    return !(this.regs[IODIR + port] & bit) && !(this.pins(port) & bit);
+  }
+
   gpio(port) { return this.pins(port) ^ (this.regs[IPOL + port] & this.regs[IODIR + port]); }
 
-  // pin 0-15 (GPA0-7, GPB0-7); down: pulled to ground.
-  setPin(pin, down) {
+  // pin 0-15 (GPA0-7, GPB0-7); down: pulled to ground.  pull() leaves the sensing to
+  // its caller (which may pull several pins at once); setPin() senses at once.
+  pull(pin, down) {
     const port = pin >> 3, bit = 1 << (pin & 7);
     this.low[port] = down ? this.low[port] | bit : this.low[port] & ~bit;
-    this.sense();
   }
+
+  setPin(pin, down) { this.pull(pin, down); this.sense(); }
 
   // Interrupt-on-change: a pin enabled in GPINTEN interrupts when it differs from its
   // previous level (INTCON = 0) or from DEFVAL (INTCON = 1).  INTCAP holds the port as
@@ -102,6 +113,7 @@ export class Mcp23017 {
       if (i === IOCON || i === IOCON + 1) this.regs[IOCON] = this.regs[IOCON + 1] = b & 0xfe;
       else if (i === GPIO || i === GPIO + 1) this.regs[OLAT + (i & 1)] = b;
       else this.regs[i] = b;
+      this.onWrite?.();
       this.sense();
     }
     this.stats.writes++;

@@ -6,6 +6,9 @@ import { SpiFlash } from './flash.mjs';
 import { Scheduler } from './scheduler.mjs';
 import { Lines } from './lines.mjs';
 import { Mcp23017 } from './mcp23017.mjs';
+import { Keypad } from './keypad.mjs';
+import { Ssd1306 } from './ssd1306.mjs';
+import { Sc16is750 } from './sc16is750.mjs';
 import { attachI2c } from './i2c.mjs';
 import { Ws2812Decoder } from './ws2812.mjs';
 import { UartFeeder, baudOf, pacedTx } from './uart.mjs';
@@ -28,6 +31,22 @@ export class Pico {
     this.i2cStats = { transactions: 0, nacks: 0 };
     this.expanders = wiring.expanders.map((x) => new Mcp23017(x.address,
       x.int === null ? () => {} : (level) => this.lines.drive(x.int, level)));
+    // The dealer's place (issue 36): a keypad on an expander's pins; a display and the
+    // muck reader's UART bridge on the expanders' bus.
+    const { keypad, display, muck } = wiring;
+    this.keypad = keypad && new Keypad(this.expanders[keypad.expander], keypad);
+    this.display = display && new Ssd1306(display.address, {
+      width: display.width, height: display.height, log,
+      show: (ev) => this.events.emit(this.now, { ev: 'display', ...ev }),
+    });
+    this.muck = muck && new Sc16is750(muck.address, {
+      crystal: muck.crystal, baud: muck.baud,
+      clock: { now: () => this.now, at: (at, fn) => this.sched.at(at, fn), cancel: (t) => this.sched.cancel(t) },
+      irqLine: (active) => this.lines.drive(muck.irq, active ? false : null),   // open drain, the Pico's pull-up
+      sent: (b) => this.events.bytes(this.now, { ev: 'muck' }, b),
+    });
+    this.muckFeeder = muck && new UartFeeder(this.sched, () => this.now, () => this.muck, muck.baud, log);
+    this.i2cDevices = [...this.expanders, this.display, this.muck].filter(Boolean);
     this.leds = new Ws2812Decoder((f) => this.events.emit(f.end, { ev: 'leds', hex: Buffer.from(f.bytes).toString('hex'), start: micros(f.start) }),
       (at, fn) => this.sched.at(at, fn));
     // The board's baud for each UART, until the firmware sets its own.
@@ -69,7 +88,7 @@ export class Pico {
       stats: this.uartOut[n],
       hold: this.txHold[n],
     }));
-    attachI2c(mcu.i2c[this.wiring.i2c], this.expanders, this.i2cStats);
+    attachI2c(mcu.i2c[this.wiring.i2c], this.i2cDevices, this.i2cStats);
     this.lines.attach(mcu);
     const led = mcu.gpio[this.wiring.leds];
     led.addListener((v) => this.leds.edge(this.now, v === GPIOPinState.High));
@@ -95,6 +114,19 @@ export class Pico {
     return x;
   }
 
+  // The expander of a `pin` or `press` op, whose pin is not the keypad's.
+  button(op) {
+    const x = this.expander(op.expander), k = this.keypad;
+    if (k?.chip === x && [...k.rows, ...k.columns].includes(op.pin)) throw new OpError(`expander ${op.expander} pin ${op.pin} is the keypad's (a key op)`);
+    return x;
+  }
+
+  // A device of the dealer's place; `section` names it in the board definition.
+  device(name, section = name) {
+    if (!this[name]) throw new OpError(`the board has no ${section}`);
+    return this[name];
+  }
+
   apply(op) {
     const now = this.now;
     switch (op.op) {
@@ -103,13 +135,21 @@ export class Pico {
         if (!this.chip.usb) throw new OpError('usb: no USB host is plugged in (PICO_USB=1)');
         this.chip.typeUsb(Buffer.from(op.hex, 'hex'));
         break;
-      case 'pin': this.expander(op.expander).setPin(op.pin, op.down); break;
+      case 'pin': this.button(op).setPin(op.pin, op.down); break;
       case 'press': {
-        const x = this.expander(op.expander);
+        const x = this.button(op);
         x.setPin(op.pin, true);
         this.sched.at(now + op.ms * MS, (at) => { x.setPin(op.pin, false); this.events.emit(at, { ev: 'done', id: op.id }); });
         break;
       }
+      case 'key': {
+        const k = this.device('keypad');
+        if (!k.has(op.key)) throw new OpError(`key ${JSON.stringify(op.key)}: the keypad's keys are ${JSON.stringify(k.keys)}`);
+        k.key(op.key, op.down);
+        break;
+      }
+      case 'display': this.events.emit(now, { ev: 'display', ...this.device('display').event() }); break;
+      case 'muck': this.device('muck', 'muck_reader'); this.muckFeeder.send(Buffer.from(op.hex, 'hex')); break;
       case 'gpio':
         if (!this.wiring.shuffler.inputs.includes(op.pin) && this.wiring.used.has(op.pin)) {
           throw new OpError(`gpio ${op.pin} is the board's ${this.wiring.used.get(op.pin)}, not an input the harness drives`);
@@ -142,6 +182,13 @@ export class Pico {
         : { ev: 'cut', program: armed.program, in: null });
     }
     for (const x of this.expanders) x.releaseAll();
+    this.keypad?.releaseAll();
+    // The display and the muck reader's bridge run on the Pico's 3.3 V: they reset with it.
+    this.muck?.reset();
+    if (this.display) {
+      this.display.reset();
+      this.events.emit(this.now, { ev: 'display', ...this.display.event() });
+    }
     this.chip.reset('power');
     this.resetDone('power');
   }
@@ -163,6 +210,8 @@ export class Pico {
       uart_in: this.feeders.map((f) => ({ ...f.stats, pending: f.pending })),
       uart_out: this.uartOut,
       leds: this.leds.stats,
+      ...(this.display && { display: this.display.stats }),
+      ...(this.muck && { muck: { ...this.muck.stats, pending: this.muckFeeder.pending, dropped: this.muckFeeder.stats.dropped } }),
     };
   }
 }

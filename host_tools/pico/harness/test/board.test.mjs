@@ -1,12 +1,9 @@
-// The board definition as the harness wires it: pico-11 as it is, and the faults it
-// refuses with the place named.
+// The board definition as the harness wires it: pico-11 as it is, a board with the
+// dealer's place, and the faults it refuses with the place named.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'fs';
 import { wiring, BoardError, uartOfPin } from '../board.mjs';
-
-const PICO_11 = new URL('../../../../hardware/boards/pico-11.json', import.meta.url);
-const board = () => JSON.parse(fs.readFileSync(PICO_11));
+import { pico11 as board, dealerPlace } from './boards.mjs';
 
 test('pico-11 wires as the plan says', () => {
   const w = wiring(board());
@@ -23,8 +20,8 @@ test('UART pins follow the RP2040 function table', () => {
   assert.deepEqual([0, 4, 8, 12, 16, 20, 24, 28].map(uartOfPin), [0, 1, 1, 0, 0, 1, 1, 0]);
 });
 
-const refused = (change, pattern) => {
-  const b = board();
+const refused = (change, pattern, start = board) => {
+  const b = start();
   change(b);
   assert.throws(() => wiring(b), (e) => e instanceof BoardError && pattern.test(e.message), pattern.toString());
 };
@@ -42,4 +39,37 @@ test('boards the harness cannot wire are refused, naming the place', () => {
   refused((b) => { b.shuffler.jam = 22; }, /leds pin GP22 is already shuffler jam/);
   refused((b) => { b.mcu = 'esp32'; }, /the harness is an RP2040/);
   refused((b) => { delete b.shuffler; }, /shuffler missing/);
+  refused((b) => { b.seat_buttons[1].call = { expander: 0, pin: 0 }; }, /seat 1 button call: expander 0 pin 0 is already seat 0 button fold/);
+  refused((b) => { b.expanders[1].address = 32; }, /I2C address 32 is both expander 0's and expander 1's/);
+});
+
+test('the dealer\'s place: keypad, display and muck reader wired', () => {
+  const w = wiring(dealerPlace());
+  assert.deepEqual(w.keypad, { expander: 3, rows: [8, 9, 10, 11], columns: [0, 1, 2, 3], keys: '123A456B789C*0#D' });
+  assert.deepEqual(w.display, { address: 60, width: 128, height: 64 });
+  assert.deepEqual(w.muck, { address: 72, crystal: 14745600, baud: 9600, irq: 19 });
+  assert.equal(w.expanders[3].int, 13);
+  assert.equal(w.used.get(19), 'muck reader irq');
+  const none = wiring(board());
+  assert.deepEqual([none.keypad, none.display, none.muck], [null, null, null], 'a board without them is wired as before');
+});
+
+test('a dealer\'s place the harness cannot wire is refused, naming the place', () => {
+  const place = (change, pattern) => refused(change, pattern, dealerPlace);
+  place((b) => { b.keypad.expander = 4; }, /keypad: expander 4 is not on the bus/);
+  place((b) => { b.keypad.rows[0] = 16; }, /keypad: pin 16 is not an MCP23017 pin/);
+  place((b) => { b.keypad.columns[3] = 7; }, /keypad: pin 7 is output-only/);
+  place((b) => { b.keypad.columns[3] = 8; }, /keypad: expander 3 pin 8 is already keypad row/);
+  place((b) => { b.keypad.expander = 2; }, /keypad: expander 2 pin 8 is already seat 10 button fold/);
+  place((b) => { b.keypad.keys = '123A456B789C*0#'; }, /keys must be 16 characters/);
+  place((b) => { b.keypad.keys = '123A456B789C*0#1'; }, /two keys share a legend/);
+  place((b) => { b.keypad.rows = []; }, /rows must be a list/);
+  place((b) => { b.display.chip = 'sh1106'; }, /display chip "sh1106"/);
+  place((b) => { b.display.address = 0x78; }, /display address 120 is not an SSD1306's \(60-61\)/);
+  place((b) => { b.display.height = 60; }, /display height 60/);
+  place((b) => { b.display.width = 0; }, /display width 0/);
+  place((b) => { b.muck_reader.address = 0x20; }, /muck reader address 32 is not an SC16IS750's \(72-87\)/);
+  place((b) => { b.muck_reader.irq = 13; }, /muck reader irq pin GP13 is already expander 3 int/);
+  place((b) => { b.muck_reader.irq = 23; }, /muck reader irq pin 23 is not a GPIO on the Pico's header/);
+  place((b) => { b.muck_reader.crystal_hz = 0; }, /muck reader crystal_hz 0/);
 });

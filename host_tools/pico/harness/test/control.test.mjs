@@ -10,6 +10,7 @@ test('every op of the interface parses', () => {
     '{"op":"after","ms":500,"id":"k"}', '{"op":"power_cut","torn":true}', '{"op":"power_cut"}',
     '{"op":"stats"}', '{"op":"quit"}', '{"op":"arm_cut","program":3,"byte":17}', '{"op":"arm_cut"}',
     '{"op":"uart_stall","n":0,"stalled":true}', '{"op":"usb","hex":"030d"}',
+    '{"op":"key","key":"5","down":true}', '{"op":"key","key":"#","down":false}', '{"op":"display"}', '{"op":"muck","hex":"41530a"}',
   ]) assert.equal(parseOp(line).op, JSON.parse(line).op);
 });
 
@@ -28,9 +29,12 @@ test('bad ops are refused with the reason', () => {
   bad('{"op":"arm_cut","byte":256}', /byte must be a byte of the page/);
   bad('{"op":"uart_stall","n":0}', /stalled must be true or false/);
   bad('{"op":"usb","hex":"0"}', /hex must be a hex string/);
+  bad('{"op":"key","key":"12","down":true}', /key must be one character/);
+  bad('{"op":"key","key":"1"}', /down must be true or false/);
+  bad('{"op":"muck","hex":"zz"}', /hex must be a hex string/);
 });
 
-test('events carry t in microseconds; a UART burst is one event, in time order', () => {
+test('events carry t in microseconds; a UART\'s or the muck reader\'s burst is one event, in time order', () => {
   const out = [];
   const ev = new Events((s) => out.push(s));
   ev.emit(1500, { ev: 'ready' });
@@ -38,6 +42,8 @@ test('events carry t in microseconds; a UART burst is one event, in time order',
   ev.uart(2087, 0, 0x42);
   ev.uart(2100, 1, 0x0a);
   ev.uart(2200, 0, 0x43);
+  ev.bytes(2300, { ev: 'muck' }, 0x51);
+  ev.bytes(2400, { ev: 'muck' }, 0x0a);
   ev.flush();
   ev.flush();
   assert.equal(out.length, 1, 'nothing written when nothing happened');
@@ -46,5 +52,6 @@ test('events carry t in microseconds; a UART burst is one event, in time order',
     { ev: 'uart', t: 2, n: 0, hex: '4142' },
     { ev: 'uart', t: 2.1, n: 1, hex: '0a' },
     { ev: 'uart', t: 2.2, n: 0, hex: '43' },
+    { ev: 'muck', t: 2.3, hex: '510a' },
   ]);
 });

@@ -9,10 +9,10 @@ import path from 'path';
 import { encodeBlock } from 'uf2';
 import { harness } from './cli.mjs';
 import { FS_BYTES } from '../images.mjs';
+import { PICO_11 as BOARD, dealerPlace } from './boards.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pico-main-'));
 const file = (name, data) => { const p = path.join(dir, name); fs.writeFileSync(p, data); return p; };
-const BOARD = new URL('../../../../hardware/boards/pico-11.json', import.meta.url).pathname;
 
 // The bootrom checks boot2's CRC-32 (poly 0x04c11db7, MSB first, init ~0, no final
 // xor) over its first 252 bytes, then runs it from SRAM.
@@ -60,6 +60,46 @@ test('a bad op: exit 2', async () => {
   h.send({ op: 'gpio', pin: 0, level: 1 });
   assert.equal(await h.exited, 2);
   assert.match(h.events.at(-1).why, /bad op: gpio 0 is the board's link tx/);
+});
+
+test('the dealer\'s place on a board without it, an unknown key, a keypad pin as a button: bad ops', async () => {
+  const uf2 = file('idle.uf2', boot2([0xbf30, 0xe7fd]));
+  const badOp = async (board, op, pattern) => {
+    const h = harness(['--uf2', uf2, '--fs', fsImage(), '--board', board]);
+    await h.until((e) => e.ev === 'ready');
+    h.send(op);
+    assert.equal(await h.exited, 2);
+    assert.match(h.events.at(-1).why, pattern);
+  };
+  const place = file('place.json', JSON.stringify(dealerPlace()));
+  await badOp(BOARD, { op: 'key', key: '5', down: true }, /bad op: the board has no keypad/);
+  await badOp(BOARD, { op: 'display' }, /bad op: the board has no display/);
+  await badOp(BOARD, { op: 'muck', hex: '41' }, /bad op: the board has no muck_reader/);
+  await badOp(place, { op: 'key', key: 'E', down: true }, /bad op: key "E": the keypad's keys are "123A456B789C\*0#D"/);
+  await badOp(place, { op: 'pin', expander: 3, pin: 9, down: true }, /bad op: expander 3 pin 9 is the keypad's/);
+  await badOp(place, { op: 'gpio', pin: 19, level: 0 }, /bad op: gpio 19 is the board's muck reader irq/);
+});
+
+test('the dealer\'s place on an idle chip: keys, the display, the muck reader, a power cut', async () => {
+  const h = harness(['--uf2', file('idle.uf2', boot2([0xbf30, 0xe7fd])), '--fs', fsImage(), '--board', file('place.json', JSON.stringify(dealerPlace()))]);
+  await h.until((e) => e.ev === 'ready');
+  h.send({ op: 'display' });
+  const shown = await h.until((e) => e.ev === 'display');
+  assert.deepEqual(shown, { ev: 'display', t: shown.t, hex: '00'.repeat(1024), on: false, invert: false });
+  h.send({ op: 'key', key: '*', down: true });
+  h.send({ op: 'muck', hex: '41530a' });   // the bridge's FIFOs are off: one byte held, two overrun
+  h.send({ op: 'after', ms: 5, id: 'bytes' });
+  await h.until((e) => e.id === 'bytes');
+  h.send({ op: 'stats' });
+  const { muck, display } = await h.until((e) => e.ev === 'stats');
+  assert.deepEqual([muck.received, muck.overrun, muck.pending], [1, 2, 0]);
+  assert.equal(display.events, 0);
+  const from = h.events.length;
+  h.send({ op: 'power_cut' });
+  await h.until((e) => e.ev === 'reset' && e.why === 'power', 60_000, from);
+  assert.ok(h.events.slice(from).some((e) => e.ev === 'display' && !e.on));
+  h.send({ op: 'quit' });
+  assert.equal(await h.exited, 0);
 });
 
 test('a chip spinning with interrupts masked is a lockup: exit 3', async () => {

@@ -1,9 +1,10 @@
-// The MCP23017 register model, driven as Felt's driver (felt/hal/mp.py) drives it,
-// over the I2C glue with a stand-in controller.
+// The MCP23017 register model, driven as Felt's driver (felt/hal/mp.py) drives it, over
+// the I2C glue with a stand-in controller; a key matrix on its pins, scanned as QMK does.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Mcp23017 } from '../mcp23017.mjs';
 import { attachI2c } from '../i2c.mjs';
+import { Keypad } from '../keypad.mjs';
 
 function chip() {
   const int = { level: null, changes: 0 };
@@ -129,4 +130,63 @@ test('the I2C glue NACKs an address nobody answers and raises TX_EMPTY', () => {
   assert.deepEqual(calls, ['connect true', 'write true', 'write true', 'stop', 'connect true', 'read 0']);
   assert.deepEqual(stats, { transactions: 3, nacks: 1 });
   assert.equal(x.regs[0x0c], 0x55);
+});
+
+// The dealer's keypad on the fourth expander: columns GPA0-3 inputs with pull-ups and
+// interrupt-on-change, rows GPB0-3 with OLAT 0, scanned by making one row an output.
+const KEYPAD = { rows: [8, 9, 10, 11], columns: [0, 1, 2, 3], keys: '123A456B789C*0#D' };
+
+function keypad() {
+  const { x, int } = chip();
+  const k = new Keypad(x, KEYPAD);
+  writeMem(x, 0x0a, [0x40]);           // MIRROR
+  writeMem(x, 0x14, [0, 0]);           // OLAT 0
+  writeMem(x, 0x0c, [0x0f, 0x00]);     // pull-ups on the columns
+  writeMem(x, 0x04, [0x0f, 0x00]);     // interrupt-on-change on the columns
+  writeMem(x, 0x00, [0xff, 0xf0]);     // idle: every row an output, low
+  readMem(x, 0x12, 2);
+  return { x, int, k };
+}
+const selectRow = (x, r) => writeMem(x, 0x01, [0xff & ~(1 << r)]);   // IODIRB: row r the only output
+
+test('keypad: a press at idle pulls its column low and raises INT', () => {
+  const { x, int, k } = keypad();
+  assert.equal(int.level, true);
+  k.key('5', true);                    // row 1, column 1
+  assert.equal(int.level, false);
+  assert.deepEqual(readMem(x, 0x12, 1), [0xfd]);
+  assert.equal(int.level, true, 'reading GPIO cleared it');
+});
+
+test('keypad: a scan finds the key on the selected row only', () => {
+  const { x, k } = keypad();
+  k.key('5', true);
+  k.key('C', true);                    // row 2, column 3
+  const seen = [0, 1, 2, 3].map((r) => { selectRow(x, r); return readMem(x, 0x12, 1)[0] & 0x0f; });
+  assert.deepEqual(seen, [0x0f, 0x0d, 0x07, 0x0f]);
+  writeMem(x, 0x01, [0xff]);           // no row selected: nothing pulls a column
+  assert.deepEqual(readMem(x, 0x12, 1), [0xff]);
+});
+
+test('keypad: a row output driven high, or an input, selects nothing; a release lets go', () => {
+  const { x, int, k } = keypad();
+  writeMem(x, 0x15, [0x02]);           // OLATB: row 1 high
+  k.key('5', true);
+  assert.equal(int.level, true);
+  assert.deepEqual(readMem(x, 0x12, 1), [0xff]);
+  writeMem(x, 0x13, [0x00]);           // GPIOB written: OLAT 0 again, row 1 drives low
+  assert.equal(int.level, false, 'the write itself moves the column');
+  assert.deepEqual(readMem(x, 0x12, 1), [0xfd]);
+  k.key('5', false);
+  assert.equal(int.level, false, 'the release interrupts too');
+  assert.deepEqual(readMem(x, 0x12, 1), [0xff]);
+});
+
+test('keypad: releaseAll lets every key go (power cut)', () => {
+  const { x, k } = keypad();
+  k.key('*', true);
+  k.key('D', true);
+  k.releaseAll();
+  assert.deepEqual(readMem(x, 0x12, 1), [0xff]);
+  assert.ok(k.has('#') && !k.has('E'));
 });
