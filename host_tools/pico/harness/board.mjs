@@ -32,21 +32,21 @@ export function wiring(board) {
     if (!Number.isInteger(x.address) || x.address < 0x20 || x.address > 0x27) fail(`expander ${k} address ${x.address} is not an MCP23017's (32-39)`);
     return { address: x.address, int: x.int == null ? null : pin(x.int, `expander ${k} int`) };
   });
-  const onExpander = new Map();   // "k:p" -> what is wired to expander k's pin p
-  const expanderPin = (k, p, what, where) => {
+  const onExpander = new Map();   // "expander k pin p" -> what is wired to that pin
+  const expanderPin = (chip, p, what, where) => {
     if (!Number.isInteger(p) || p < 0 || p > 15) fail(`${where}: pin ${JSON.stringify(p)} is not an MCP23017 pin (0-15)`);
-    const key = `${k}:${p}`;
-    if (onExpander.has(key)) fail(`${where}: expander ${k} pin ${p} is already ${onExpander.get(key)}`);
+    const key = `${chip} pin ${p}`;
+    if (onExpander.has(key)) fail(`${where}: ${key} is already ${onExpander.get(key)}`);
     onExpander.set(key, what);
     return p;
   };
   const button = (b, where) => {
     if (!expanders[b?.expander]) fail(`${where}: expander ${JSON.stringify(b?.expander)} is not on the bus`);
-    expanderPin(b.expander, b.pin, where, where);
+    expanderPin(`expander ${b.expander}`, b.pin, where, where);
   };
   (board.seat_buttons ?? []).forEach((s, k) => Object.entries(s).forEach(([n, b]) => button(b, `seat ${k} button ${n}`)));
   Object.entries(board.dealer_buttons ?? {}).forEach(([n, b]) => button(b, `dealer button ${n}`));
-  const keypad = board.keypad == null ? null : keypadOf(board.keypad, expanders, expanderPin, fail);
+  const keypad = board.keypad == null ? null : keypadOf(board.keypad, { expanders, expanderPin, pin, fail });
 
   // The dealer's display and the muck reader's bridge, on the expanders' bus.
   const device = (key, chip, [lo, hi], what) => {
@@ -65,7 +65,9 @@ export function wiring(board) {
   if (m && !(m.baud > 0)) fail(`muck reader baud ${JSON.stringify(m.baud)}`);
   const muck = m && { address: m.address, crystal: m.crystal_hz, baud: m.baud, irq: pin(m.irq, 'muck reader irq') };
   const owners = new Map();
-  for (const [a, what] of [...expanders.map((x, k) => [x.address, `expander ${k}`]), [display?.address, 'the display'], [muck?.address, 'the muck reader']]) {
+  const addresses = [...expanders.map((x, k) => [x.address, `expander ${k}`]), [keypad?.address, 'the keypad'],
+    [display?.address, 'the display'], [muck?.address, 'the muck reader']];
+  for (const [a, what] of addresses) {
     if (a === undefined) continue;
     if (owners.has(a)) fail(`I2C address ${a} is both ${owners.get(a)}'s and ${what}'s`);
     owners.set(a, what);
@@ -90,22 +92,32 @@ export function wiring(board) {
   return { i2c: i2c.id, expanders, keypad, display, muck, link, reader, shuffler: { inputs, start, activeLow: !!sh.active_low }, leds, used };
 }
 
-// The dealer's key matrix on expander `expander`: rows and columns its pins, none a
-// button's, none twice, none of the output-only GPA7/GPB7 (datasheet rev. D); `keys`
-// one distinct legend a key, row-major.
-function keypadOf(k, expanders, expanderPin, fail) {
-  if (!Number.isInteger(k.expander) || !expanders[k.expander]) fail(`keypad: expander ${JSON.stringify(k.expander)} is not on the bus`);
+// The dealer's key matrix: on an MCP23017 of its own ({chip, address, int}, as
+// SCHEMA.md has it), or on expander `expander` of the board's list.  Rows and columns
+// are its pins, none a button's, none twice, none of the output-only GPA7/GPB7
+// (datasheet rev. D); `keys` one distinct legend a key, row-major.
+function keypadOf(k, { expanders, expanderPin, pin, fail }) {
+  let chip, own = {};
+  if (k.expander !== undefined) {
+    if (!Number.isInteger(k.expander) || !expanders[k.expander]) fail(`keypad: expander ${JSON.stringify(k.expander)} is not on the bus`);
+    chip = `expander ${k.expander}`;
+  } else {
+    if (k.chip !== 'mcp23017') fail(`keypad chip ${JSON.stringify(k.chip)}: only mcp23017 is modelled`);
+    if (!Number.isInteger(k.address) || k.address < 0x20 || k.address > 0x27) fail(`keypad address ${JSON.stringify(k.address)} is not an MCP23017's (32-39)`);
+    chip = "the keypad's expander";
+    own = { address: k.address, int: k.int == null ? null : pin(k.int, 'keypad int') };
+  }
   const list = (name) => {
     const v = k[name];
     if (!Array.isArray(v) || !v.length) fail(`keypad: ${name} must be a list of expander pins`);
     return v.map((p) => {
       if (p === 7 || p === 15) fail(`keypad: pin ${p} is output-only on the MCP23017 (GPA7/GPB7, datasheet rev. D)`);
-      return expanderPin(k.expander, p, `keypad ${name.slice(0, -1)}`, 'keypad');
+      return expanderPin(chip, p, `keypad ${name.slice(0, -1)}`, 'keypad');
     });
   };
   const rows = list('rows'), columns = list('columns');
   const keys = typeof k.keys === 'string' ? [...k.keys] : [];
   if (keys.length !== rows.length * columns.length) fail(`keypad: keys must be ${rows.length * columns.length} characters, one a key (row-major)`);
   if (new Set(keys).size !== keys.length) fail('keypad: two keys share a legend');
-  return { expander: k.expander, rows, columns, keys: keys.join('') };
+  return { expander: k.expander ?? null, ...own, rows, columns, keys: keys.join('') };
 }

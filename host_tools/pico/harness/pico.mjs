@@ -29,12 +29,13 @@ export class Pico {
     this.flash.onBusyPoll = (end) => this.chip.spinUntil(end);
     this.lines = new Lines();
     this.i2cStats = { transactions: 0, nacks: 0 };
-    this.expanders = wiring.expanders.map((x) => new Mcp23017(x.address,
-      x.int === null ? () => {} : (level) => this.lines.drive(x.int, level)));
-    // The dealer's place (issue 36): a keypad on an expander's pins; a display and the
-    // muck reader's UART bridge on the expanders' bus.
+    const expander = (x) => new Mcp23017(x.address, x.int === null ? () => {} : (level) => this.lines.drive(x.int, level));
+    this.expanders = wiring.expanders.map(expander);
+    // The dealer's place (issue 36): a keypad on an expander's pins (one of the board's
+    // expanders, or its own); a display and the muck reader's UART bridge on the bus.
     const { keypad, display, muck } = wiring;
-    this.keypad = keypad && new Keypad(this.expanders[keypad.expander], keypad);
+    const keypadChip = keypad && (keypad.expander === null ? expander(keypad) : null);
+    this.keypad = keypad && new Keypad(keypadChip ?? this.expanders[keypad.expander], keypad);
     this.display = display && new Ssd1306(display.address, {
       width: display.width, height: display.height, log,
       show: (ev) => this.events.emit(this.now, { ev: 'display', ...ev }),
@@ -46,7 +47,7 @@ export class Pico {
       sent: (b) => this.events.bytes(this.now, { ev: 'muck' }, b),
     });
     this.muckFeeder = muck && new UartFeeder(this.sched, () => this.now, () => this.muck, muck.baud, log);
-    this.i2cDevices = [...this.expanders, this.display, this.muck].filter(Boolean);
+    this.i2cDevices = [...this.expanders, keypadChip, this.display, this.muck].filter(Boolean);
     this.leds = new Ws2812Decoder((f) => this.events.emit(f.end, { ev: 'leds', hex: Buffer.from(f.bytes).toString('hex'), start: micros(f.start) }),
       (at, fn) => this.sched.at(at, fn));
     // The board's baud for each UART, until the firmware sets its own.

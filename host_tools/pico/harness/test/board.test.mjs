@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { wiring, BoardError, uartOfPin } from '../board.mjs';
-import { pico11 as board, dealerPlace } from './boards.mjs';
+import { pico11 as board, bare, dealerPlace } from './boards.mjs';
 
 test('pico-11 wires as the plan says', () => {
   const w = wiring(board());
@@ -14,6 +14,9 @@ test('pico-11 wires as the plan says', () => {
   assert.deepEqual(w.shuffler.inputs, [14, 15, 16, 17]);
   assert.equal(w.shuffler.start, 18);
   assert.equal(w.leds, 22);
+  assert.deepEqual(w.keypad, { expander: null, address: 0x23, int: 13, rows: [8, 9, 10, 11], columns: [0, 1, 2, 3], keys: '123A456B789C*0#D' });
+  assert.deepEqual(w.display, { address: 0x3c, width: 128, height: 64 });
+  assert.equal(w.muck, null);
 });
 
 test('UART pins follow the RP2040 function table', () => {
@@ -41,6 +44,11 @@ test('boards the harness cannot wire are refused, naming the place', () => {
   refused((b) => { delete b.shuffler; }, /shuffler missing/);
   refused((b) => { b.seat_buttons[1].call = { expander: 0, pin: 0 }; }, /seat 1 button call: expander 0 pin 0 is already seat 0 button fold/);
   refused((b) => { b.expanders[1].address = 32; }, /I2C address 32 is both expander 0's and expander 1's/);
+  refused((b) => { b.keypad.address = 34; }, /I2C address 34 is both expander 2's and the keypad's/);
+  refused((b) => { b.keypad.address = 40; }, /keypad address 40 is not an MCP23017's/);
+  refused((b) => { b.keypad.chip = 'tca8418'; }, /keypad chip "tca8418"/);
+  refused((b) => { b.keypad.int = 10; }, /keypad int pin GP10 is already expander 0 int/);
+  refused((b) => { b.keypad.columns[0] = 8; }, /keypad: the keypad's expander pin 8 is already keypad row/);
 });
 
 test('the dealer\'s place: keypad, display and muck reader wired', () => {
@@ -50,7 +58,7 @@ test('the dealer\'s place: keypad, display and muck reader wired', () => {
   assert.deepEqual(w.muck, { address: 72, crystal: 14745600, baud: 9600, irq: 19 });
   assert.equal(w.expanders[3].int, 13);
   assert.equal(w.used.get(19), 'muck reader irq');
-  const none = wiring(board());
+  const none = wiring(bare());
   assert.deepEqual([none.keypad, none.display, none.muck], [null, null, null], 'a board without them is wired as before');
 });
 

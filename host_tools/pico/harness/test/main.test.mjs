@@ -9,7 +9,7 @@ import path from 'path';
 import { encodeBlock } from 'uf2';
 import { harness } from './cli.mjs';
 import { FS_BYTES } from '../images.mjs';
-import { PICO_11 as BOARD, dealerPlace } from './boards.mjs';
+import { PICO_11 as BOARD, bare, dealerPlace } from './boards.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pico-main-'));
 const file = (name, data) => { const p = path.join(dir, name); fs.writeFileSync(p, data); return p; };
@@ -71,10 +71,11 @@ test('the dealer\'s place on a board without it, an unknown key, a keypad pin as
     assert.equal(await h.exited, 2);
     assert.match(h.events.at(-1).why, pattern);
   };
-  const place = file('place.json', JSON.stringify(dealerPlace()));
-  await badOp(BOARD, { op: 'key', key: '5', down: true }, /bad op: the board has no keypad/);
-  await badOp(BOARD, { op: 'display' }, /bad op: the board has no display/);
+  const place = file('place.json', JSON.stringify(dealerPlace())), none = file('bare.json', JSON.stringify(bare()));
+  await badOp(none, { op: 'key', key: '5', down: true }, /bad op: the board has no keypad/);
+  await badOp(none, { op: 'display' }, /bad op: the board has no display/);
   await badOp(BOARD, { op: 'muck', hex: '41' }, /bad op: the board has no muck_reader/);
+  await badOp(BOARD, { op: 'key', key: 'E', down: true }, /bad op: key "E"/);
   await badOp(place, { op: 'key', key: 'E', down: true }, /bad op: key "E": the keypad's keys are "123A456B789C\*0#D"/);
   await badOp(place, { op: 'pin', expander: 3, pin: 9, down: true }, /bad op: expander 3 pin 9 is the keypad's/);
   await badOp(place, { op: 'gpio', pin: 19, level: 0 }, /bad op: gpio 19 is the board's muck reader irq/);
