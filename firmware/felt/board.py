@@ -362,7 +362,7 @@ def _dealer_place(c, data, pins):
         c.keys(d, "display", ("chip", "address", "width", "height"))
         if d["chip"] not in DISPLAYS:
             c.fail("display chip must be one of %s" % ", ".join(DISPLAYS))
-        address(d, "display", 0x08, 0x77)
+        address(d, "display", 0x3C, 0x3D)     # the SSD1306's two, by its SA0 strap
         c.int(d["width"], "display width", 64, 128)
         if d["height"] != 32 and d["height"] != 64:
             c.fail("display height must be 32 or 64")

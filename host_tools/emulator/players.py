@@ -52,6 +52,10 @@ class RandomPlayer:
         """Whether the seat plays the side wager with its ante this session."""
         return self.rng.random() < SIDE_WAGER
 
+    def side_amount(self, ante, most):
+        """The side wager it plays: one to three antes, within the posted maximum."""
+        return min(most, ante * self.rng.randint(1, 3))
+
     def decide(self, game, events, hole, legal, ante, stack):
         """(button, to) for a decision at a house-banked table: Four Card Poker plays
         1x to 3x the ante by its hand (host_tools.banked_edge.strategy), hold 'em bonus

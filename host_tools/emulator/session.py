@@ -192,10 +192,19 @@ class Session:
 
     def side_wagers(self):
         """At a house-banked table the bots' seats that add the side wager (aces up,
-        bonus) for the session press `raise`: the ante and a side wager of one ante."""
+        bonus) for the session say so: with its amount, one to three antes, where the
+        board takes amounts (a wired board's dealer keys it), else by pressing `raise`:
+        the ante and a side wager of one ante."""
         for seat, bot in enumerate(self.bots):
-            if bot.side_wager():
+            if not bot.side_wager():
+                continue
+            if self.presses_only:
                 self._must(self.press(seat, "raise"), "seat %d's wagers" % seat)
+                continue
+            ante = self.wagers[seat][0]
+            side = bot.side_amount(ante, self.config.get("max_wager") or 3 * ante)
+            self._must(self.link.send("wager", {"seat": seat, "side": side}),
+                       "seat %d's wagers" % seat)
         for kind, p in self.link.drain(0):
             self.take(kind, p)
 

@@ -312,7 +312,10 @@ def test_every_device_on_the_bus_has_an_address_of_its_own():
     del d["muck_reader"]["max_line"]
     assert B.validate(_copy(d), "pico-11")["muck_reader"]["max_line"] == 16
     d["display"]["address"] = 0x48
-    assert "display and muck_reader both at I2C address 0x48" in _refusal(d)
+    assert "display address is 72, must be 60 to 61" in _refusal(d)
     d["display"]["address"] = 0x3C
+    d["keypad"]["address"] = 0x3C
+    assert "keypad address is 60, must be 32 to 39" in _refusal(d)
+    d["keypad"]["address"] = 0x23
     d["display"]["height"] = 48
     assert "display height must be 32 or 64" in _refusal(d)

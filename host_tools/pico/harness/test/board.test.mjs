@@ -16,7 +16,7 @@ test('pico-11 wires as the plan says', () => {
   assert.equal(w.leds, 22);
   assert.deepEqual(w.keypad, { expander: null, address: 0x23, int: 13, rows: [8, 9, 10, 11], columns: [0, 1, 2, 3], keys: '123A456B789C*0#D' });
   assert.deepEqual(w.display, { address: 0x3c, width: 128, height: 64 });
-  assert.equal(w.muck, null);
+  assert.deepEqual(w.muck, { address: 0x48, crystal: 14745600, baud: 9600, irq: 19 });
 });
 
 test('UART pins follow the RP2040 function table', () => {
