@@ -51,16 +51,6 @@ async def buttons_task(hal, ctl, guard):
             await sleep_ms(period)
 
 
-async def display_task(hal, ctl, guard):
-    """The dealer's display, drawn again when the panel's text changed (a key, or the
-    table's turn moving on): after the press's LEDs and frames, never before them."""
-    display, panel = hal.display, ctl.panel
-    while True:
-        if panel.changed:
-            display.show(panel.lines())
-        guard.beat("display")
-        await sleep_ms(50)
-
 
 async def cards_task(hal, ctl):
     while True:       # waits on the reader: its death, not its beat, is watched
@@ -154,8 +144,6 @@ async def run(hal, board, journal, rebooted=None, trust=None, image=None, repl_s
         tasks.append(("shuffler", shuffler_task(hal, ctl, guard)))
         if ctl.own_devices:
             tasks.append(("clock", clock_task(hal, ctl, guard)))
-        if hal.display is not None and ctl.panel is not None:
-            tasks.append(("display", display_task(hal, ctl, guard)))
         if board["link"]["timeout_ms"]:
             tasks.append(("link_watch", link_watch_task(hal, ctl, guard,
                                                         board["link"]["timeout_ms"])))

@@ -29,6 +29,7 @@ takes the configuration and the queries from its link, and refuses the rest ther
 frames (acks, `need`, `shuffle`, `px`) never share a number with the firmware's.
 """
 
+import collections
 import json
 import os
 import pty
@@ -127,6 +128,7 @@ class Bridge:
         self._key_down = None     # when the key pressed went down (emulated us), once known
         self.display = None       # the dealer's display: its memory, as last drawn
         self.lines = None         # its text (host_tools.pico.panel.text_of)
+        self.shown = collections.deque(maxlen=64)   # (lines, memory) it last showed
         self._wire_shuffler()
 
     def _wire_shuffler(self):
@@ -469,6 +471,7 @@ class Bridge:
         lines = panel.text_of(self.display, d["width"], d["height"])
         if lines != self.lines:
             self.lines = lines
+            self.shown.append((lines, self.display))
             self._host("panel", {"lines": lines})
         down = self._key_down
         if down is not None and ev["t"] >= down[0]:

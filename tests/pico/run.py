@@ -26,8 +26,8 @@ from felt.table import scenes  # noqa: E402
 from host_tools.emulator.session import Session, table_config  # noqa: E402
 
 
-def session(game="holdem", players=3, seed=3, inject=None, trace=None):
-    cfg = table_config(game, players, 1000, "fixed", "none", "dealer_right", False)
+def session(game="holdem", players=3, seed=3, inject=None, trace=None, structure="fixed"):
+    cfg = table_config(game, players, 1000, structure, "none", "dealer_right", False)
     return Session(players=players, seed=seed, config=cfg, runtime="pico", inject=inject,
                    trace=trace or os.environ.get("PICO_TRACE_FILE"))
 
@@ -289,6 +289,37 @@ def settle(s, wait_s=0.5):
     """Play the devices' part for what the board says within wait_s."""
     for kind, p in s.link.drain(wait_s):
         s.take(kind, p)
+
+
+# The picture of the dealer's display in docs/board.md, made by
+# test_a_no_limit_raise_is_keyed_on_the_panel_as_the_dealer_sees_it from the display's
+# memory as the chip left it; FELT_PICTURES=1 writes it anew.
+PANEL_SVG = ROOT / "docs" / "panel.svg"
+
+
+def test_a_no_limit_raise_is_keyed_on_the_panel_as_the_dealer_sees_it():
+    from host_tools.pico.panel import svg
+    with session(structure="no") as s:
+        seat, legal = first_turn(s)
+        bounds = s.bounds
+        assert "raise" in legal and bounds[0] < 120 < bounds[1], (legal, bounds)
+        assert s.press(seat, "raise", 120) is None
+        play_to_the_end(s)
+        action = [e for e in s.events if e["e"] == "action"][0]
+        assert (action["seat"], action["a"], action["amount"]) == (seat, "raise", 120), action
+        conserved(s, 3000)
+        keyed = [(lines, ram) for lines, ram in s.fw.bridge.shown
+                 if lines[1] == "> s%d to 120_" % (seat + 1)]
+        assert keyed, list(s.fw.bridge.shown)
+        lines, ram = keyed[-1]
+        assert lines[:3] == ["#1 seat %d acts" % (seat + 1), "> s%d to 120_" % (seat + 1),
+                             "%d-%d pot 3" % bounds], lines
+        said = [lines for lines, _ in s.fw.bridge.shown if "ok: to 120" in lines]
+        assert said, list(s.fw.bridge.shown)
+    picture = svg(ram)
+    if os.environ.get("FELT_PICTURES"):
+        PANEL_SVG.write_text(picture)
+    assert PANEL_SVG.read_text() == picture, "docs/panel.svg is not what the display shows"
 
 
 def play_to_the_end(s):

@@ -78,7 +78,7 @@ class Controller:
         self.panel = None
         if hal.keypad is not None:
             from felt.table.panel import Panel
-            self.panel = Panel(self, hal.display.rows if hal.display is not None else 8)
+            self.panel = Panel(self, hal.display)
         self.reset()
         self._scene = None       # what the LEDs show: (seat statuses, button, centre)
         self._on_hello(None)     # announce the board at boot (docs/protocol.md, 5)
@@ -93,6 +93,8 @@ class Controller:
             self.game.end_round(self)
             self.save()
         self.render()
+        if self.panel is not None:
+            self.panel.draw()
 
     def reset(self):
         """A new table, unconfigured (at boot, and when a technician clears a tilt)."""
@@ -170,6 +172,8 @@ class Controller:
                 self.notice = None    # an irregularity is lit until the next input
         else:
             self.evt({"e": "refused", "what": kind, "why": reason})
+        if self.panel is not None:
+            self.panel.draw()
         return reason
 
     def _mark(self):

@@ -50,16 +50,16 @@ WHYS = {"misdeal": ("no_shuffle", "wrong_start", "face_up", "skipped_seat"),
 
 
 class Panel:
-    def __init__(self, ctl, rows=8):
+    def __init__(self, ctl, display=None):
         self.ctl = ctl
-        self.rows = rows        # lines the display shows
+        self.display = display  # felt.hal.display's, or None
+        self.rows = display.rows if display is not None else 8   # lines it shows
         self.turn = -1          # the seat on turn (a to_act event), or -1
         self.legal = ()         # what it may do
         self.bounds = None      # (least, most) of its bet or raise, where not fixed limit
         self.deciding = ()      # a house-banked decision's seats
         self.hand = 0
         self.said = ""          # the last outcome
-        self.changed = True     # the display is to be drawn again
         self.clear()
 
     def clear(self):
@@ -89,15 +89,23 @@ class Panel:
             self.deciding = p["seats"]
         elif e == "hand":
             self.hand = p["hand"]
-        else:
-            return
-        self.changed = True
 
     # ----- the keys -------------------------------------------------------------------
 
+    def draw(self):
+        """The display drawn again where the text changed: after every key, card and
+        input the table handled (Controller.handle), so it always shows the table as
+        it stands when the next key comes (after the LEDs and the frames)."""
+        if self.display is not None:      # it sends only the lines that changed
+            self.display.show(self.lines())
+
     def key(self, k):
         """One key pressed.  Returns the message it sent as (kind, payload), or None."""
-        self.changed = True
+        sent = self._key(k)
+        self.draw()
+        return sent
+
+    def _key(self, k):
         step = self.step
         if k == "*":
             if self.entry or self.thrown:
@@ -181,7 +189,10 @@ class Panel:
     def muck(self, code):
         """A card the muck reader read: one of the discards of the seat on turn, or
         said and left alone when no discard is due (a card swept in with a fold)."""
-        self.changed = True
+        self._muck(code)
+        self.draw()
+
+    def _muck(self, code):
         if code == "?":                  # felt.hal.mp.MISREAD: a line the reader garbled
             self.said = "! muck misread: pass it again"
         elif not self._throwing() or self.step:
@@ -222,7 +233,6 @@ class Panel:
         self.clear()
         why = self.ctl.handle(kind, payload)
         self.said = "ok: " + said(kind, payload) if why is None else "! " + why
-        self.changed = True
         return kind, payload
 
     # ----- the display -------------------------------------------------------------------
@@ -230,7 +240,6 @@ class Panel:
     def lines(self):
         """The display's text, `rows` lines of at most WIDTH characters: the turn, what
         is keyed, the bounds and the pot, the last outcome (wrapped)."""
-        self.changed = False
         ctl = self.ctl
         if self.turn >= 0:
             top = "#%d seat %d acts" % (self.hand, self.turn + 1)

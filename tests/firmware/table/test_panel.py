@@ -202,3 +202,31 @@ def test_a_card_read_at_the_muck_when_no_discard_is_due_is_left_alone():
     ctl.panel.muck("9s")
     assert ctl.panel.said == "! muck: 9s, no discard now"
     assert ctl.panel.lines()[1] == "> s3 to _"
+
+
+class Display:
+    """felt.hal.display.TextDisplay's surface: what it showed, each time it changed."""
+    rows = 8
+
+    def __init__(self):
+        self.shown = []
+
+    def show(self, lines):
+        if not self.shown or self.shown[-1] != lines:
+            self.shown.append(list(lines))
+
+
+def test_the_display_is_drawn_after_every_key_and_every_input_the_table_handled():
+    hal = FakeHal()
+    hal.keypad, hal.display = True, Display()
+    ctl = Controller(hal, BOARD, Journal())
+    assert hal.display.shown[-1][0] == "#0 idle"              # at boot
+    assert ctl.handle("cfg", NO_LIMIT) is None
+    n = len(hal.display.shown)
+    keys(ctl, "7")
+    assert len(hal.display.shown) == n + 1 and hal.display.shown[-1][1] == "> to 7_"
+    assert ctl.handle("dealer", {"b": "deal"}) is None
+    assert hal.display.shown[-1][0] == "#0 shuffling"
+    n = len(hal.display.shown)
+    ctl.handle("state", {})                                    # nothing new to show
+    assert len(hal.display.shown) == n
