@@ -304,18 +304,19 @@ def test_a_no_limit_raise_is_keyed_on_the_panel_as_the_dealer_sees_it():
         bounds = s.bounds
         assert "raise" in legal and bounds[0] < 120 < bounds[1], (legal, bounds)
         assert s.press(seat, "raise", 120) is None
+        shown = list(s.fw.bridge.shown)    # what the display showed as the keys went in
+        keyed = [(lines, ram) for lines, ram in shown
+                 if lines[1] == "> s%d to 120_" % (seat + 1)]
+        assert keyed, [lines for lines, _ in shown]
+        lines, ram = keyed[0]     # as the last digit went in (then the # redraws it)
+        assert lines[:3] == ["#1 seat %d acts" % (seat + 1), "> s%d to 120_" % (seat + 1),
+                             "%d-%d pot 3" % bounds], lines
+        assert [1 for lines, _ in shown if lines[3] == "ok: to 120"], \
+            [lines for lines, _ in shown]
         play_to_the_end(s)
         action = [e for e in s.events if e["e"] == "action"][0]
         assert (action["seat"], action["a"], action["amount"]) == (seat, "raise", 120), action
         conserved(s, 3000)
-        keyed = [(lines, ram) for lines, ram in s.fw.bridge.shown
-                 if lines[1] == "> s%d to 120_" % (seat + 1)]
-        assert keyed, list(s.fw.bridge.shown)
-        lines, ram = keyed[-1]
-        assert lines[:3] == ["#1 seat %d acts" % (seat + 1), "> s%d to 120_" % (seat + 1),
-                             "%d-%d pot 3" % bounds], lines
-        said = [lines for lines, _ in s.fw.bridge.shown if "ok: to 120" in lines]
-        assert said, list(s.fw.bridge.shown)
     picture = svg(ram)
     if os.environ.get("FELT_PICTURES"):
         PANEL_SVG.write_text(picture)
