@@ -54,8 +54,8 @@ async def buttons_task(hal, ctl, guard):
 
 async def cards_task(hal, ctl):
     while True:       # waits on the reader: its death, not its beat, is watched
-        code = await hal.card_reader.read()
-        ctl.handle("card", {"code": code})
+        kind, payload = hal.card_reader.said(await hal.card_reader.read())
+        ctl.handle(kind, payload)
 
 
 async def shuffler_task(hal, ctl, guard):

@@ -295,8 +295,11 @@ class Bridge:
         elif kind == "dealer" and keys == {"b"}:
             ref = b["dealer_buttons"].get(payload["b"])
             return ref and _press(ref, hold)
-        elif kind == "card" and keys == {"code"} and isinstance(payload["code"], str):
-            line = (payload["code"] + "\n").encode()
+        elif kind in ("card", "shoe"):
+            line = _shoe_line(kind, payload)
+            if line is None:
+                return None
+            line = (line + "\n").encode()
             cr = b["card_reader"]
             ms = len(line) * 10 * 1000 // cr["baud"] + 1 + 2 * b["poll_ms"] + SETTLE_MS
             return [dict(op="uart", n=cr["uart"], hex=line.hex()), dict(op="after", ms=ms)]
@@ -532,6 +535,31 @@ class Bridge:
         self._leds = bytes(rgb)
         self._host("px", {"rgb": self._leds.hex()})
         return True
+
+
+def _shoe_line(kind, payload):
+    """The line the shoe's reader says for a `card` or `shoe` message, or None where it
+    says no such thing (hardware/WIRING.md: a code, `up`, the deck; `!` and a status)."""
+    if kind == "shoe":
+        if set(payload) == {"state"} and payload["state"] in ("jam", "stop", "incomplete"):
+            return "!" + payload["state"]
+        if set(payload) == {"present"} and isinstance(payload["present"], bool):
+            return "!in" if payload["present"] else "!out"
+        return None
+    code = payload.get("code")
+    if not isinstance(code, str) or not code or " " in code or code[0] == "!" or \
+            not set(payload) <= {"code", "face_up", "deck"}:
+        return None
+    line = code
+    if payload.get("deck") in ("A", "B"):
+        line += " " + payload["deck"]
+    elif "deck" in payload:
+        return None
+    if payload.get("face_up") is True:
+        line += " up"
+    elif payload.get("face_up") not in (None, False):
+        return None
+    return line
 
 
 def _press(ref, hold_ms):

@@ -315,3 +315,30 @@ def test_the_timeline_keeps_the_chips_moments_in_emulated_time(wired):
                                (2000000, "down", "btn"), (2041000, "leds", None),
                                (2050000, "said", "evt action")]
 
+
+
+@pytest.mark.parametrize("kind,payload,line", [
+    ("card", {"code": "As", "face_up": True}, b"As up\n"),
+    ("card", {"code": "Kd", "deck": "B"}, b"Kd B\n"),
+    ("card", {"code": "Kd", "deck": "A", "face_up": False}, b"Kd A\n"),
+    ("shoe", {"state": "jam"}, b"!jam\n"),
+    ("shoe", {"present": False}, b"!out\n"),
+])
+def test_what_the_shoe_says_is_a_line_of_its_reader(wired, kind, payload, line):
+    harness, host, _ = wired
+    host.send(kind, payload)
+    said, _ = harness.ops(2)
+    assert said["op"] == "uart" and said["n"] == BOARD["card_reader"]["uart"]
+    assert bytes.fromhex(said["hex"]) == line
+
+
+@pytest.mark.parametrize("kind,payload", [
+    ("shoe", {"state": "jam", "present": False}),
+    ("card", {"code": "As", "deck": "C"}),
+    ("card", {"code": "!jam"}),
+])
+def test_what_the_shoe_cannot_say_goes_to_the_link_as_it_is(wired, kind, payload):
+    harness, host, _ = wired
+    host.send(kind, payload)
+    [op] = harness.ops(1)
+    assert op["op"] == "uart" and op["n"] == BOARD["link"]["uart"]

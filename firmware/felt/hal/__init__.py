@@ -10,8 +10,10 @@ CircuitPython boards, `link` for the serial link the emulator and HIL rigs use) 
   fold, check/call, bet/raise).  Dealer-panel presses come as `("dealer", name)`.
 - `card_reader.want(kind, seat=-1)`: tell the shoe a card is expected, `kind` one of
   felt.protocol.CARD_KINDS (ValueError otherwise); `await card_reader.read()`: the
-  next code the reader read, a str such as "As" or whatever garbage it produced (the
-  rules core refuses unknown codes).
+  next line the shoe said, a str such as "As" or whatever garbage it produced;
+  `card_reader.said(line)`: the message it is, (kind, payload): a `card` (its code,
+  face up, its deck) or the shoe's status, `shoe` (the rules core refuses unknown
+  codes).
 - `shuffler.start()`: pulse the shuffler's start output; `shuffler.state()`: "idle",
   "shuffling", "done" or "jammed"; `shuffler.present()`: True when fitted to the table.
 - `pixels`: a NeoPixel-compatible object (`n`, `pixels[i] = (r, g, b)`, `fill`,

@@ -306,6 +306,27 @@ class CardReader:
         check_card_kind(kind)
         self.uart.write(("want %s %d\n" % (kind, seat)).encode())
 
+    def said(self, line):
+        """The message (kind, payload) a line of the shoe says (hardware/WIRING.md): a
+        card read, its code then, where the reader saw them, `up` (it lay face up in
+        the deck) and the deck its back shows (`A`, `B`); or the shoe's own status, a
+        line from `!`: `!jam`, `!stop`, `!incomplete` (it failed to deal every card),
+        `!out` (the failed shoe is off the table), `!in`.  Words the table does not
+        know stay in the message, which the table refuses saying so."""
+        if line[:1] == "!":
+            word = line[1:]
+            if word == "out" or word == "in":
+                return "shoe", {"present": word == "in"}
+            return "shoe", {"state": word}
+        words = line.split()
+        card = {"code": words[0] if words else line}
+        for w in words[1:]:
+            if w == "up":
+                card["face_up"] = True
+            else:
+                card["deck"] = w
+        return "card", card
+
     def _pump(self):
         # Bounded, so a babbling reader cannot hold the event loop.
         for _ in range(8):

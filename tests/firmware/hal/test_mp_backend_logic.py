@@ -441,6 +441,20 @@ def test_read_returns_the_next_code_from_the_uart():
     assert r.poll() is None
 
 
+def test_a_line_of_the_shoe_is_a_card_face_up_or_of_a_deck_or_the_shoes_status():
+    said = mp.CardReader(FakeUart()).said
+    assert said("As") == ("card", {"code": "As"})
+    assert said("Kd B") == ("card", {"code": "Kd", "deck": "B"})
+    assert said("7c up") == ("card", {"code": "7c", "face_up": True})
+    assert said("7c A up") == ("card", {"code": "7c", "deck": "A", "face_up": True})
+    assert said("?") == ("card", {"code": "?"})               # a misread, refused
+    assert said("Zz C") == ("card", {"code": "Zz", "deck": "C"})   # refused as it is
+    for status in ("jam", "stop", "incomplete", "bogus"):
+        assert said("!" + status) == ("shoe", {"state": status})
+    assert said("!out") == ("shoe", {"present": False})
+    assert said("!in") == ("shoe", {"present": True})
+
+
 def test_read_waits_until_the_reader_sends_a_whole_line():
     u = FakeUart()
     r = mp.CardReader(u, poll_ms=7)
