@@ -20,6 +20,7 @@ from pathlib import Path
 
 from felt.table import config as config_mod
 from felt.table import scenes
+from felt.table.controller import FROM_DEVICES
 from host_tools import cli
 from host_tools.emulator.link import LinkError, add_runtime_arguments, check_runtime
 from host_tools.emulator.players import BUTTON_FOR
@@ -235,8 +236,10 @@ class Runner:
         if kind == "evt" and p.get("e") == "discarded":
             seat = p.get("seat", -1)
             # A card found face up belongs to no seat (seat -1): the session would look
-            # for it in the last seat's hand.
-            if seat < 0 or any(c not in self.s.hole[seat] for c in p["cards"].split()):
+            # for it in the last seat's hand.  (A wired board names no discard: the
+            # session knows the ones its seat threw.)
+            cards = p.get("cards", self.s.thrown.get(seat, ""))
+            if seat < 0 or any(c not in self.s.hole[seat] for c in cards.split()):
                 self.s.events.append(p)
                 return
         self.s.take(kind, p)
@@ -399,8 +402,8 @@ class Runner:
             self.names[st["as"]] = card
         if kind == "card" and isinstance(payload.get("code"), str):
             why = self.s.feed(payload)     # the shoe's card from now on, on every runtime
-        else:
-            why = self.s.link.send(kind, payload)
+        else:      # a technician's command signed where the board trusts keys (a Pico)
+            why = self.s.link.send(*self.s.as_technician(kind, payload))
         if why is None:
             # The devices the message speaks for: a finished shuffle fills the shoe.
             if (kind == "shuf" and payload.get("state") == "done") or \
@@ -422,6 +425,7 @@ class Runner:
             cards = arg if arg is not None else " ".join(self.s.bots[seat].throw(
                 self.s.hole[seat], 1 if action == "discard" else None))
             msg = ("discard", {"seat": seat, "cards": self._resolve(cards)})
+            self.s.thrown[seat] = msg[1]["cards"]     # what a wired board names not
         else:
             msg = ("btn", {"seat": seat, "b": BUTTON_FOR[action]})
             if arg is not None:
@@ -536,7 +540,10 @@ class Runner:
                 elif x["nak"] is not None and why is None:
                     problems.append("expected steps[%d] refused (%r), it was accepted"
                                     % (i, x["nak"]))
-                elif x["nak"] is not None and x["nak"] not in why:
+                elif x["nak"] is not None and x["nak"] not in why and \
+                        not (self.s.wired and why.endswith(FROM_DEVICES)):
+                    # A message no device of a wired board can say (a misdeal's reason
+                    # the panel has no key for): its link refuses it, changing nothing.
                     problems.append("expected a refusal containing %r, got %r" % (x["nak"], why))
         if any(k in x for k in ("stacks", "chips", "state", "turn")):
             snap = self.s.state()

@@ -127,6 +127,8 @@ class Session:
         self.events = []          # every evt of the current round
         self.hole = [[] for _ in range(players)]   # each seat's cards, as dealt
         self.burned = []          # the round's burn cards since its last reshuffle
+        self.muck = []            # its discards since then (a draw game's)
+        self.drawn = []           # the cards the last seat to draw threw away
         self.fed = None           # the card the shoe last gave its reader
         self.thrown = {}          # seat: the cards it last threw away (discard), as sent
         self.minutes = 0
@@ -278,6 +280,7 @@ class Session:
         self.events = []
         self.hole = [[] for _ in range(self.players)]
         self.burned = []
+        self.muck, self.drawn = [], []
         self.turn = None
         self.deciding = []
         self.ended = None
@@ -359,10 +362,12 @@ class Session:
             elif e == "discarded" and p["seat"] >= 0:   # seat -1: a card found face up
                 for c in p["cards"].split():
                     self.hole[p["seat"]].remove(c)
+                self.muck += p["cards"].split()
+                self.drawn = p["cards"].split()
             elif e == "reshuffle":
-                # 19:47-14.9(h), 13:69F-14.12B: these cards go back under the stub, shuffled:
-                # on a wired board, which names none, the burn cards the shoe dealt (stud).
-                cards = p["cards"].split() if "cards" in p else self.burned
+                # 19:47-14.9(h), 13:69F-14.12B: these cards go back under the stub, shuffled;
+                # on a wired board, which names none, those the dealer gathers (_gathered).
+                cards = p["cards"].split() if "cards" in p else self._gathered(p["count"])
                 self.shoe.add(self.shuffler.reshuffle(cards))
                 self.burned = []
             elif e == "waiting":
@@ -383,6 +388,26 @@ class Session:
                 self.deciding = []
         elif kind not in ("log", "hello"):
             self.faults.append("unexpected %s frame" % kind)
+
+    def _gathered(self, count):
+        """The cards the dealer shuffles under the stub when it runs out, by the rules
+        the board says it by (felt.poker.round's _reshuffle): in stud the burn cards
+        (19:47-14.9(h)); in a draw every discard but the drawing player's, with the burn
+        cards and the folded hands (13:69F-14.12B(f)).  A count other than the board's
+        is said as a fault: the emulated dealer and the board disagree."""
+        if variants.get(self.config.get("game", "holdem")).stud():
+            pool = list(self.burned)
+        else:
+            pool = [c for c in self.muck + self.burned if c not in self.drawn]
+            for a in self.events:
+                if a["e"] == "action" and a["a"] == "fold":
+                    pool += self.hole[a["seat"]]
+                    self.hole[a["seat"]] = []
+            self.muck = [c for c in self.muck if c in self.drawn]
+        if len(pool) != count:
+            self.faults.append("the board reshuffled %d cards, the dealer gathered %d"
+                               % (count, len(pool)))
+        return pool
 
     def _dealer_for(self, what):
         """The emulated dealer does what the table waits for."""

@@ -41,6 +41,7 @@ VERIFY = "felt.verify"             # program verification on demand (felt.lazy)
 # What the table's own devices say: on a wired board (felt.board.DEVICES) taken from them
 # alone, never from the link, table time too (issue 21, item 1; docs/security.md).
 DEVICE_INPUTS = ("btn", "dealer", "card", "shoe", "shuf", "chip", "discard", "wager", "clock")
+FROM_DEVICES = "comes from this table's own devices, never from the link"   # their refusal
 MAX_CLOCK_STEP = 24 * 60   # minutes one clock message may move the table's time on
 # The dealer's buttons the controller answers itself; the others report an irregularity
 # of the round, to the game's table (its panel).
@@ -144,7 +145,7 @@ class Controller:
                 kind != "clear":
             reason = "the table is locked: %s" % self.locked
         elif self.own_devices and kind in DEVICE_INPUTS and self.hal.link.frame is not None:
-            reason = "%s comes from this table's own devices, never from the link" % kind
+            reason = "%s %s" % (kind, FROM_DEVICES)
             self.record("link_input_refused", kind)
         elif self.link_down and self._waits_for_link(kind, payload):
             reason = "the host link is lost: play waits for it"
