@@ -9,6 +9,14 @@ const HEADER = new Set([...Array(23).keys(), 26, 27, 28]);   // GP0-22, GP26-28 
 
 export class BoardError extends Error {}
 
+// The SC16IS750 I2C-to-UART bridges a board may have, each behind its own op and event
+// (`name`): the muck reader's, and the shuffler's data port (its card recognition's
+// report of each deck check, a line of text).  `of(board)`: its section, or nothing.
+export const BRIDGES = [
+  { name: 'muck', section: 'muck_reader', what: 'muck reader', of: (b) => b.muck_reader },
+  { name: 'shuffler_data', section: 'shuffler.data', what: 'shuffler data', of: (b) => b.shuffler?.data },
+];
+
 export function wiring(board) {
   const name = board?.name ?? '?';
   const fail = (msg) => { throw new BoardError(`board ${name}: ${msg}`); };
@@ -48,25 +56,27 @@ export function wiring(board) {
   Object.entries(board.dealer_buttons ?? {}).forEach(([n, b]) => button(b, `dealer button ${n}`));
   const keypad = board.keypad == null ? null : keypadOf(board.keypad, { expanders, expanderPin, pin, fail });
 
-  // The dealer's display and the muck reader's bridge, on the expanders' bus.
-  const device = (key, chip, [lo, hi], what) => {
-    const d = board[key];
+  // The dealer's display and the SC16IS750 bridges (BRIDGES), on the expanders' bus.
+  const device = (d, chip, [lo, hi], what) => {
     if (d == null) return null;
     if (d.chip !== chip) fail(`${what} chip ${JSON.stringify(d.chip)}: only ${chip} is modelled`);
     if (!Number.isInteger(d.address) || d.address < lo || d.address > hi) fail(`${what} address ${JSON.stringify(d.address)} is not an ${chip.toUpperCase()}'s (${lo}-${hi})`);
     return d;
   };
-  const d = device('display', 'ssd1306', [0x3c, 0x3d], 'display');
+  const d = device(board.display, 'ssd1306', [0x3c, 0x3d], 'display');
   if (d && !(Number.isInteger(d.width) && d.width >= 1 && d.width <= 128)) fail(`display width ${JSON.stringify(d.width)}: 1-128 columns`);
   if (d && !(Number.isInteger(d.height) && d.height >= 8 && d.height <= 64 && d.height % 8 === 0)) fail(`display height ${JSON.stringify(d.height)}: 8-64 rows, whole pages of 8`);
   const display = d && { address: d.address, width: d.width, height: d.height };
-  const m = device('muck_reader', 'sc16is750', [0x48, 0x57], 'muck reader');
-  if (m && !(m.crystal_hz > 0)) fail(`muck reader crystal_hz ${JSON.stringify(m.crystal_hz)}`);
-  if (m && !(m.baud > 0)) fail(`muck reader baud ${JSON.stringify(m.baud)}`);
-  const muck = m && { address: m.address, crystal: m.crystal_hz, baud: m.baud, irq: pin(m.irq, 'muck reader irq') };
+  const bridges = BRIDGES.flatMap(({ name, section, what, of }) => {
+    const m = device(of(board), 'sc16is750', [0x48, 0x57], what);
+    if (!m) return [];
+    if (!(m.crystal_hz > 0)) fail(`${what} crystal_hz ${JSON.stringify(m.crystal_hz)}`);
+    if (!(m.baud > 0)) fail(`${what} baud ${JSON.stringify(m.baud)}`);
+    return [{ name, section, what, address: m.address, crystal: m.crystal_hz, baud: m.baud, irq: pin(m.irq, `${what} irq`) }];
+  });
   const owners = new Map();
   const addresses = [...expanders.map((x, k) => [x.address, `expander ${k}`]), [keypad?.address, 'the keypad'],
-    [display?.address, 'the display'], [muck?.address, 'the muck reader']];
+    [display?.address, 'the display'], ...bridges.map((b) => [b.address, `the ${b.what}`])];
   for (const [a, what] of addresses) {
     if (a === undefined) continue;
     if (owners.has(a)) fail(`I2C address ${a} is both ${owners.get(a)}'s and ${what}'s`);
@@ -89,7 +99,7 @@ export function wiring(board) {
   const inputs = ['busy', 'done', 'jam', 'present'].map((n) => pin(sh[n], `shuffler ${n}`));
   const start = pin(sh.start, 'shuffler start');
   const leds = pin(need(board, 'leds').pin, 'leds');
-  return { i2c: i2c.id, expanders, keypad, display, muck, link, reader, shuffler: { inputs, start, activeLow: !!sh.active_low }, leds, used };
+  return { i2c: i2c.id, expanders, keypad, display, bridges, link, reader, shuffler: { inputs, start, activeLow: !!sh.active_low }, leds, used };
 }
 
 // The dealer's key matrix: on an MCP23017 of its own ({chip, address, int}, as

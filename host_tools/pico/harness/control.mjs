@@ -25,7 +25,7 @@ export function parseOp(line) {
     case 'press': need('expander', (v) => isInt(v, 0, 7), 'an expander index'); need('pin', (v) => isInt(v, 0, 15), '0-15'); ms(); id(); break;
     case 'key': need('key', (v) => typeof v === 'string' && [...v].length === 1, 'one character, a key\'s legend'); need('down', (v) => typeof v === 'boolean', 'true or false'); break;
     case 'display': break;
-    case 'muck': need('hex', (v) => typeof v === 'string' && HEX.test(v), 'a hex string'); break;
+    case 'muck': case 'shuffler_data': need('hex', (v) => typeof v === 'string' && HEX.test(v), 'a hex string'); break;
     case 'gpio': need('pin', (v) => isInt(v, 0, 29), 'a GPIO 0-29'); need('level', (v) => v === 0 || v === 1, '0 or 1'); break;
     case 'after': ms(); id(); break;
     case 'power_cut': need('torn', (v) => v === undefined || typeof v === 'boolean', 'true or false'); break;
@@ -45,15 +45,15 @@ export function parseOp(line) {
 
 export const micros = (ns) => Math.round(ns) / 1000;
 
-// Events waiting for the end of the slice.  Bytes off a line (a UART's, the muck
-// reader's) join the event before them when it is the same line's, so a burst is one
+// Events waiting for the end of the slice.  Bytes off a line (a UART's, a UART
+// bridge's: the muck reader's, the shuffler's data port's) join the event before them when it is the same line's, so a burst is one
 // event; everything stays in time order.
 export class Events {
   constructor(write) { this.write = write; this.queue = []; }
 
   emit(ns, ev) { this.queue.push({ ev: ev.ev, t: micros(ns), ...ev }); }
 
-  // line: the event's fields but t and hex ({ev: 'uart', n} or {ev: 'muck'}).
+  // line: the event's fields but t and hex ({ev: 'uart', n}, {ev: 'muck'} or {ev: 'shuffler_data'}).
   bytes(ns, line, byte) {
     const last = this.queue.at(-1);
     if (last?.bytes && last.ev === line.ev && last.n === line.n) last.bytes.push(byte);

@@ -14,6 +14,7 @@ import { Ws2812Decoder } from './ws2812.mjs';
 import { UartFeeder, baudOf, pacedTx } from './uart.mjs';
 import { randomBits } from './rosc.mjs';
 import { OpError, micros } from './control.mjs';
+import { BRIDGES } from './board.mjs';
 
 const MS = 1e6;
 const HEARTBEAT_NS = 100 * MS;
@@ -32,22 +33,25 @@ export class Pico {
     const expander = (x) => new Mcp23017(x.address, x.int === null ? () => {} : (level) => this.lines.drive(x.int, level));
     this.expanders = wiring.expanders.map(expander);
     // The dealer's place (issue 36): a keypad on an expander's pins (one of the board's
-    // expanders, or its own); a display and the muck reader's UART bridge on the bus.
-    const { keypad, display, muck } = wiring;
+    // expanders, or its own); a display on the bus; and the SC16IS750 UART bridges
+    // (the muck reader's, the shuffler's data port), each with its op and event.
+    const { keypad, display } = wiring;
     const keypadChip = keypad && (keypad.expander === null ? expander(keypad) : null);
     this.keypad = keypad && new Keypad(keypadChip ?? this.expanders[keypad.expander], keypad);
     this.display = display && new Ssd1306(display.address, {
       width: display.width, height: display.height, log,
       show: (ev) => this.events.emit(this.now, { ev: 'display', ...ev }),
     });
-    this.muck = muck && new Sc16is750(muck.address, {
-      crystal: muck.crystal, baud: muck.baud,
-      clock: { now: () => this.now, at: (at, fn) => this.sched.at(at, fn), cancel: (t) => this.sched.cancel(t) },
-      irqLine: (active) => this.lines.drive(muck.irq, active ? false : null),   // open drain, the Pico's pull-up
-      sent: (b) => this.events.bytes(this.now, { ev: 'muck' }, b),
-    });
-    this.muckFeeder = muck && new UartFeeder(this.sched, () => this.now, () => this.muck, muck.baud, log);
-    this.i2cDevices = [...this.expanders, keypadChip, this.display, this.muck].filter(Boolean);
+    const clock = { now: () => this.now, at: (at, fn) => this.sched.at(at, fn), cancel: (t) => this.sched.cancel(t) };
+    this.bridges = new Map(wiring.bridges.map((w) => {
+      const chip = new Sc16is750(w.address, {
+        crystal: w.crystal, baud: w.baud, clock,
+        irqLine: (active) => this.lines.drive(w.irq, active ? false : null),   // open drain, the Pico's pull-up
+        sent: (b) => this.events.bytes(this.now, { ev: w.name }, b),
+      });
+      return [w.name, { chip, feeder: new UartFeeder(this.sched, () => this.now, () => chip, w.baud, log) }];
+    }));
+    this.i2cDevices = [...this.expanders, keypadChip, this.display, ...[...this.bridges.values()].map((b) => b.chip)].filter(Boolean);
     this.leds = new Ws2812Decoder((f) => this.events.emit(f.end, { ev: 'leds', hex: Buffer.from(f.bytes).toString('hex'), start: micros(f.start) }),
       (at, fn) => this.sched.at(at, fn));
     // The board's baud for each UART, until the firmware sets its own.
@@ -128,6 +132,13 @@ export class Pico {
     return this[name];
   }
 
+  // The SC16IS750 bridge of op `name` (board.mjs's BRIDGES): {chip, feeder}.
+  bridge(name) {
+    const b = this.bridges.get(name);
+    if (!b) throw new OpError(`the board has no ${BRIDGES.find((x) => x.name === name).section}`);
+    return b;
+  }
+
   apply(op) {
     const now = this.now;
     switch (op.op) {
@@ -150,7 +161,7 @@ export class Pico {
         break;
       }
       case 'display': this.events.emit(now, { ev: 'display', ...this.device('display').event() }); break;
-      case 'muck': this.device('muck', 'muck_reader'); this.muckFeeder.send(Buffer.from(op.hex, 'hex')); break;
+      case 'muck': case 'shuffler_data': this.bridge(op.op).feeder.send(Buffer.from(op.hex, 'hex')); break;
       case 'gpio':
         if (!this.wiring.shuffler.inputs.includes(op.pin) && this.wiring.used.has(op.pin)) {
           throw new OpError(`gpio ${op.pin} is the board's ${this.wiring.used.get(op.pin)}, not an input the harness drives`);
@@ -184,8 +195,8 @@ export class Pico {
     }
     for (const x of this.expanders) x.releaseAll();
     this.keypad?.releaseAll();
-    // The display and the muck reader's bridge run on the Pico's 3.3 V: they reset with it.
-    this.muck?.reset();
+    // The display and the UART bridges run on the Pico's 3.3 V: they reset with it.
+    for (const b of this.bridges.values()) b.chip.reset();
     if (this.display) {
       this.display.reset();
       this.events.emit(this.now, { ev: 'display', ...this.display.event() });
@@ -212,7 +223,8 @@ export class Pico {
       uart_out: this.uartOut,
       leds: this.leds.stats,
       ...(this.display && { display: this.display.stats }),
-      ...(this.muck && { muck: { ...this.muck.stats, pending: this.muckFeeder.pending, dropped: this.muckFeeder.stats.dropped } }),
+      ...Object.fromEntries([...this.bridges].map(([name, { chip, feeder }]) =>
+        [name, { ...chip.stats, pending: feeder.pending, dropped: feeder.stats.dropped }])),
     };
   }
 }

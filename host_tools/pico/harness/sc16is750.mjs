@@ -1,5 +1,6 @@
 // The NXP SC16IS750 I2C-to-UART bridge (datasheet SC16IS740/750/760 rev. 7) as the muck
-// reader's receiver: its registers over I2C, the 64-byte RX and TX FIFOs paced at the
+// reader's and the shuffler's data port's receiver (board.mjs's BRIDGES, one instance
+// each): its registers over I2C, the 64-byte RX and TX FIFOs paced at the
 // baud its divisor sets, and the IRQ output (active low, open drain).
 //
 // I2C: after the address a sub-address byte, (register << 3) | (channel << 1); the
@@ -54,7 +55,7 @@ export class Sc16is750 {
 
   // The line: baud = crystal / prescaler (MCR bit 7: 4, else 1) / (16 * divisor).
   // baudDivider/baudRate as uart.mjs's baudOf reads a PL011's (a UartFeeder paces the
-  // muck reader's bytes by them).
+  // bytes of the bridge's op by them).
   get baudDivider() { return this.dll | (this.dlh << 8); }
   get baudRate() { return this.crystal / ((this.mcr & PRESCALER ? 4 : 1) * 16 * this.baudDivider); }
   charNs() { return (BITS * 1e9) / baudOf(this, this.boardBaud); }

@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { wiring, BoardError, uartOfPin } from '../board.mjs';
-import { pico11 as board, bare, dealerPlace } from './boards.mjs';
+import { pico11 as board, bare, dealerPlace, shufflerData } from './boards.mjs';
 
 test('pico-11 wires as the plan says', () => {
   const w = wiring(board());
@@ -16,7 +16,7 @@ test('pico-11 wires as the plan says', () => {
   assert.equal(w.leds, 22);
   assert.deepEqual(w.keypad, { expander: null, address: 0x23, int: 13, rows: [8, 9, 10, 11], columns: [0, 1, 2, 3], keys: '123A456B789C*0#D' });
   assert.deepEqual(w.display, { address: 0x3c, width: 128, height: 64 });
-  assert.deepEqual(w.muck, { address: 0x48, crystal: 14745600, baud: 9600, irq: 19 });
+  assert.deepEqual(w.bridges, [{ name: 'muck', section: 'muck_reader', what: 'muck reader', address: 0x48, crystal: 14745600, baud: 9600, irq: 19 }]);
 });
 
 test('UART pins follow the RP2040 function table', () => {
@@ -55,11 +55,11 @@ test('the dealer\'s place: keypad, display and muck reader wired', () => {
   const w = wiring(dealerPlace());
   assert.deepEqual(w.keypad, { expander: 3, rows: [8, 9, 10, 11], columns: [0, 1, 2, 3], keys: '123A456B789C*0#D' });
   assert.deepEqual(w.display, { address: 60, width: 128, height: 64 });
-  assert.deepEqual(w.muck, { address: 72, crystal: 14745600, baud: 9600, irq: 19 });
+  assert.deepEqual(w.bridges, [{ name: 'muck', section: 'muck_reader', what: 'muck reader', address: 72, crystal: 14745600, baud: 9600, irq: 19 }]);
   assert.equal(w.expanders[3].int, 13);
   assert.equal(w.used.get(19), 'muck reader irq');
   const none = wiring(bare());
-  assert.deepEqual([none.keypad, none.display, none.muck], [null, null, null], 'a board without them is wired as before');
+  assert.deepEqual([none.keypad, none.display, none.bridges], [null, null, []], 'a board without them is wired as before');
 });
 
 test('a dealer\'s place the harness cannot wire is refused, naming the place', () => {
@@ -80,4 +80,24 @@ test('a dealer\'s place the harness cannot wire is refused, naming the place', (
   place((b) => { b.muck_reader.irq = 13; }, /muck reader irq pin GP13 is already expander 3 int/);
   place((b) => { b.muck_reader.irq = 23; }, /muck reader irq pin 23 is not a GPIO on the Pico's header/);
   place((b) => { b.muck_reader.crystal_hz = 0; }, /muck reader crystal_hz 0/);
+});
+
+test('the shuffler\'s data port: a second SC16IS750 on the bus, checked as the muck reader\'s', () => {
+  const w = wiring(shufflerData());
+  assert.deepEqual(w.bridges.map(({ name, address, irq }) => [name, address, irq]), [['muck', 72, 19], ['shuffler_data', 73, 20]]);
+  assert.deepEqual(w.bridges[1], { name: 'shuffler_data', section: 'shuffler.data', what: 'shuffler data', address: 73, crystal: 14745600, baud: 9600, irq: 20 });
+  assert.equal(w.used.get(20), 'shuffler data irq');
+  const data = (change, pattern) => refused((b) => change(b, b.shuffler.data), pattern, shufflerData);
+  data((b, d) => { d.address = 72; }, /I2C address 72 is both the muck reader's and the shuffler data's/);
+  data((b, d) => { d.address = 35; }, /shuffler data address 35 is not an SC16IS750's \(72-87\)/);
+  data((b, d) => { d.irq = 19; }, /shuffler data irq pin GP19 is already muck reader irq/);
+  data((b, d) => { d.irq = 13; }, /shuffler data irq pin GP13 is already expander 3 int/);
+  data((b, d) => { d.irq = 14; }, /shuffler busy pin GP14 is already shuffler data irq/);
+  data((b, d) => { d.irq = 29; }, /shuffler data irq pin 29 is not a GPIO on the Pico's header/);
+  data((b, d) => { d.chip = 'sc16is752'; }, /shuffler data chip "sc16is752": only sc16is750 is modelled/);
+  data((b, d) => { d.crystal_hz = 0; }, /shuffler data crystal_hz 0/);
+  data((b, d) => { d.baud = -1; }, /shuffler data baud -1/);
+  const alone = bare();
+  alone.shuffler.data = shufflerData().shuffler.data;
+  assert.deepEqual(wiring(alone).bridges.map((b) => b.name), ['shuffler_data'], 'without a muck reader');
 });

@@ -11,6 +11,7 @@ test('every op of the interface parses', () => {
     '{"op":"stats"}', '{"op":"quit"}', '{"op":"arm_cut","program":3,"byte":17}', '{"op":"arm_cut"}',
     '{"op":"uart_stall","n":0,"stalled":true}', '{"op":"usb","hex":"030d"}',
     '{"op":"key","key":"5","down":true}', '{"op":"key","key":"#","down":false}', '{"op":"display"}', '{"op":"muck","hex":"41530a"}',
+    '{"op":"shuffler_data","hex":"6f6b0a"}',
   ]) assert.equal(parseOp(line).op, JSON.parse(line).op);
 });
 
@@ -32,9 +33,10 @@ test('bad ops are refused with the reason', () => {
   bad('{"op":"key","key":"12","down":true}', /key must be one character/);
   bad('{"op":"key","key":"1"}', /down must be true or false/);
   bad('{"op":"muck","hex":"zz"}', /hex must be a hex string/);
+  bad('{"op":"shuffler_data"}', /shuffler_data: hex must be a hex string/);
 });
 
-test('events carry t in microseconds; a UART\'s or the muck reader\'s burst is one event, in time order', () => {
+test('events carry t in microseconds; a UART\'s or a bridge\'s burst is one event, in time order', () => {
   const out = [];
   const ev = new Events((s) => out.push(s));
   ev.emit(1500, { ev: 'ready' });
@@ -44,6 +46,8 @@ test('events carry t in microseconds; a UART\'s or the muck reader\'s burst is o
   ev.uart(2200, 0, 0x43);
   ev.bytes(2300, { ev: 'muck' }, 0x51);
   ev.bytes(2400, { ev: 'muck' }, 0x0a);
+  ev.bytes(2500, { ev: 'shuffler_data' }, 0x6f);
+  ev.bytes(2600, { ev: 'muck' }, 0x0a);
   ev.flush();
   ev.flush();
   assert.equal(out.length, 1, 'nothing written when nothing happened');
@@ -53,5 +57,7 @@ test('events carry t in microseconds; a UART\'s or the muck reader\'s burst is o
     { ev: 'uart', t: 2.1, n: 1, hex: '0a' },
     { ev: 'uart', t: 2.2, n: 0, hex: '43' },
     { ev: 'muck', t: 2.3, hex: '510a' },
+    { ev: 'shuffler_data', t: 2.5, hex: '6f' },
+    { ev: 'muck', t: 2.6, hex: '0a' },
   ]);
 });

@@ -6,27 +6,14 @@ import assert from 'node:assert/strict';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { encodeBlock } from 'uf2';
 import { harness } from './cli.mjs';
+import { boot2Uf2 as boot2 } from './boot2.mjs';
 import { FS_BYTES } from '../images.mjs';
-import { PICO_11 as BOARD, bare, dealerPlace } from './boards.mjs';
+import { PICO_11 as BOARD, bare, dealerPlace, shufflerData } from './boards.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pico-main-'));
 const file = (name, data) => { const p = path.join(dir, name); fs.writeFileSync(p, data); return p; };
 
-// The bootrom checks boot2's CRC-32 (poly 0x04c11db7, MSB first, init ~0, no final
-// xor) over its first 252 bytes, then runs it from SRAM.
-function boot2(thumb) {
-  const b = Buffer.alloc(256);
-  thumb.forEach((op, k) => b.writeUInt16LE(op, 2 * k));
-  let crc = 0xffffffff;
-  for (let i = 0; i < 252; i++) {
-    crc ^= b[i] << 24;
-    for (let k = 0; k < 8; k++) crc = crc & 0x80000000 ? (crc << 1) ^ 0x04c11db7 : crc << 1;
-  }
-  b.writeUInt32LE(crc >>> 0, 252);
-  return Buffer.from(encodeBlock({ flags: 0x2000, flashAddress: 0x10000000, payload: b, blockNumber: 0, totalBlocks: 1, boardFamily: 0xe48bff56 }));
-}
 const fsImage = () => { const img = Buffer.alloc(FS_BYTES, 0xff); img.write('littlefs', 8, 'latin1'); return file('fs.img', img); };
 
 async function fails(args, code, pattern) {
@@ -79,6 +66,11 @@ test('the dealer\'s place on a board without it, an unknown key, a keypad pin as
   await badOp(place, { op: 'key', key: 'E', down: true }, /bad op: key "E": the keypad's keys are "123A456B789C\*0#D"/);
   await badOp(place, { op: 'pin', expander: 3, pin: 9, down: true }, /bad op: expander 3 pin 9 is the keypad's/);
   await badOp(place, { op: 'gpio', pin: 19, level: 0 }, /bad op: gpio 19 is the board's muck reader irq/);
+  await badOp(none, { op: 'shuffler_data', hex: '41' }, /bad op: the board has no shuffler.data/);
+  await badOp(place, { op: 'shuffler_data', hex: '41' }, /bad op: the board has no shuffler.data/);
+  const data = file('data.json', JSON.stringify(shufflerData()));
+  await badOp(data, { op: 'gpio', pin: 20, level: 0 }, /bad op: gpio 20 is the board's shuffler data irq/);
+  await badOp(data, { op: 'gpio', pin: 19, level: 0 }, /bad op: gpio 19 is the board's muck reader irq/);
 });
 
 test('the dealer\'s place on an idle chip: keys, the display, the muck reader, a power cut', async () => {
@@ -99,6 +91,21 @@ test('the dealer\'s place on an idle chip: keys, the display, the muck reader, a
   h.send({ op: 'power_cut' });
   await h.until((e) => e.ev === 'reset' && e.why === 'power', 60_000, from);
   assert.ok(h.events.slice(from).some((e) => e.ev === 'display' && !e.on));
+  h.send({ op: 'quit' });
+  assert.equal(await h.exited, 0);
+});
+
+test('the shuffler\'s data port beside the muck reader on an idle chip: each its own op and stats', async () => {
+  const h = harness(['--uf2', file('idle.uf2', boot2([0xbf30, 0xe7fd])), '--fs', fsImage(), '--board', file('data.json', JSON.stringify(shufflerData()))]);
+  await h.until((e) => e.ev === 'ready');
+  h.send({ op: 'shuffler_data', hex: '4f4b0a' });   // FIFOs off: one byte held, two overrun
+  h.send({ op: 'muck', hex: '41' });
+  h.send({ op: 'after', ms: 5, id: 'bytes' });
+  await h.until((e) => e.id === 'bytes');
+  h.send({ op: 'stats' });
+  const { muck, shuffler_data: data } = await h.until((e) => e.ev === 'stats');
+  assert.deepEqual([data.received, data.overrun, data.pending, data.dropped], [1, 2, 0, 0]);
+  assert.deepEqual([muck.received, muck.overrun], [1, 0]);
   h.send({ op: 'quit' });
   assert.equal(await h.exited, 0);
 });

@@ -1,11 +1,18 @@
 // The SC16IS750 model over I2C, set up as a MicroPython driver would (divisor, 8N1,
 // FIFOs, the RHR interrupt), fed by a UartFeeder as the muck op feeds it, on a
-// Scheduler with a stand-in clock.
+// Scheduler with a stand-in clock; then both bridges of a board wired in a Pico, fed by
+// their ops (muck, shuffler_data) and read over I2C at their addresses.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Sc16is750 } from '../sc16is750.mjs';
 import { UartFeeder } from '../uart.mjs';
 import { Scheduler } from '../scheduler.mjs';
+import { Pico } from '../pico.mjs';
+import { Events } from '../control.mjs';
+import { wiring } from '../board.mjs';
+import { erasedFlash, loadBootrom } from '../images.mjs';
+import { boot2, IDLE } from './boot2.mjs';
+import { shufflerData } from './boards.mjs';
 
 const XTAL = 14745600;
 const RHR = 0, THR = 0, IER = 1, FCR = 2, IIR = 2, LCR = 3, MCR = 4, LSR = 5, SPR = 7, TXLVL = 8, RXLVL = 9, IOCONTROL = 0x0e, EFCR = 0x0f;
@@ -176,4 +183,48 @@ test('a register read or written again at one sub-address; channel 1 NACKed; IOC
   put(u, IOCONTROL, 0x08);
   assert.deepEqual([get(u, RXLVL), get(u, LCR), get(u, SPR), get(u, 0x0a), get(u, IOCONTROL)], [0, 0x1d, 0xff, 0, 0]);
   assert.equal(u.baudDivider, 0);
+});
+
+// A board with both bridges on an idle chip: the ops feed each its own, what the
+// firmware writes to THR comes out as each its own event, a power cut resets both.
+test('a Pico with the muck reader and the shuffler\'s data port: each bridge its op, its event, its address', () => {
+  const mem = erasedFlash();
+  mem.set(boot2(IDLE), 0);
+  const lines = [];
+  const events = new Events((text) => lines.push(...text.trim().split('\n').map((l) => JSON.parse(l))));
+  const bootrom = loadBootrom(new URL('../../../../../shared/pico/bootrom-b1.bin', import.meta.url).pathname);
+  const pico = new Pico({ bootrom, mem, wiring: wiring(shufflerData()), events });
+  pico.start();
+  const run = (ns) => { pico.advance(pico.now + ns); events.flush(); };
+  run(1e6);
+  const at = (a) => pico.i2cDevices.find((d) => d.address === a);
+  const muck = at(72), data = at(73);
+  assert.equal(data, pico.bridge('shuffler_data').chip);
+  setUp(muck); setUp(data);
+  put(muck, IER, 0x00);   // the muck reader's interrupts off: only the data port's IRQ
+  pico.apply({ op: 'shuffler_data', hex: Buffer.from('deck ok 52\n').toString('hex') });
+  pico.apply({ op: 'muck', hex: Buffer.from('Kd\n').toString('hex') });
+  run(12 * CHAR);
+  assert.equal(get(data, RXLVL), 11);
+  assert.equal(get(data, IIR), 0xc4, 'the data port\'s FIFO at its trigger (8)');
+  assert.equal(pico.lines.driven.get(20), false, 'its IRQ pulls GP20 low');
+  assert.equal(pico.lines.driven.has(19), false, 'the muck reader\'s (RHR interrupt off) lets GP19 go');
+  assert.equal(Buffer.from(get(data, RHR, 11)).toString(), 'deck ok 52\n');
+  assert.equal(pico.lines.driven.has(20), false, 'read: IRQ let go');
+  assert.equal(Buffer.from(get(muck, RHR, 3)).toString(), 'Kd\n', 'the muck reader\'s bytes on its own bridge');
+  put(data, THR, 0x3f, 0x0a);
+  put(muck, THR, 0x21);
+  run(3 * CHAR);
+  const sent = (ev) => lines.filter((e) => e.ev === ev).map((e) => e.hex).join('');
+  assert.deepEqual([sent('shuffler_data'), sent('muck')], ['3f0a', '21']);
+  pico.apply({ op: 'stats' });
+  run(0);
+  const stats = lines.findLast((e) => e.ev === 'stats');
+  assert.deepEqual([stats.shuffler_data.received, stats.shuffler_data.read, stats.shuffler_data.sent], [11, 11, 2]);
+  assert.deepEqual([stats.muck.received, stats.muck.read, stats.muck.sent], [3, 3, 1]);
+  pico.apply({ op: 'shuffler_data', hex: '41' });
+  run(2 * CHAR);
+  assert.equal(get(data, RXLVL), 1);
+  pico.apply({ op: 'power_cut' });
+  assert.deepEqual([get(data, RXLVL), get(data, LCR), data.baudDivider, get(muck, LCR)], [0, 0x1d, 0, 0x1d], 'both reset with the chip');
 });
