@@ -129,9 +129,11 @@ compile: venv
 
 # Each stage of make test and make check says how long it took.
 STAGE = @stage() { s=$$SECONDS; "$${@:2}"; echo "make: $$1 took $$((SECONDS - s)) s"; }; stage
-# The Pico set's cases make test runs (tests/pico/run.py NAME...): booting the image, and a
-# press through the expander to the LEDs; make check runs them all.
-PICO_QUICK := test_boot_checks test_seat_buttons
+# The Pico set's cases make test runs (tests/pico/run.py NAME...): booting the image, a
+# press through the expander to the LEDs, a no-limit raise keyed on the dealer's panel
+# and a fouled hand reported there; make check runs them all, every scenario among them.
+PICO_QUICK := test_boot_checks test_seat_buttons test_a_no_limit_raise \
+              test_scenario_20_38j3_fouled
 
 # The emulated Pico's device models first (node, no UF2 needed: about a second), then
 # CPython (pytest: tests/, on both cores, the slow tests left for make check), then every
@@ -171,7 +173,7 @@ check: venv micropython compile pico pico-harness floor-parts
 	$(STAGE) pytest-slow env FELT_LONG=1 $(VENV)/bin/pytest -n 2 -m "slow or sampled"
 	$(STAGE) micropython-long env FELT_LONG=1 $(VENV)/bin/python tests/mp/run.py
 	$(STAGE) compare-long $(VENV)/bin/python tests/mp/compare.py --long
-	$(STAGE) pico-all $(VENV)/bin/python tests/pico/run.py
+	$(STAGE) pico-all $(VENV)/bin/python tests/pico/run.py -j 2
 	$(STAGE) soak $(VENV)/bin/python tests/host/soak.py --link-frames 10000
 
 # A reader that stops early (`make run ARGS=... | head`) is no error: 141 is SIGPIPE's.

@@ -402,6 +402,8 @@ class Runner:
             self.names[st["as"]] = card
         if kind == "card" and isinstance(payload.get("code"), str):
             why = self.s.feed(payload)     # the shoe's card from now on, on every runtime
+        elif kind == "dealer":
+            why = self.s.report(payload)
         else:      # a technician's command signed where the board trusts keys (a Pico)
             why = self.s.link.send(*self.s.as_technician(kind, payload))
         if why is None:

@@ -34,7 +34,7 @@ _OPTIONAL_TOP = ("comment", "journal", "heap_bytes", "devices", "keypad", "displ
 # The dealer's keypad: every key the panel's entry uses (felt.table.panel), each once.
 PANEL_KEYS = "0123456789ABCD*#"
 DISPLAYS = ("ssd1306",)
-MUCK_CHIPS = ("sc16is750",)
+BRIDGES = ("sc16is750",)   # an I2C-to-UART bridge, for a device of lines
 # Where the table's devices (buttons, reader, shuffler, clock) are: at their pins, and
 # only there; or also played over the link, by a test rig (SCHEMA.md, docs/security.md).
 DEVICES = ("wired", "link")
@@ -268,7 +268,8 @@ def _uart(c, data, key, pins, required, optional):
 
 def _shuffler(c, data, pins):
     sh = data["shuffler"]
-    c.keys(sh, "shuffler", SHUFFLER_INPUTS + ("start", "active_low", "start_pulse_ms"))
+    c.keys(sh, "shuffler", SHUFFLER_INPUTS + ("start", "active_low", "start_pulse_ms"),
+           ("data",))
     for k in SHUFFLER_INPUTS:
         pins.take(sh[k], "shuffler." + k)
     pins.take(sh["start"], "shuffler.start")
@@ -368,24 +369,32 @@ def _dealer_place(c, data, pins):
             c.fail("display height must be 32 or 64")
     m = data.get("muck_reader")
     if m is not None:
-        c.keys(m, "muck_reader", ("chip", "address", "crystal_hz", "baud", "irq"),
-               ("max_line",))
-        if m["chip"] not in MUCK_CHIPS:
-            c.fail("muck_reader chip must be one of %s" % ", ".join(MUCK_CHIPS))
-        address(m, "muck_reader", 0x48, 0x57)
-        c.int(m["crystal_hz"], "muck_reader.crystal_hz", 1000000, 80000000)
-        c.int(m["baud"], "muck_reader.baud", 300, 1000000)
-        if divisor(m) < 1 or divisor(m) > 0xFFFF:
-            c.fail("muck_reader.baud cannot be made from crystal_hz (a divisor of 1 to 65535)")
+        _bridged(c, m, "muck_reader", pins, address, 16)
         if kp is None:
             c.fail("muck_reader needs the keypad: the dealer ends a draw there (#)")
-        m.setdefault("max_line", 16)
-        c.int(m["max_line"], "muck_reader.max_line", 4, 64)
-        pins.take(m["irq"], "muck_reader.irq")
+    m = data["shuffler"].get("data")
+    if m is not None:
+        _bridged(c, m, "shuffler.data", pins, address, 64)
+
+
+def _bridged(c, m, where, pins, address, max_line):
+    """A device of lines behind an SC16IS750 (felt.hal.uart_bridge): the muck reader,
+    the shuffler's data port."""
+    c.keys(m, where, ("chip", "address", "crystal_hz", "baud", "irq"), ("max_line",))
+    if m["chip"] not in BRIDGES:
+        c.fail("%s chip must be one of %s" % (where, ", ".join(BRIDGES)))
+    address(m, where, 0x48, 0x57)
+    c.int(m["crystal_hz"], where + ".crystal_hz", 1000000, 80000000)
+    c.int(m["baud"], where + ".baud", 300, 1000000)
+    if divisor(m) < 1 or divisor(m) > 0xFFFF:
+        c.fail("%s.baud cannot be made from crystal_hz (a divisor of 1 to 65535)" % where)
+    m.setdefault("max_line", max_line)
+    c.int(m["max_line"], where + ".max_line", 4, 64)
+    pins.take(m["irq"], where + ".irq")
 
 
 def divisor(m):
-    """The SC16IS750's baud divisor for the muck reader's line speed (felt.hal.muck)."""
+    """An SC16IS750's baud divisor for its device's line speed (felt.hal.uart_bridge)."""
     return m["crystal_hz"] // (16 * m["baud"])
 
 

@@ -68,7 +68,10 @@ async def shuffler_task(hal, ctl, guard):
         present = hal.shuffler.present()
         if state != last_state or present != last_present:
             last_state, last_present = state, present
-            ctl.handle("shuf", {"state": state, "present": present})
+            said = {"state": state, "present": present}
+            if state == "done":
+                said.update(hal.shuffler.deck_check())
+            ctl.handle("shuf", said)
         guard.beat("shuffler")
         await sleep_ms(20)
 

@@ -483,8 +483,9 @@ class Faults:
         """Send for a fault; the events it causes are the fault's.  (why, frames)"""
         inbox = self.s.link.inbox
         n0 = len(inbox)
-        # A card is the shoe's as any card read is (Session.feed).
-        why = self.s.feed(payload) if what == "card" else self.s.link.send(what, payload)
+        # A card is the shoe's as any card read is (Session.feed), a report the dealer's.
+        why = self.s.feed(payload) if what == "card" else self.s.report(payload) \
+            if what == "dealer" else self.s.link.send(what, payload)
         new = list(inbox)[n0:]
         for k, q in new:
             if k == "evt":

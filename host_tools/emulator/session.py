@@ -131,6 +131,7 @@ class Session:
         self.drawn = []           # the cards the last seat to draw threw away
         self.fed = None           # the card the shoe last gave its reader
         self.thrown = {}          # seat: the cards it last threw away (discard), as sent
+        self.reported = ""        # the card the dealer's last report was about (report)
         self.minutes = 0
         self.turn = None          # (seat, legal) when a player is to act
         self.bounds = None        # (min, max) of a bet or raise, when not fixed limit
@@ -256,6 +257,14 @@ class Session:
         self.fed = code
         return self.link.send("card", card)
 
+    def report(self, payload):
+        """The dealer's panel reports (a `dealer` message): the card it is about, named
+        or the card last read, is the one a wired board's face-down `discarded` took
+        back (it names none).  None if the board took it, else its reason."""
+        if payload.get("b") in ("exposed", "off_table", "ineligible"):
+            self.reported = payload.get("card", self.fed)
+        return self.link.send("dealer", payload)
+
     def _must(self, refusal, what):
         if refusal is not None:
             self.faults.append("%s refused: %s" % (what, refusal))
@@ -341,8 +350,10 @@ class Session:
                 # A wired board never says a face down card's face: the shoe dealt it.
                 p["card"] = self.fed
             elif e == "discarded" and "cards" not in p:
-                # Nor the cards a seat threw away: those its player passed to the muck.
-                p["cards"] = self.thrown.pop(p["seat"], "")
+                # Nor the cards a seat threw away (those its player passed to the muck),
+                # nor one a report took back from it (the card the report was about).
+                seat = p["seat"]
+                p["cards"] = self.thrown.pop(seat) if seat in self.thrown else self.reported
             self.events.append(p)
             explained = self.fx is not None and self.fx.on_event(p)
             if e == "refused":

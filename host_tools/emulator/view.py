@@ -3,7 +3,8 @@
 Every seat with its stack, the status its LEDs show, its cards (down, and up in stud:
 reversed, or in brackets when NO_COLOR is set) and last action; the board or stud's
 common card, the pot, the LED strip in the colours the firmware wrote (named in words
-when NO_COLOR is set), and a log of the round's events in words.  The stacks, the pot,
+when NO_COLOR is set), the dealer's display where a wired board's is read at its pins
+(`--runtime pico`), and a log of the round's events in words.  The stacks, the pot,
 the board and the seat to act are the firmware's own (its `state` answer after every
 batch of events), so a round called off shows the refunds at once.
 
@@ -173,6 +174,8 @@ class FeltView(App):
     #seats { height: auto; }
     #table { height: auto; margin: 0 1; }
     #leds { height: auto; margin: 0 1; background: black; }
+    #panel { display: none; height: auto; width: 20; margin: 0 1; background: black;
+             color: #cfe8ff; border: round $primary; }
     #banner { display: none; height: auto; margin: 0 1; background: darkred; color: white;
               text-style: bold; }
     #amount { display: none; height: 3; }
@@ -216,6 +219,7 @@ class FeltView(App):
         yield Static(id="seats")
         yield Static(id="table")
         yield Static(id="leds")
+        yield Static(id="panel")
         yield Static(id="banner")
         yield Input(id="amount", placeholder="bet or raise to (Enter; Esc cancels)",
                     restrict=r"[0-9]*")
@@ -691,6 +695,13 @@ class FeltView(App):
         self.query_one("#seats", Static).update(seats)
         self.query_one("#table", Static).update(self.table_line(board, pot, turn, legal))
         self.query_one("#leds", Static).update(self.led_text())
+        panel = self.query_one("#panel", Static)
+        if s.panel is not None:     # a wired board's display, read at its pins
+            lines = list(s.panel)
+            while lines and not lines[-1]:
+                lines.pop()
+            panel.update(Text("\n".join(lines)))
+            panel.display = True
         st = self.fw_state or {}
         decks = st.get("decks")
         self.query_one("#status", Static).update(Text(

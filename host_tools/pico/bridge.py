@@ -53,7 +53,8 @@ SETTLE_MS = 15       # beyond the debounce and two polls: the firmware has seen 
 SHUFFLER_POLL_MS = 20   # felt.loop.shuffler_task's period
 # A real shuffler is busy for half a minute: its busy line is held at least this long
 # (emulated), past the longest the board is away from its poll (a journal write as a
-# round begins), so the board sees a cycle begin before the next state.
+# round begins), so the board sees a cycle begin before the next state.  A shuffler put
+# on or taken off the table is answered as late: its frame then comes within the step.
 SHUFFLER_BUSY_MS = 500
 LINK_TIMEOUT_S = 60.0   # the host's patience, in wall seconds: the chip runs at ~0.3x
 MAX_HOLD_MS = 1000      # a button held this long is let go, answered or not
@@ -294,6 +295,10 @@ class Bridge:
                 return ref and _press(ref, hold)
         elif kind == "dealer" and keys == {"b"}:
             ref = b["dealer_buttons"].get(payload["b"])
+            if ref and payload["b"] == "shuffler_removed":
+                # The dealer says so as the shuffler leaves the table: its present
+                # line falls with it (the board takes either as its removal).
+                return self._shuffler_ops(self._removed()) + _press(ref, hold)
             return ref and _press(ref, hold)
         elif kind in ("card", "shoe"):
             line = _shoe_line(kind, payload)
@@ -303,14 +308,26 @@ class Bridge:
             cr = b["card_reader"]
             ms = len(line) * 10 * 1000 // cr["baud"] + 1 + 2 * b["poll_ms"] + SETTLE_MS
             return [dict(op="uart", n=cr["uart"], hex=line.hex()), dict(op="after", ms=ms)]
-        elif kind == "shuf" and (keys == {"state"} or keys == {"present"}):
+        elif kind == "shuf":
+            # A shuffler with a data port says its deck check there as it is done.
+            said = _deck_check(payload) if "data" in b["shuffler"] else None
+            if said is not None:
+                payload = {"state": "done"}
+            elif keys != {"state"} and keys != {"present"}:
+                return None
             levels = self._shuffler_levels(payload)
             if levels is not None:
                 seen = b["debounce_ms"] + 2 * SHUFFLER_POLL_MS + SETTLE_MS
-                if levels["busy"]:
+                if levels["busy"] or "present" in payload:
                     seen = max(seen, SHUFFLER_BUSY_MS)
-                return self._shuffler_ops(levels) + [dict(op="after", ms=seen)]
+                check = [] if said is None else \
+                    [dict(op="shuffler_data", hex=(said + "\n").encode().hex())]
+                return check + self._shuffler_ops(levels) + [dict(op="after", ms=seen)]
         return None
+
+    def _removed(self):
+        """The shuffler's lines once it is off the table."""
+        return dict(self._shuffler, present=0)
 
     def _shuffler_levels(self, payload):
         """The status lines (1 asserted) for a shuffler state or presence, or None."""
@@ -332,6 +349,8 @@ class Bridge:
         ops = self._pins(kind, payload)
         if kind == "shuf":
             self._shuffler = self._shuffler_levels(payload)
+        elif kind == "dealer" and payload == {"b": "shuffler_removed"}:
+            self._shuffler = self._removed()
         self._ids += 1
         if ops[0]["op"] == "type":
             self._typing = list(ops[0]["keys"])
@@ -535,6 +554,26 @@ class Bridge:
         self._leds = bytes(rgb)
         self._host("px", {"rgb": self._leds.hex()})
         return True
+
+
+def _deck_check(payload):
+    """The line a shuffler's data port says its deck check in (`check N [missing C...]
+    [extra C...]`, felt.hal.mp.Shuffler.deck_check) for a `shuf` done, or None where
+    the message is no shuffle done."""
+    if payload.get("state") != "done" or not set(payload) <= {"state", "count", "missing",
+                                                             "extra"}:
+        return None
+    count = payload.get("count", 52)
+    if type(count) is not int:
+        return None
+    line = "check %d" % count
+    for key in ("missing", "extra"):
+        cards = payload.get(key, [])
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            return None
+        if cards:
+            line += " %s %s" % (key, " ".join(cards))
+    return line
 
 
 def _shoe_line(kind, payload):

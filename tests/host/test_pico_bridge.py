@@ -342,3 +342,15 @@ def test_what_the_shoe_cannot_say_goes_to_the_link_as_it_is(wired, kind, payload
     host.send(kind, payload)
     [op] = harness.ops(1)
     assert op["op"] == "uart" and op["n"] == BOARD["link"]["uart"]
+
+
+def test_a_shuffle_done_is_its_deck_check_on_the_data_port_then_the_done_line(wired):
+    harness, host, _ = wired
+    host.send("shuf", {"state": "done", "count": 51, "missing": ["As"]})
+    ops = harness.ops(6)
+    assert ops[0] == {"op": "shuffler_data", "hex": b"check 51 missing As\n".hex()}
+    done = BOARD["shuffler"]["done"]
+    assert {"op": "gpio", "pin": done, "level": 0} in ops[1:5]      # active low: on
+    host.send("shuf", {"state": "done"})
+    harness.event(ev="done", id=ops[-1]["id"], t=1000)
+    assert harness.ops(1)[0] == {"op": "shuffler_data", "hex": b"check 52\n".hex()}

@@ -453,3 +453,27 @@ def test_a_tilt_shows_as_a_banner_saying_what_clears_it_and_goes_when_cleared():
         os.rmdir(journal + ".cleared")      # the folder, set aside as the journal found
 
     drive(session, script)
+
+
+def test_the_dealers_display_shows_as_a_wired_board_drew_it():
+    # On --runtime pico the session has the display's lines (host_tools.pico.bridge);
+    # here they are put there by hand: what the view does with them.
+    session = Session(players=3, seed=3)
+    app = FeltView(session)
+    try:
+        session.open()
+
+        async def drive():
+            async with app.run_test(size=(120, 50)) as pilot:
+                panel = app.query_one("#panel")
+                assert not panel.display                  # no display on this board
+                session.panel = ["#1 seat 3 acts", "> s3 to 120_", "4-1000 pot 3"] + [""] * 5
+                app.refresh_table()
+                await pilot.pause(0.1)
+                assert panel.display
+                assert str(panel.render()) == "#1 seat 3 acts\n> s3 to 120_\n4-1000 pot 3"
+                await pilot.press("q")
+
+        asyncio.run(drive())
+    finally:
+        app.close_session()

@@ -2,15 +2,19 @@
 frozen, its devices at their pins (host_tools/pico).  Each case boots a board and plays
 through the bridge as felt-emulator does.
 
-    python tests/pico/run.py [NAME...]     # the cases whose names contain a NAME
+    python tests/pico/run.py [-j N] [NAME...]   # the cases whose names contain a NAME
 
-Ends with `pico: N passed, M failed`; exits 1 if M > 0.  About 20-40 s of wall time a
-case (the chip runs at about a third of real time); a case that reboots the board pays
-about 20 s a boot.
+Every scenario of tests/scenarios is a case too (`test_scenario_<file>`), run through
+the board's devices at its pins as felt-scenario --runtime pico runs it.  `-j N` runs
+the cases in N processes at once, each case's output whole.  Ends with
+`pico: N passed, M failed`; exits 1 if M > 0.  About 20-40 s of wall time a case (the
+chip runs at about a third of real time); a case that reboots the board pays about 20 s
+a boot.
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -523,10 +527,45 @@ def _faces_unsaid(kind, payload):
     return json.dumps(e, sort_keys=True)
 
 
+def _scenario_case(path):
+    def case():
+        from host_tools.scenario import run_file
+        r = run_file(str(path), runtime="pico")
+        assert r.passed, "\n".join(r.lines(path.name))
+    return case
+
+
+for _path in sorted((ROOT / "tests" / "scenarios").rglob("*.json")):
+    globals()["test_scenario_" + re.sub(r"\W", "_", _path.stem)] = _scenario_case(_path)
+
+
+def _in_parallel(jobs, names):
+    """The cases named, shared among `jobs` processes of this runner; its exit status."""
+    shares = [names[k::jobs] for k in range(jobs)]
+    procs = [subprocess.Popen([sys.executable, __file__] + ["=" + n for n in share],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+             for share in shares if share]
+    passed = failed = 0
+    for proc in procs:
+        out = proc.communicate()[0]
+        counts = re.search(r"^pico: (\d+) passed, (\d+) failed$", out, re.M)
+        print(out.replace(counts.group(0) + "\n", "") if counts else out, end="")
+        passed += int(counts.group(1)) if counts else 0
+        failed += int(counts.group(2)) if counts else 1
+    print("pico: %d passed, %d failed" % (passed, failed))
+    return 1 if failed or not passed else 0
+
+
 def main(argv):
+    jobs = 1
+    if argv[:1] == ["-j"]:
+        jobs, argv = int(argv[1]), argv[2:]
     cases = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_")]
-    if argv:
-        cases = [(n, f) for n, f in cases if any(a in n for a in argv)]
+    if argv:     # a NAME: the cases whose names contain it; =NAME: that case
+        cases = [(n, f) for n, f in cases
+                 if any(n == a[1:] if a[:1] == "=" else a in n for a in argv)]
+    if jobs > 1:
+        return _in_parallel(jobs, [n for n, _ in cases])
     passed = failed = 0
     for name, fn in cases:
         start = time.monotonic()

@@ -30,7 +30,7 @@ CircuitPython boards, `link` for the serial link the emulator and HIL rigs use) 
 - `display`: the dealer's display, or None: `rows` lines; `show(lines)` draws the
   ones that changed (felt.hal.display).
 - `muck`: the muck reader, or None: `poll(now_ms)`, the next card code it read, or
-  None; `quiet()` as the buttons' (felt.hal.muck).  Its cards go to the panel, the
+  None; `quiet()` as the buttons' (felt.hal.uart_bridge).  Its cards go to the panel, the
   discards of the seat drawing.
 - `wired`: True when buttons, reader and shuffler are pins to poll (felt.loop then starts
   a task for each); False on the link backend, where they arrive as messages.

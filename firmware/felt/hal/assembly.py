@@ -63,7 +63,7 @@ def assemble(board, io, watchdog=True):
     buttons.start(ticks_ms())
     keypad = _keypad(board, io, i2c, buttons)
     display = getattr(io, "display", _none)(board.get("display"), i2c)
-    muck = _muck(board, io, i2c, buttons)
+    muck = _bridged(board.get("muck_reader"), io, i2c, buttons)
     stream = getattr(io, "stream", _none)
 
     cr = board["card_reader"]
@@ -74,7 +74,8 @@ def assemble(board, io, watchdog=True):
     # Active-low inputs are opto transistors to ground: they want the pull-up (SCHEMA.md).
     inputs = tuple(io.pin_in(sh[n], sh["active_low"]) for n in ("busy", "done", "jam", "present"))
     shuffler = Shuffler(inputs, io.pin_out(sh["start"]), sh["active_low"],
-                        sh["start_pulse_ms"], board["debounce_ms"], ticks_ms)
+                        sh["start_pulse_ms"], board["debounce_ms"], ticks_ms,
+                        _bridged(sh.get("data"), io, i2c, buttons))
 
     leds = board["leds"]
     buf, write = io.strip(leds)
@@ -114,19 +115,19 @@ def _keypad(board, io, i2c, buttons):
     return keypad
 
 
-def _muck(board, io, i2c, buttons):
-    """The muck reader (felt.hal.muck), or None where the board has none.  Its IRQ line
-    wakes the buttons' wait as the expanders' lines do."""
-    m = board.get("muck_reader")
+def _bridged(m, io, i2c, buttons):
+    """A device of lines behind an SC16IS750 (felt.hal.uart_bridge: the muck reader,
+    the shuffler's data port), or None where the board has none (`m` None).  Its IRQ
+    line wakes the buttons' wait as the expanders' lines do."""
     if m is None:
         return None
-    from felt.hal.muck import MuckReader
+    from felt.hal.uart_bridge import UartBridge
     irq = io.pin_in(m["irq"], True)      # open drain, active low: the pull-up is ours
-    muck = MuckReader(i2c, m["address"], m["crystal_hz"], m["baud"], m["max_line"], irq)
+    device = UartBridge(i2c, m["address"], m["crystal_hz"], m["baud"], m["max_line"], irq)
     if buttons.flag is not None:
         io.on_fall(irq, buttons.fell)
-    muck.start(io.ticks_ms())
-    return muck
+    device.start(io.ticks_ms())
+    return device
 
 
 class Modules:

@@ -364,6 +364,10 @@ _PRESENT = const(8)
 # A shuffler answers its start pulse with busy (or done, or jam) within a second or two;
 # one silent this long after it did not start its cycle (13:47-20.38(o)).
 SILENT_MS = const(10000)
+# A shuffler with a data port reports its deck check as its cycle ends: done is held
+# back this long for it, at most.
+CHECK_MS = const(2000)
+_RANKS = "23456789TJQKA"
 
 
 class Shuffler:
@@ -374,7 +378,7 @@ class Shuffler:
     shuffler, or a busy signal too short for the board to see, never leaves the table
     waiting for a shuffle that will not come."""
 
-    def __init__(self, inputs, start, active_low, pulse_ms, debounce_ms, ticks_ms):
+    def __init__(self, inputs, start, active_low, pulse_ms, debounce_ms, ticks_ms, data=None):
         # The status inputs, debounced against ticks_ms.
         self.inputs = inputs
         self.active_low = active_low
@@ -387,6 +391,9 @@ class Shuffler:
         self.pulse_ms = pulse_ms
         self.pulsing = False
         self.started = None      # ticks_ms of the last start, until the shuffler answers
+        self.data = data         # its data port (felt.hal.uart_bridge), or None
+        self.check = None        # the deck check it last reported on it (a line)
+        self._done = None        # ticks_ms it said done, while its check is awaited
         self.sleep = sleep_ms  # replaceable, with spawn, for tests
         self.spawn = asyncio.create_task
 
@@ -418,10 +425,51 @@ class Shuffler:
         if s & _BUSY:
             return "shuffling"
         if s & _DONE:
-            return "done"
+            return self._checked()
         if self.started is not None and ticks_diff(self.ticks_ms(), self.started) >= SILENT_MS:
             return "jammed"
         return "idle"
+
+    def _checked(self):
+        """"done" once the data port has said its deck check (or CHECK_MS after done
+        without one, or where there is no data port); "shuffling" until then."""
+        data = self.data
+        if data is None:
+            return "done"
+        now = self.ticks_ms()
+        line = data.poll(now)
+        while line is not None:
+            self.check = line
+            line = data.poll(now)
+        if self.check is None:
+            if self._done is None:
+                self._done = now
+            if ticks_diff(now, self._done) < CHECK_MS:
+                return "shuffling"
+        return "done"
+
+    def deck_check(self):
+        """The deck check of the cycle done, as `shuf` says it (count, missing, extra),
+        from its data port's line `check N [missing C...] [extra C...]`; {} where none
+        came.  A line it cannot read is a deck it cannot vouch for: 0 cards."""
+        if self.check is None:
+            return {}
+        words = self.check.split()
+        if len(words) < 2 or words[0] != "check" or not words[1].isdigit() or \
+                int(words[1]) > 104:
+            return {"count": 0}
+        out = {"count": int(words[1])}
+        key = None
+        for w in words[2:]:
+            if w == "missing" or w == "extra":
+                key = w
+                out[w] = []
+            elif key is None or len(w) != 2 or w[0] not in _RANKS or w[1] not in "cdhs" \
+                    or w in out[key]:
+                return {"count": 0}
+            else:
+                out[key].append(w)
+        return out
 
     def start(self):
         """Drive the start output for pulse_ms (in an asyncio task).  A second start
@@ -429,6 +477,7 @@ class Shuffler:
         if self.pulsing:
             return False
         self.pulsing = True
+        self.check = self._done = None     # the next cycle's deck check is awaited
         self.started = self.ticks_ms()
         self.out.value(1)
         self.spawn(self._end_pulse())
@@ -586,7 +635,7 @@ class Hal:
         self.watchdog_reset = watchdog_reset
         self.keypad = keypad      # the dealer's (felt.hal.keypad), or None
         self.display = display    # the dealer's (felt.hal.display), or None
-        self.muck = muck          # the muck reader (felt.hal.muck), or None
+        self.muck = muck          # the muck reader (felt.hal.uart_bridge), or None
 
 
 def no_feed():

@@ -21,7 +21,7 @@ from 1, as dealers number them (seat 1 is the link's seat 0).
                                         diamonds (B); C 3 # names the card last read
 
 A seat's discards, during its draw or Pineapple's discard, pass over the muck reader
-(felt.hal.muck), each card read joining the seat's discards on the display; `#` then
+(hal.muck), each card read joining the seat's discards on the display; `#` then
 throws them away (`#` alone: the seat stands pat), `*` forgets them, to pass them again.
 
 `lines()` is the display's text: what was keyed, what the table will take (the seat on

@@ -319,3 +319,13 @@ def test_every_device_on_the_bus_has_an_address_of_its_own():
     d["keypad"]["address"] = 0x23
     d["display"]["height"] = 48
     assert "display height must be 32 or 64" in _refusal(d)
+
+
+def test_a_shuffler_may_say_its_deck_checks_on_a_data_port_behind_its_own_bridge():
+    d = _copy(_pico())
+    assert B.validate(_copy(d), "pico-11")["shuffler"]["data"]["max_line"] == 64
+    d["shuffler"]["data"]["address"] = 0x48
+    assert "muck_reader and shuffler.data both at I2C address 0x48" in _refusal(d)
+    d["shuffler"]["data"]["address"] = 0x49
+    d["shuffler"]["data"]["irq"] = 19
+    assert "pin 19 used twice" in _refusal(d)

@@ -578,6 +578,60 @@ def test_removed_shuffler_is_not_present_and_reads_idle():
     assert sh.state() == "idle"
 
 
+class _DataPort:
+    """A shuffler's data port (felt.hal.uart_bridge.UartBridge's poll): lines said."""
+
+    def __init__(self):
+        self.lines = []
+
+    def poll(self, now_ms):
+        return self.lines.pop(0) if self.lines else None
+
+
+def _checking_shuffler():
+    sh, ins, out, clock = _shuffler()
+    sh.data = _DataPort()
+    sh.spawn = lambda coro: coro.close()
+    sh.start()
+    ins["busy"].level = 0
+    assert _settle(sh, clock) == "shuffling"
+    ins["busy"].level = 1
+    ins["done"].level = 0
+    return sh, clock
+
+
+def test_a_shuffler_with_a_data_port_is_done_once_its_deck_check_is_said():
+    # 13:47-20.38(h): its card recognition's deck check comes with its done.
+    sh, clock = _checking_shuffler()
+    assert _settle(sh, clock) == "shuffling"       # done, its check not yet said
+    sh.data.lines.append("check 51 missing As")
+    assert sh.state() == "done"
+    assert sh.deck_check() == {"count": 51, "missing": ["As"]}
+    sh.pulsing = False
+    sh.start()                                      # the next cycle awaits its own
+    assert sh.check is None and sh.deck_check() == {}
+
+
+def test_a_deck_check_never_said_is_no_check_after_a_while():
+    sh, clock = _checking_shuffler()
+    assert _settle(sh, clock) == "shuffling"
+    clock.now += mp.CHECK_MS
+    assert sh.state() == "done" and sh.deck_check() == {}
+
+
+def test_a_deck_check_is_read_as_the_shuffler_says_it_and_a_garbled_one_is_no_deck():
+    sh, clock = _checking_shuffler()
+    for line, said in (("check 52", {"count": 52}),
+                       ("check 53 extra Kd", {"count": 53, "extra": ["Kd"]}),
+                       ("check 50 missing As 2c extra Kd", {"count": 50, "missing": ["As", "2c"],
+                                                            "extra": ["Kd"]}),
+                       ("?", {"count": 0}), ("check", {"count": 0}),
+                       ("check 51 missing Zz", {"count": 0}), ("check 51 As", {"count": 0}),
+                       ("check 999", {"count": 0}), ("check 51 missing As As", {"count": 0})):
+        sh.check = line
+        assert sh.deck_check() == said, line
+
+
 def test_a_shuffler_silent_after_its_start_reads_jammed():
     # 13:47-20.38(o): started, it never says busy or done: it did not start its cycle.
     sh, ins, out, clock = _shuffler()

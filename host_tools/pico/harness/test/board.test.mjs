@@ -16,7 +16,8 @@ test('pico-11 wires as the plan says', () => {
   assert.equal(w.leds, 22);
   assert.deepEqual(w.keypad, { expander: null, address: 0x23, int: 13, rows: [8, 9, 10, 11], columns: [0, 1, 2, 3], keys: '123A456B789C*0#D' });
   assert.deepEqual(w.display, { address: 0x3c, width: 128, height: 64 });
-  assert.deepEqual(w.bridges, [{ name: 'muck', section: 'muck_reader', what: 'muck reader', address: 0x48, crystal: 14745600, baud: 9600, irq: 19 }]);
+  assert.deepEqual(w.bridges, [{ name: 'muck', section: 'muck_reader', what: 'muck reader', address: 0x48, crystal: 14745600, baud: 9600, irq: 19 },
+    { name: 'shuffler_data', section: 'shuffler.data', what: 'shuffler data', address: 0x49, crystal: 14745600, baud: 9600, irq: 20 }]);
 });
 
 test('UART pins follow the RP2040 function table', () => {
@@ -37,7 +38,7 @@ test('boards the harness cannot wire are refused, naming the place', () => {
   refused((b) => { b.dealer_buttons.deal.pin = 16; }, /dealer button deal: pin 16/);
   refused((b) => { b.i2c.sda = 10; b.expanders[0].int = 13; }, /i2c pins GP10\/GP9 are not I2C0/);
   refused((b) => { b.link.tx = 2; b.link.rx = 3; }, /link pins GP2\/GP3 are not UART0/);
-  refused((b) => { b.link.uart = 1; b.link.tx = 20; b.link.rx = 21; }, /share a UART/);
+  refused((b) => { b.link.uart = 1; b.link.tx = 20; b.link.rx = 21; }, /share a UART/, bare);
   refused((b) => { b.leds.pin = 25; }, /leds pin 25 is not a GPIO on the Pico's header/);
   refused((b) => { b.shuffler.jam = 22; }, /leds pin GP22 is already shuffler jam/);
   refused((b) => { b.mcu = 'esp32'; }, /the harness is an RP2040/);

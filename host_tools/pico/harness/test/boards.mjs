@@ -12,6 +12,7 @@ export function bare() {
   const b = pico11();
   b.name = 'bare';
   for (const k of ['keypad', 'display', 'muck_reader']) delete b[k];
+  delete b.shuffler.data;
   return b;
 }
 

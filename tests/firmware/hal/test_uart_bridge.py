@@ -1,7 +1,8 @@
-"""The muck reader (felt.hal.muck): card codes, a line each, through an SC16IS750's
+"""A device behind an SC16IS750 (felt.hal.uart_bridge), the muck reader's card codes
+here: a line each, through the bridge's
 receive FIFO on I2C, read when its IRQ line falls and once a second anyway."""
 
-from felt.hal import muck as M
+from felt.hal import uart_bridge as M
 
 
 class Bridge:
@@ -41,7 +42,7 @@ class Bridge:
 
 def _reader():
     b = Bridge()
-    r = M.MuckReader(b, 0x48, 14745600, 9600, 16, b)
+    r = M.UartBridge(b, 0x48, 14745600, 9600, 16, b)
     r.start(0)
     return r, b
 

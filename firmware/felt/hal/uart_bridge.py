@@ -1,10 +1,11 @@
-"""The muck reader: a second card reader at the dealer's place, of the shoe's kind (one
-card code a line, ASCII), which a seat's discards pass over during its draw, and
-Pineapple's discard.  The board's two UARTs are the link's and the shoe's, so it sits
-behind an NXP SC16IS750 I2C-to-UART bridge on the I2C bus (hardware/WIRING.md): its
-64-byte receive FIFO holds what the reader sends until the board reads it, and its IRQ
-line falls when a line has come (the FIFO's receive timeout, 4 characters' time after
-the reader stops sending), so a quiet muck reader costs the bus nothing.
+"""A device that speaks a line of ASCII at a time, behind an NXP SC16IS750 I2C-to-UART
+bridge on the I2C bus (hardware/WIRING.md): the board's two UARTs are the link's and the
+shoe's.  The muck reader (a card reader of the shoe's kind at the dealer's place, which
+a seat's discards pass over) and the shuffler's data port (its deck checks) are such
+devices.  The bridge's 64-byte receive FIFO holds what the device sends until the board
+reads it, and its IRQ line falls when a line has come (the FIFO's receive timeout, 4
+characters' time after the device stops sending), so a quiet device costs the bus
+nothing.
 """
 
 from felt.hal.mp import LineAssembler
@@ -25,9 +26,9 @@ _RXLVL = const(0x09 << 3)  # characters waiting in the receive FIFO
 RESYNC_MS = const(1000)   # read at least this often, IRQ line or not (felt.hal.mp)
 
 
-class MuckReader:
-    """`poll(now_ms)`: the next code the muck reader read (felt.hal.mp.MISREAD for a
-    garbled line), or None.  I2C errors are counted in `errors`; the bridge is set up
+class UartBridge:
+    """`poll(now_ms)`: the next line the device said (felt.hal.mp.MISREAD for a garbled
+    one), or None.  I2C errors are counted in `errors`; the bridge is set up
     again once a second until it answers (a brown-out loses its registers)."""
 
     def __init__(self, i2c, address, crystal_hz, baud, max_line=16, irq=None):
@@ -93,5 +94,5 @@ class MuckReader:
         return self.lines.take()
 
     def quiet(self):
-        """True when only the IRQ line's fall can bring a card (felt.loop waits then)."""
+        """True when only the IRQ line's fall can bring a line (felt.loop waits then)."""
         return self.irq is not None and self.irq.value() and not self.lines.codes
