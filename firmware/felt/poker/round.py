@@ -697,6 +697,9 @@ class Round:
         self._pot_before = 0 if first else sum(self.total)
         self.raise_size = self.unit() if s.kind == "fixed" else s.small_bet
         if not self._betting_possible():
+            if first and opener == "blinds" and self.opener >= 0:
+                # None is played: as if checked, from the first after the blinds.
+                self.shows_from = (self.opener + 1) % self.n
             return False
         self.phase = BETTING
         if opener == "blinds" or opener == "button":
@@ -1042,8 +1045,9 @@ class Round:
         shown with `board`, in the order of the rules."""
         # 13:47-20.38(d): the player initiating the final wager shows first, then the
         # others clockwise; where the last betting round saw no wager, the first still
-        # in from who had the option to open it; with no betting round at all, from
-        # the button's (in stud, the dealer's) left (docs/rules.md, shows_from).
+        # in from who had the option to open it; with no betting round at all, as if the
+        # first were checked (from the first after the blinds; with none, the button's,
+        # in stud the dealer's, left: docs/rules.md).
         # `live` is in seat order: the order shown is it turned to start at the first.
         start = self.shows_from if self.shows_from >= 0 else self.origin + 1
         for first in self.ring[start % self.n:]:     # the first live seat from there

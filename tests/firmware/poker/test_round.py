@@ -274,12 +274,13 @@ def test_showdown_order_after_a_checked_last_round_starts_with_its_first_to_act(
     assert [e[1] for e in of_kind(out, "show")] == [1, 2, 3, 0]
 
 
-def test_showdown_order_with_no_betting_round_starts_left_of_the_button():
+def test_showdown_order_with_no_betting_round_starts_after_the_blinds():
     # Every player all in on the ante and the blinds: no betting round is played; the
-    # hands are shown from the button's left, clockwise (docs/rules.md).
+    # first counts as checked, so the first to act after the blinds shows first, then
+    # the others clockwise (13:47-20.38(d), docs/rules.md; PokerKit agrees).
     r, _ = new_round([1, 2, 3], button=0, structure=limit_2_4(ante=1))
     out = deal(r, "2c 3c 4c 2d 3d 4d " + FLOP + " " + TURN + " " + RIVER)
-    assert r.finished() and [e[1] for e in of_kind(out, "show")] == [1, 2, 0]
+    assert r.finished() and [e[1] for e in of_kind(out, "show")] == [0, 1, 2]
 
 
 def test_heads_up_a_small_blind_all_in_for_less_leaves_the_big_blind_nothing_to_do():
