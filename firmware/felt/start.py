@@ -119,6 +119,9 @@ def show_tilt(argv, board, path, tilt, image):
         EventLog(path + ".events").add(None, None, tilt["code"],
                                        "%s: %s" % (tilt["file"], tilt["why"]))
     from felt import tilted
+    # It shows its tilt and answers questions, no more: the dealer's devices stay off.
+    board = dict(board, keypad=None, display=None, muck_reader=None,
+                 shuffler=dict(board["shuffler"], data=None))
     asyncio.run(tilted.run(open_hal(argv, board), board, tilt, image))
 
 

@@ -508,7 +508,8 @@ def streams(trace):
             continue
         seen.add((way, seq, kind, payload))
         wire = "host" if way == ">" else {"px": "leds", "need": "reader",
-                                                   "shuffle": "shuffler"}.get(kind, "board")
+                                                   "shuffle": "shuffler",
+                                                   "panel": "display"}.get(kind, "board")
         wires.setdefault(wire, []).append((kind, _faces_unsaid(kind, payload)))
     return wires
 
