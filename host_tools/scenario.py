@@ -427,13 +427,13 @@ class Runner:
             cards = arg if arg is not None else " ".join(self.s.bots[seat].throw(
                 self.s.hole[seat], 1 if action == "discard" else None))
             msg = ("discard", {"seat": seat, "cards": self._resolve(cards)})
-            self.s.thrown[seat] = msg[1]["cards"]     # what a wired board names not
         else:
             msg = ("btn", {"seat": seat, "b": BUTTON_FOR[action]})
             if arg is not None:
                 msg[1]["to"] = arg
         turn, self.s.turn = self.s.turn, None
-        why = self.s.link.send(*msg)
+        why = self.s.discard(seat, msg[1]["cards"]) if msg[0] == "discard" else \
+            self.s.link.send(*msg)
         if why is not None:
             self.s.turn = turn
         self._settle()

@@ -446,9 +446,8 @@ class Session:
         """The player on turn takes an action: a seat button, or cards thrown away."""
         self.turn = None
         kind, msg = self.bot_message(seat, action)
-        if kind == "discard":
-            self.thrown[seat] = msg["cards"]
-        self._must(self.link.send(kind, msg), "seat %d %s" % (seat, action))
+        why = self.discard(seat, msg["cards"]) if kind == "discard" else self.link.send(kind, msg)
+        self._must(why, "seat %d %s" % (seat, action))
 
     def pass_time(self):
         """Let the table's clock run between rounds (time charges, 13:47-20.37(a)4iii);
@@ -499,9 +498,10 @@ class Session:
         return self.link.send("btn", msg)
 
     def discard(self, seat, cards):
-        """A player throws `cards` (a list of codes; none stands pat) away; None if
+        """A player throws `cards` (a list of codes, or the link's string of them; none
+        stands pat) away, kept as what a wired board's `discarded` names not; None if
         accepted, else the firmware's reason."""
-        self.thrown[seat] = " ".join(cards)
+        self.thrown[seat] = cards if isinstance(cards, str) else " ".join(cards)
         return self.link.send("discard", {"seat": seat, "cards": self.thrown[seat]})
 
 

@@ -6,6 +6,7 @@ display read back from the SSD1306's memory as the dealer sees it: its text, in 
 import re
 from pathlib import Path
 
+from felt.check import is_whole
 from felt.table import panel as P
 
 REPO = Path(__file__).resolve().parents[2]
@@ -76,7 +77,7 @@ def _report(n, needs, payload, fields):
 
 
 def _whole(v, lo, hi):
-    return type(v) is int and lo <= v <= hi
+    return is_whole(v) and lo <= v <= hi
 
 
 def glyphs():

@@ -173,7 +173,7 @@ class Controller:
                 self.notice = None    # an irregularity is lit until the next input
         else:
             self.evt({"e": "refused", "what": kind, "why": reason})
-        if self.panel is not None:
+        if self.panel is not None and kind not in QUERIES:   # a question shows nothing new
             self.panel.draw()
         return reason
 
