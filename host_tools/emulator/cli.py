@@ -24,7 +24,7 @@ from host_tools.emulator import serve
 from host_tools.emulator.link import Tilted, add_runtime_arguments, check_runtime
 from host_tools.emulator.session import BANKED_TABLE, DEFAULT_BOARD, RAKES, from_args, \
     round_line, table_config
-from host_tools.floor.wire import check_name
+from host_tools.floor.credentials import Credentials
 
 
 PROG = "felt-emulator"
@@ -97,12 +97,11 @@ def parse_args(argv):
     ap.add_argument("--serve", metavar="HOST:PORT", type=cli.checked(serve.address),
                     help="boot the firmware as a board on a bench, no device playing, and serve "
                          "its link on this TCP address (felt-console --port socket://HOST:PORT)")
-    ap.add_argument("--floor", metavar="HOST:PORT", type=cli.checked(serve.address),
-                    help="publish the table on the floor's MQTT broker at this address, as "
-                         "felt-floor table does a board's (docs/floor.md); give --table")
-    ap.add_argument("--table", type=cli.checked(check_name),
-                    help="with --floor: the table's name on the floor (letters, digits, _ . "
-                         "-), its spool in ~/.local/state/felt/floor/NAME")
+    ap.add_argument("--floor", metavar="CREDENTIALS", type=cli.checked(Credentials.load),
+                    help="publish the table on the floor's broker, as felt-floor table does a "
+                         "board's (docs/floor.md): the table's credentials file (felt-floor "
+                         "add-table NAME writes it), which names the broker and the table; "
+                         "its spool in ~/.local/state/felt/floor/NAME")
     ap.add_argument("--interactive", action="store_true",
                     help="the terminal view (the default when --hands is not given)")
     args = ap.parse_args(argv)
@@ -114,8 +113,6 @@ def parse_args(argv):
             ap.error("--list-games prints the games and stops: give it alone")
         return args
     check_runtime(ap, args)
-    if (args.floor is None) != (args.table is None):
-        ap.error("--floor and --table go together: the broker, and the table's name on it")
     if args.force and args.journal is None:
         ap.error("--force replaces a journal: give --journal")
     if args.journal is not None and args.serve is None and not args.force and \

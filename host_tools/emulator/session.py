@@ -518,7 +518,7 @@ def from_args(args, inject):
         from host_tools.floor.publisher import Publisher, spool_for
         from host_tools.floor.table_state import about
         session.observers.append(Publisher(
-            args.table, args.floor, spool_for(args.table), about(config),
+            args.floor.user, args.floor, spool_for(args.floor.user), about(config),
             session.board["leds"],
             recall=lambda k, start: session.ask("recall", {"round": k, "from": start})))
     return session

@@ -79,14 +79,18 @@ def record(rounds=RECORDED_ROUNDS, seed=1):
     return rounds, pages
 
 
-def replay(names, rounds, pages, address, folder, round_s, seconds, out):
+def replay(names, rounds, pages, folder, round_s, seconds, out):
     """In a process of its own: a publisher for each of `names` replaying `rounds` for
     `seconds`, a round every `round_s` each, the board's answers to `recall` from
-    `pages`; puts (events published, pending at the end) in `out`."""
+    `pages`; puts (events published, pending at the end) in `out`.  Each table logs in
+    with its own credentials, from the floor's folder."""
+    from host_tools.floor.broker import table_file
+    from host_tools.floor.credentials import Credentials
     from host_tools.floor.publisher import Publisher
     rng = random.Random(names[0])
     playing = [0] * len(names)          # the round each table replays
-    pubs = [Publisher(name, address, os.path.join(folder, name),
+    pubs = [Publisher(name, Credentials.load(table_file(folder, name)),
+                      os.path.join(folder, "spools", name),
                       {"game": "holdem", "seats": 6, "stakes": "fixed limit 2/4"},
                       say=lambda line: None,
                       recall=lambda k, start, t=t: pages[playing[t]][start])
@@ -158,17 +162,15 @@ def percentile(values, q):
     return round(values[min(len(values) - 1, int(q * len(values)))], 3) if values else None
 
 
-def _replayed(tables, rounds, pages, address, folder, round_s, minutes):
+def _replayed(names, rounds, pages, folder, round_s, minutes):
     """The tables replayed from other processes: (published, pending, seconds)."""
     spawn = multiprocessing.get_context("spawn")
     out = spawn.Queue()
-    names = ["bench-%03d" % k for k in range(tables)]
     # TABLES_A_PROCESS tables to a process: a process's MQTT clients wait in select(),
     # which takes no file descriptor past 1024 (a real floor's tables are machines).
     replayers = [spawn.Process(target=replay, args=(
-        names[k:k + TABLES_A_PROCESS], rounds, pages, address, folder, round_s,
-        minutes * 60, out))
-        for k in range(0, tables, TABLES_A_PROCESS)]
+        names[k:k + TABLES_A_PROCESS], rounds, pages, folder, round_s, minutes * 60, out))
+        for k in range(0, len(names), TABLES_A_PROCESS)]
     started = time.time()
     for r in replayers:
         r.start()
@@ -183,8 +185,9 @@ def run(tables=500, minutes=3.0, round_s=60.0, say=print):
     try:
         say("recording %d rounds of an emulated table" % RECORDED_ROUNDS)
         rounds, pages = record()
-        with local_floor(folder, ("127.0.0.1", 0), "bench", PASSWORD) as (address, service,
-                                                                          page):
+        names = ["bench-%03d" % k for k in range(tables)]
+        with local_floor(folder, ("127.0.0.1", 0), "bench", PASSWORD, names) as (
+                _, service, page):
             stored_delays = []
             service.on_stored = lambda stored, when: stored_delays.extend(
                 when - at for _, _, _, at in stored)
@@ -192,8 +195,8 @@ def run(tables=500, minutes=3.0, round_s=60.0, say=print):
             live.start()
             say("replaying them as %d tables, a round every %g s each, for %g minutes"
                 % (tables, round_s, minutes))
-            published, pending, elapsed = _replayed(tables, rounds, pages, address, folder,
-                                                    round_s, minutes)
+            published, pending, elapsed = _replayed(names, rounds, pages, folder, round_s,
+                                                    minutes)
             counts = [service.store.counts(row["name"]) for row in service.store.table_rows()]
             count = sum(c["rounds"] for c in counts)
             with service.store.engine.connect() as c:     # the log folded into the file

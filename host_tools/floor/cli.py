@@ -1,47 +1,99 @@
 """felt-floor: the tables of a room on one MQTT broker, stored in one database
 (docs/floor.md).
 
+    felt-floor init --broker floor.lan:8883    # the floor's folder: CA, broker, passwords
+    felt-floor add-table t1                    # t1's credentials: floor/tables/t1.json
     felt-floor user alice                      # a supervisor who may sign in
-    felt-floor serve --broker localhost:1883 --db sqlite:///floor.db --page localhost:8080
-    felt-floor table --port /dev/ttyUSB0 --table t1 --broker localhost:1883
+    felt-floor serve --page 0.0.0.0:8443       # mosquitto -c floor/mosquitto.conf beside it
+    felt-floor table --port /dev/ttyUSB0 --credentials t1.json
     felt-floor demo                            # make floor: six emulated tables
     felt-floor bench --tables 500              # the floor under load: one JSON line
 
-`serve` stores every table's events, each once, with its rounds and tilts, in the
+`init` makes the floor's folder (--home, default ./floor): its own CA, the broker's
+certificate, mosquitto's configuration, passwords and access rules, and the floor
+service's credentials; `add-table` gives a table a password of its own, in a file to
+carry to the table's machine.  Over TLS, with a password each, nobody anonymous, a table
+publishes only under its own name and only the floor says what it stored.  `serve` stores every table's events, each once, with its rounds and tilts, in the
 database (SQLite by default; a PostgreSQL URL for a room that outgrows it), and tells each
 table what is stored; with --page it serves the floor's page, live, to the supervisors
 `user` lets sign in.  `table` publishes one board's link on the broker: its events
 (never a card a player holds face down), its state and whether it is online, through a
 spool that keeps what the floor has not stored across restarts.  An emulated table
-publishes itself: felt-emulator --floor HOST:PORT --table NAME.
+publishes itself: felt-emulator --floor CREDENTIALS.
 """
 
+import os
 import sys
 import time
 
 from host_tools import cli
 from host_tools.emulator.serve import address
+from host_tools.floor.credentials import Credentials
+from host_tools.floor.wire import check_name
 
 PROG = "felt-floor"
+HOME = "floor"
+
+
+def init(args):
+    from host_tools.floor import broker
+    try:
+        broker.init(args.home, args.broker, args.host)
+    except (OSError, broker.BrokerError) as e:
+        raise cli.UserError("--home %s: %s" % (args.home, getattr(e, "strerror", None) or e),
+                            1)
+    print("felt-floor: the floor of %s:%d is in %s: run its broker with mosquitto -c %s; "
+          "felt-floor add-table NAME gives each table its credentials"
+          % (args.broker + (args.home, os.path.join(args.home, "mosquitto.conf"))))
+    return 0
+
+
+def add_table(args):
+    from host_tools.floor import broker
+    try:
+        broker.add_tables(args.home, [args.name])
+    except FileNotFoundError:
+        raise cli.UserError("--home %s: no floor there: felt-floor init makes one" % args.home,
+                            1)
+    except (OSError, ValueError, broker.BrokerError) as e:
+        raise cli.UserError("%s: %s" % (args.name, getattr(e, "strerror", None) or e), 1)
+    print("felt-floor: %s's credentials are in %s: carry them to the table's machine "
+          "(felt-floor table --credentials FILE); a running mosquitto takes the new "
+          "password on SIGHUP (systemctl reload mosquitto)"
+          % (args.name, broker.table_file(args.home, args.name)))
+    return 0
+
+
+def floor_credentials(home):
+    """The floor service's credentials in its folder, or a UserError saying what is
+    wrong."""
+    path = os.path.join(home, "floor.json")
+    if not os.path.exists(path):
+        raise cli.UserError("--home %s: no floor there: felt-floor init makes one" % home, 1)
+    try:
+        return Credentials.load(path)
+    except ValueError as e:
+        raise cli.UserError(str(e), 1)
 
 
 def serve(args):
     from sqlalchemy.exc import SQLAlchemyError
     from host_tools.floor.service import FloorService
     from host_tools.floor.store import Store
+    floor = floor_credentials(args.home)
     try:
         store = Store(args.db)
     except SQLAlchemyError as e:
         raise cli.UserError("--db %s: the database cannot be opened: %s"
                             % (args.db, str(e.orig if hasattr(e, "orig") else e).strip()), 1)
-    service = FloorService(args.broker, store)
+    service = FloorService(floor, store)
     page = None
     if args.page is not None:
         from host_tools.floor.page import Page, read_users
         try:
             if not read_users(args.users):
-                raise cli.UserError("--users %s: no supervisor can sign in: felt-floor user "
-                                    "NAME --users %s adds one" % (args.users, args.users), 1)
+                raise cli.UserError("%s: no supervisor can sign in: felt-floor user NAME "
+                                    "--home %s adds one" % (args.users, args.home), 1)
         except ValueError as e:
             raise cli.UserError(str(e), 1)
         try:
@@ -51,7 +103,7 @@ def serve(args):
             raise cli.UserError("--page %s:%d: %s" % (args.page + (e.strerror or e,)), 1)
     service.start()
     print("felt-floor: storing the tables on %s:%d in %s; Ctrl-C stops" % (
-        args.broker + (args.db,)), flush=True)
+        service.broker + (args.db,)), flush=True)
     if page is not None:
         page.start()
         print("felt-floor: the floor's page is at http://%s:%d/" % page.address, flush=True)
@@ -81,9 +133,10 @@ def user(args):
     if len(password) < 8:
         raise cli.UserError("a password has at least 8 characters: nothing changed", 1)
     try:
+        os.makedirs(args.home, exist_ok=True)
         set_password(args.users, args.name, password)
     except (OSError, ValueError) as e:
-        raise cli.UserError("--users %s: %s" % (args.users, getattr(e, "strerror", None) or e), 1)
+        raise cli.UserError("%s: %s" % (args.users, getattr(e, "strerror", None) or e), 1)
     print("felt-floor: %s may sign in to the floor's page" % args.name)
     return 0
 
@@ -100,15 +153,16 @@ def table(args):
     port = cli.open_link(args.port, args.baud)
     link = HostLink(port.fileno(), args.timeout)
     try:
-        hello = link.request("hello", {"session": "floor-" + args.table}, "hello")
+        hello = link.request("hello", {"session": "floor-" + args.credentials.user}, "hello")
         config = link.request("state", {}, "state").get("config")
     except LinkError as e:
         raise cli.UserError("%s: no hello from a board: %s" % (args.port, e), 1)
     recall = asker(link, hello, key)
-    pub = Publisher(args.table, args.broker, args.spool or spool_for(args.table),
+    pub = Publisher(args.credentials.user, args.credentials,
+                    args.spool or spool_for(args.credentials.user),
                     about(config), cli.board_leds(hello.get("board")), recall=recall)
     print("felt-floor: %s (board %s) on %s:%d; Ctrl-C stops" % (
-        (args.table, hello.get("board")) + args.broker), flush=True)
+        (args.credentials.user, hello.get("board")) + args.credentials.broker), flush=True)
     if recall is None:
         print("felt-floor: %s answers recall to a technician only: its rounds go to the "
               "floor without their records (give --key KEYFILE)" % args.port, flush=True)
@@ -132,24 +186,37 @@ def table(args):
 def main(argv=None):
     ap = cli.parser(PROG, __doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def home(p):
+        p.add_argument("--home", default=HOME, metavar="DIR",
+                       help="the floor's folder, which felt-floor init makes (default "
+                            "%(default)s)")
+    p = sub.add_parser("init", help="make the floor's folder: its CA, the broker's "
+                                    "certificate and configuration, the floor's credentials")
+    home(p)
+    p.add_argument("--broker", required=True, metavar="HOST:PORT", type=cli.checked(address),
+                   help="where the tables reach the broker (its certificate names HOST)")
+    p.add_argument("--host", action="append", default=[], metavar="NAME",
+                   help="another name or address of the broker's machine, for its "
+                        "certificate (again for more)")
+    p = sub.add_parser("add-table", help="give a table a password of its own: its "
+                                         "credentials file in the floor's folder")
+    home(p)
+    p.add_argument("name", type=cli.checked(check_name),
+                   help="the table's name on the floor (letters, digits, _ . -)")
     p = sub.add_parser("serve", help="store every table's events in the floor's database")
-    p.add_argument("--broker", required=True, metavar="HOST:PORT",
-                   type=cli.checked(address), help="the MQTT broker the tables publish on")
-    p.add_argument("--db", default="sqlite:///floor.db", metavar="URL",
-                   help="the database, a SQLAlchemy URL (default %(default)s; "
+    home(p)
+    p.add_argument("--db", metavar="URL",
+                   help="the database, a SQLAlchemy URL (default sqlite:///HOME/floor.db; "
                         "postgresql+psycopg://USER@HOST/NAME for PostgreSQL)")
     p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(address),
                    help="serve the floor's page here (docs/floor.md), for the supervisors "
                         "of --users")
-    p.add_argument("--users", default="floor-users.json", metavar="FILE",
-                   help="the supervisors who may sign in to the page (default %(default)s; "
-                        "felt-floor user writes it)")
     p = sub.add_parser("user", help="let a supervisor sign in to the page, or change "
                                     "their password (read twice on a terminal, else a line "
-                                    "of stdin)")
+                                    "of stdin): in HOME/users.json")
+    home(p)
     p.add_argument("name", help="the supervisor's name")
-    p.add_argument("--users", default="floor-users.json", metavar="FILE",
-                   help="the users file (default %(default)s)")
     p = sub.add_parser("demo", help="a floor on this machine (make floor): a broker, the "
                                     "floor service and its page, six emulated tables")
     p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(address),
@@ -165,10 +232,10 @@ def main(argv=None):
                    help="seconds a round at each table (default %(default)s)")
     p = sub.add_parser("table", help="publish a board's link on the broker")
     cli.link_options(p)
-    p.add_argument("--table", required=True, help="the table's name on the floor (letters, "
-                                                  "digits, _ . -)")
-    p.add_argument("--broker", required=True, metavar="HOST:PORT",
-                   type=cli.checked(address), help="the MQTT broker")
+    p.add_argument("--credentials", required=True, metavar="FILE",
+                   type=cli.checked(Credentials.load),
+                   help="the table's credentials (felt-floor add-table NAME writes them): "
+                        "the broker, the table's name and its password")
     p.add_argument("--spool", metavar="DIR",
                    help="the table's spool (default ~/.local/state/felt/floor/TABLE)")
     p.add_argument("--key", metavar="KEYFILE",
@@ -176,12 +243,15 @@ def main(argv=None):
                         "answers recall, which the rounds' records come from, to a "
                         "technician only")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.cmd in ("serve", "user"):
+        args.users = os.path.join(args.home, "users.json")
+    if args.cmd == "serve" and args.db is None:
+        args.db = "sqlite:///%s" % os.path.join(args.home, "floor.db")
+    if args.cmd == "init":
+        return init(args)
+    if args.cmd == "add-table":
+        return add_table(args)
     if args.cmd == "table":
-        from host_tools.floor.wire import check_name
-        try:
-            check_name(args.table)
-        except ValueError as e:
-            ap.error("--table: %s" % e)
         return table(args)
     if args.cmd == "user":
         return user(args)

@@ -46,11 +46,14 @@ class Publisher(Connection):
     AWAY = "the broker is away (%s): events wait in the spool"
 
     def __init__(self, table, broker, spool, about=None, leds=None, say=None, recall=None):
-        """`broker`: (host, port); `spool`: a folder of this table's own, kept across
+        """`broker`: the table's Credentials (its user is the table's name); `spool`: a folder of this table's own, kept across
         runs of the tool (its run and its unstored events); `recall`: ask(k, start),
         the board's answer to `recall` (host_tools.recall.asker), for the rounds'
         records."""
         self.table = wire.check_name(table)
+        if broker.user != table:
+            raise ValueError("these credentials are table %s's, not %s's" % (broker.user,
+                                                                             table))
         say = say or (lambda line: print("felt-floor: " + line, file=sys.stderr, flush=True))
         self.state = TableState(table, about, leds)
         self._lock = threading.Lock()
@@ -64,8 +67,7 @@ class Publisher(Connection):
         self._recall = recall
         self._progress = time.monotonic()   # when the floor last stored more
         self._closed = threading.Event()
-        super().__init__(broker, "felt-table-%s-%s" % (table, uuid.uuid4().hex[:8]),
-                         lambda line: say("%s: %s" % (table, line)), keepalive=KEEPALIVE_S,
+        super().__init__(broker, lambda line: say("%s: %s" % (table, line)), keepalive=KEEPALIVE_S,
                          will=(wire.topic(table, "online"), "false"))
         self.client.loop_start()
         threading.Thread(target=self._resend, daemon=True).start()

@@ -25,7 +25,8 @@ BATCH = 2000             # messages stored in one transaction at most
 class FloorService(Connection):
     AWAY = "the broker is away (%s): tables keep their events until it is back"
 
-    def __init__(self, broker, store, say=None, client_id="felt-floor"):
+    def __init__(self, broker, store, say=None):
+        """`broker`: the floor's Credentials (host_tools.floor.broker)."""
         self.store = store
         self._queue = queue.Queue()     # what the broker gave, for the writer
         self._upto = {}         # (table, run): n up to which all is stored
@@ -38,7 +39,7 @@ class FloorService(Connection):
         self._writer = threading.Thread(target=self._write, daemon=True)
         # A session the broker keeps (clean_session False): what comes while the floor is
         # away waits for it, as far as the broker lives.
-        super().__init__(broker, client_id, say or (lambda line: print(
+        super().__init__(broker, say or (lambda line: print(
             "felt-floor: " + line, flush=True)), clean_session=False)
 
     def start(self):

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.floor.demo import free_port
+from host_tools.floor.broker import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 NO_BOARD = "no such port: is the board plugged in?"

@@ -1,33 +1,19 @@
-"""A real MQTT broker for the floor's tests: Debian's mosquitto on a free loopback port
-(host_tools.floor.demo.broker), its messages persisted in a folder of the test's, so
-that it can be killed and started again on the same port."""
+"""A real MQTT broker for the floor's tests: Debian's mosquitto on a free loopback port,
+set up as `felt-floor init` sets up a floor's (host_tools.floor.broker: TLS, a password
+each, nobody anonymous, each table under its own name only), its messages persisted in a
+folder of the test's, so that it can be killed and started again on the same port.
+`floor` is the floor service's credentials; `table(name)` gives a table its own."""
 
 import os
-import signal
 
-from host_tools.floor.demo import broker, free_port
+from host_tools.floor.broker import LocalBroker
 
 
-class Broker:
+class Broker(LocalBroker):
     def __init__(self, folder):
-        self.folder = folder
-        self.port = free_port()
-        self.address = ("127.0.0.1", self.port)
-        self.proc = None
-        self.start()
-
-    def start(self):
-        self.log = open(os.path.join(self.folder, "mosquitto.log"), "ab")
-        self.proc, _ = broker(self.folder, self.port, persist=True, log=self.log)
-
-    def kill(self):
-        """The broker dies at once (SIGKILL): what it had not saved is lost."""
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-        self.log.close()
+        super().__init__(folder, persist=True,
+                         log=open(os.path.join(folder, "mosquitto.log"), "ab"))
 
     def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-            self.log.close()
+        super().stop()
+        self.log.close()

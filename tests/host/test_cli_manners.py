@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from host_tools.floor.broker import add_tables, init
+
 from host_tools import flash
 from host_tools.emulator import cli as emulator
 from host_tools.emulator import session as session_mod
@@ -78,6 +80,8 @@ def files(tmp_path_factory):
     (d / "busy").mkdir()
     (d / "busy" / "mine.txt").write_text("mine")
     (d / "scenario.json").write_text("{}")
+    init(str(d / "floor"), ("127.0.0.1", 18883))
+    add_tables(str(d / "floor"), ["t1"])
     return d
 
 
@@ -150,17 +154,16 @@ REFUSED = [
     ("felt-recall", "--journal {d}/nope.jsonl --phh {d}/bad.json", "is a file"),
     ("felt-phh", "replay {d}/nope.phh", "nope.phh"),
     # Issue 23: the floor.
-    ("felt-emulator", "--floor localhost:1883 --hands 2", "--floor and --table go together"),
+    ("felt-emulator", "--floor {d}/nope.json --hands 2", "nope.json: No such file"),
     ("felt-emulator", "--pause 3", "--pause paces a headless run: give --hands"),
-    ("felt-emulator", "--floor localhost --table t1 --hands 2", "HOST:PORT"),
-    ("felt-emulator", "--floor localhost:1883 --table a/b --hands 2", "a table's name"),
-    ("felt-floor", "table --port /dev/ttyNONE --table t1 --broker localhost:1883",
+    ("felt-emulator", "--floor {d}/bad.json --hands 2", "not a credentials file"),
+    ("felt-floor", "table --port /dev/ttyNONE --credentials {d}/floor/tables/t1.json",
      "/dev/ttyNONE: no such port: is the board plugged in?"),
-    ("felt-floor", "table --port /dev/ttyNONE --table '#' --broker localhost:1883",
-     "a table's name"),
-    ("felt-floor", "serve --broker localhost:1883 --db nosuchdb://x", "--db nosuchdb://x"),
-    ("felt-floor", "serve --broker localhost:1883 --db sqlite:///{d}/nope/floor.db",
+    ("felt-floor", "serve --home {d}/floor --db nosuchdb://x", "--db nosuchdb://x"),
+    ("felt-floor", "serve --home {d}/floor --db sqlite:///{d}/nope/floor.db",
      "the database cannot be opened"),
+    ("felt-floor", "serve --home {d}/nope", "no floor there: felt-floor init makes one"),
+    ("felt-floor", "add-table t2 --home {d}/nope", "no floor there: felt-floor init"),
     ("felt-scenario", "--heap 150K {d}/scenario.json", "--runtime micropython"),
 ]
 
@@ -170,6 +173,23 @@ REFUSED = [
 def test_a_users_mistake_is_one_line(files, name, args, words):
     r = tool(name, *args.format(d=files).split())
     one_line_refusal(r, "%s: " % name, words)
+
+
+# A subcommand's own options: argparse names the subcommand in the line.
+SUB_REFUSED = [
+    ("felt-floor", "table", "--port /dev/ttyNONE --credentials {d}/noleds.json",
+     "holds broker, user, password and ca"),
+    ("felt-floor", "add-table", "a/b --home {d}/floor", "a table's name"),
+    ("felt-floor", "init", "--home {d}/floor2 --broker nohost", "HOST:PORT"),
+]
+
+
+@pytest.mark.parametrize("name, sub, args, words", SUB_REFUSED,
+                         ids=["%s %s %s" % (n, s, a.replace("{d}/", ""))
+                              for n, s, a, _ in SUB_REFUSED])
+def test_a_mistake_in_a_subcommands_options_is_one_line(files, name, sub, args, words):
+    r = tool(name, sub, *args.format(d=files).split())
+    one_line_refusal(r, "%s %s: " % (name, sub), words)
 
 
 def test_build_never_deletes_without_force(files):

@@ -16,7 +16,7 @@ import pytest
 
 from felt import FIRMWARE
 from host_tools import console as C
-from host_tools.floor.demo import free_port
+from host_tools.floor.broker import free_port
 from served import BIN, ROOT, Served
 HEADS_UP = '{"seats":2,"stacks":[100,100],"blinds":[1,2],"small_bet":2,"big_bet":4}'
 

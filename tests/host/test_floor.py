@@ -57,7 +57,7 @@ def database(request, tmp_path):
 @pytest.fixture
 def floor(broker, database):
     lines = []
-    service = FloorService(broker.address, Store(database), say=lines.append)
+    service = FloorService(broker.floor, Store(database), say=lines.append)
     service.lines = lines
     service.start()
     wait_for(service.connected.is_set, what="the floor on the broker")
@@ -72,13 +72,14 @@ class Table:
         self.session = Session(players=4, seed=seed, stack=100, inject=inject,
                                config=table_config(game, 4, 100))
         self.name, self.spool, self.broker = name, spool, broker
+        self.credentials = broker.table(name)
         self.lines = []
         self.said = []
         self.session.observers.append(self)
         self.connect()
 
     def connect(self):
-        self.pub = Publisher(self.name, self.broker.address, self.spool,
+        self.pub = Publisher(self.name, self.credentials, self.spool,
                              about={"game": "holdem"}, leds=self.session.board["leds"],
                              say=self.lines.append)
 
@@ -168,12 +169,12 @@ def test_a_players_face_down_cards_never_leave_the_table(broker, floor, tmp_path
 def test_bad_messages_are_a_line_each_and_the_rest_goes_on(broker, floor, tmp_path):
     import paho.mqtt.client as mqtt
     c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    broker.table("t9").apply(c)
     c.connect(*broker.address)
     c.loop_start()
     for topic, payload in (("felt/t9/event", b"not json"),
                            ("felt/t9/event", b'{"run":"r","n":0,"at":1,"event":{"e":"x"}}'),
-                           ("felt/t9/online", b'"maybe"'),
-                           ("felt/bad name/event", b"{}")):
+                           ("felt/t9/online", b'"maybe"')):
         c.publish(topic, payload, qos=1).wait_for_publish(5)
     c.publish("felt/t9/event", wire.event_message("r", 1, 1.0, {"e": "hand", "hand": 1,
                                                                    "stacks": [1]}),
@@ -187,8 +188,9 @@ def test_bad_messages_are_a_line_each_and_the_rest_goes_on(broker, floor, tmp_pa
 
 
 def test_a_second_table_under_the_same_name_is_said_once(broker, floor, tmp_path):
-    one = Publisher("twin", broker.address, str(tmp_path / "a"), say=lambda line: None)
-    two = Publisher("twin", broker.address, str(tmp_path / "b"), say=lambda line: None)
+    twin = broker.table("twin")
+    one = Publisher("twin", twin, str(tmp_path / "a"), say=lambda line: None)
+    two = Publisher("twin", twin, str(tmp_path / "b"), say=lambda line: None)
     for pub in (one, two):
         wait_for(pub.connected.is_set)
     for k in range(3):
@@ -204,10 +206,11 @@ def test_a_second_table_under_the_same_name_is_said_once(broker, floor, tmp_path
 
 
 def test_an_unreachable_broker_is_said_once_and_the_events_wait(tmp_path):
-    from host_tools.floor.demo import free_port
+    from host_tools.floor.broker import free_port, init
     lines = []
-    pub = Publisher("t1", ("127.0.0.1", free_port()), str(tmp_path / "spool"),
-                    say=lines.append)
+    nowhere = init(str(tmp_path / "floor"), ("127.0.0.1", free_port()))
+    nowhere.user = "t1"
+    pub = Publisher("t1", nowhere, str(tmp_path / "spool"), say=lines.append)
     pub.frame("evt", {"e": "hand", "hand": 1, "stacks": [1, 1]})
     wait_for(lambda: lines, 10)
     time.sleep(2.5)                      # tried again meanwhile: said once all the same
@@ -244,6 +247,7 @@ def test_felt_floor_table_publishes_a_board_on_its_link_and_says_goodbye(broker,
     import signal
     import subprocess
     from served import BIN, Served
+    from host_tools.floor.broker import table_file
     board = Served()
     try:
         r = subprocess.run([str(BIN / "felt-console"), "--port", board.url, "cfg",
@@ -251,9 +255,10 @@ def test_felt_floor_table_publishes_a_board_on_its_link_and_says_goodbye(broker,
                             '"small_bet":2,"big_bet":4,"ante":1,"bring_in":1}'],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, r.stdout + r.stderr
+        broker.table("b1")
         table = subprocess.Popen(
-            [str(BIN / "felt-floor"), "table", "--port", board.url, "--table", "b1",
-             "--broker", "%s:%d" % broker.address, "--spool", str(tmp_path / "spool")],
+            [str(BIN / "felt-floor"), "table", "--port", board.url, "--credentials",
+             table_file(broker.folder, "b1"), "--spool", str(tmp_path / "spool")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
         def row():
@@ -278,7 +283,7 @@ def test_a_database_that_goes_away_is_said_and_nothing_is_lost(broker, tmp_path)
         pytest.skip("PostgreSQL is not installed here")
     server = pg.Postgres()
     lines = []
-    service = FloorService(broker.address, Store(server.database()), say=lines.append)
+    service = FloorService(broker.floor, Store(server.database()), say=lines.append)
     service.start()
     table = Table(broker, str(tmp_path / "spool"), inject=None)
     s = table.session

@@ -31,7 +31,7 @@ def floor(tmp_path):
     broker = Broker(str(tmp_path))
     users = str(tmp_path / "users.json")
     set_password(users, "alice", PASSWORD)
-    service = FloorService(broker.address, Store("sqlite:///%s" % (tmp_path / "floor.db")),
+    service = FloorService(broker.floor, Store("sqlite:///%s" % (tmp_path / "floor.db")),
                            say=lambda line: None)
     page = Page(("127.0.0.1", 0), service.store, service, users, say=lambda line: None)
     service.start()
@@ -50,7 +50,7 @@ class Table:
 
     def __init__(self, floor, spool, name="t1"):
         self.session = Session(players=3, seed=5, stack=200)
-        self.pub = Publisher(name, floor.broker.address, spool,
+        self.pub = Publisher(name, floor.broker.table(name), spool,
                              about={"game": "holdem", "seats": 3, "stakes": "fixed limit 2/4"},
                              leds=self.session.board["leds"], say=lambda line: None,
                              recall=lambda k, start: self.session.ask(
