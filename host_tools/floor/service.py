@@ -58,8 +58,15 @@ class FloorService(Connection):
         self.say("on the broker: storing every table's events")
 
     def message(self, message):
+        """A message from the broker, checked whole before it is queued: one that is
+        not as host_tools.floor.wire says is one line, naming its table, topic and
+        field, and the others go on."""
         try:
             table, what = wire.parse_topic(message.topic)
+        except wire.Malformed as e:
+            self.say(str(e))
+            return
+        try:
             if what == "event":
                 item = ("event", table) + wire.read_event(message.payload)
             elif what == "state":
@@ -69,14 +76,14 @@ class FloorService(Connection):
             else:
                 return          # `stored`: the floor's own word
         except wire.Malformed as e:
-            self.say("%s: %s" % (message.topic, e))
+            self.say("%s: %s refused: %s" % (table, message.topic, e))
             return
         self._queue.put(item)
 
     def _write(self):
         """Store what came, as much as has come at a time (one transaction: one wait for
         the disk for many events), then tell the tables and the page."""
-        stopping = refused = False
+        stopping = away = False
         while not stopping:
             item = self._queue.get()
             if item is None:
@@ -92,13 +99,13 @@ class FloorService(Connection):
                     break
                 batch.append(item)
             try:
-                stored = self.store.write(batch, time.time())
+                stored, refused = self.store.write(batch, time.time())
             except SQLAlchemyError as e:
                 # Not stored, not acknowledged: the tables send it again.
-                if not refused:             # said once an outage
+                if not away:                # said once an outage
                     self.say("the database refused a write: %s; the tables keep their "
                              "events until it takes them" % str(e).splitlines()[0])
-                refused = True
+                away = True
                 time.sleep(1)
                 continue
             except Exception:   # noqa: BLE001 - a fault of the floor's own, not the input's
@@ -107,13 +114,19 @@ class FloorService(Connection):
                          "the tables send again what is not stored")
                 time.sleep(1)
                 continue
-            if refused:
+            if away:
                 self.say("the database takes writes again")
-                refused = False
+                away = False
+            for item, why in refused:
+                self.say("%s: %s refused by the database: %s" % (
+                    item[1], wire.topic(item[1], item[0]) + (
+                        " (run %s, n %d)" % item[2:4] if item[0] == "event" else ""), why))
             self.stored += len(stored)
             if self.on_stored is not None:
                 self.on_stored(stored, time.time())
-            self._acknowledge([item for item in batch if item[0] == "event"])
+            lost = {id(item) for item, _ in refused}
+            self._acknowledge([item for item in batch
+                               if item[0] == "event" and id(item) not in lost])
             for table in {item[1] for item in batch}:
                 for changed in self.listeners:
                     changed(table)

@@ -12,7 +12,7 @@ from sqlalchemy import (JSON, Boolean, Column, Float, ForeignKey, Index, Integer
                         update)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.event import listen
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, StatementError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -96,6 +96,15 @@ def _insert_new(db, table, rows):
     return new
 
 
+def refused_for_its_data(e):
+    """Whether the database (or its driver) refused a write for the values in it, not
+    because it is away (OperationalError, InterfaceError) nor for a fault of the
+    floor's own: one such value must not cost the rest of a batch its place."""
+    if isinstance(e, (DataError, IntegrityError, OverflowError)):
+        return True      # OverflowError: sqlite3's, a number past 64 bits
+    return isinstance(e, StatementError) and not isinstance(e, DBAPIError)
+
+
 def upgrade(engine):
     """The schema brought to Alembic's head (host_tools/floor/migrations)."""
     from alembic import command
@@ -119,8 +128,26 @@ class Store:
     def write(self, batch, now):
         """What the floor heard, in one transaction: `batch` holds ("event", table, run,
         n, at, body), ("state", table, state) and ("online", table, online) in the order
-        heard.  Returns the events stored now, (table, run, n, at): an event stored
-        before is not stored again."""
+        heard.  Returns (stored, refused): the events stored now, (table, run, n, at) (an
+        event stored before is not stored again), and [(item, why)], what the database
+        refused for its values: then each item of the batch is written alone, so that
+        only those are lost.  The database away raises (SQLAlchemyError)."""
+        try:
+            return self._write(batch, now), []
+        except Exception as e:  # noqa: BLE001 - refused_for_its_data tells which it is
+            if not refused_for_its_data(e) or len(batch) == 1:
+                raise
+        stored, refused = [], []
+        for item in batch:
+            try:
+                stored += self._write([item], now)
+            except Exception as e:  # noqa: BLE001
+                if not refused_for_its_data(e):
+                    raise
+                refused.append((item, str(e).splitlines()[0][:300]))
+        return stored, refused
+
+    def _write(self, batch, now):
         stored = []
         heard = {}              # table: its row's new values
         with self.engine.begin() as db:
@@ -165,17 +192,17 @@ class Store:
 
     def _derived(self, db, table, run, n, at, e):
         """What the floor reads off an event: a round ended, a tilt begun or cleared.
+        Its fields are as host_tools.floor.kinds says (checked before it was queued).
         (A round's record is the event after its end: read where it is, record_of.)"""
         k = e["e"]
-        if k == "end" and isinstance(e.get("hand"), int):
+        if k == "end":
             db.execute(insert(rounds).values(
-                table_name=table, run=run, n=n, at=at, hand=e["hand"],
-                rake=int(e.get("rake") or 0), house=e.get("house_round"),
-                called_off=e.get("called_off"), winners=e.get("winners") or []))
+                table_name=table, run=run, n=n, at=at, hand=e["hand"], rake=e["rake"],
+                house=e.get("house_round"), called_off=e["called_off"],
+                winners=e["winners"]))
         elif k == "locked":
             db.execute(insert(tilts).values(
-                table_name=table, run=run, n=n, at=at, code=str(e.get("code") or "locked"),
-                why=str(e.get("why", ""))[:500]))
+                table_name=table, run=run, n=n, at=at, code=e["code"], why=e["why"][:500]))
         elif k == "cleared":
             db.execute(update(tilts).where(tilts.c.table_name == table,
                                            tilts.c.cleared_at.is_(None)).values(cleared_at=at))

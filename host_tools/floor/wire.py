@@ -20,6 +20,8 @@ face (`redacted`).
 import json
 import re
 
+from host_tools.floor import kinds
+
 ROOT = "felt"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 # Events whose cards are face down at the table: sent without them.
@@ -73,20 +75,16 @@ def event_message(run, n, at, event):
 
 
 def read_event(data):
-    """(run, n, at, event) of an event message; Malformed saying what is wrong."""
+    """(run, n, at, event) of an event message, every field checked
+    (host_tools.floor.kinds); Malformed naming the field that is wrong."""
     m = _json(data)
-    if not isinstance(m, dict) or set(m) != {"run", "n", "at", "event"}:
+    if not isinstance(m, dict):
         raise Malformed("an event message is {run, n, at, event}")
-    run, n, at, event = m["run"], m["n"], m["at"], m["event"]
-    if not isinstance(run, str) or not run or len(run) > 64:
-        raise Malformed("run: a name of up to 64 characters")
-    if type(n) is not int or n < 1:
-        raise Malformed("n: a whole number from 1")
-    if type(at) not in (int, float) or at < 0:
-        raise Malformed("at: seconds since 1970")
-    if not isinstance(event, dict) or not isinstance(event.get("e"), str):
-        raise Malformed("event: an object with its kind in e")
-    return run, n, float(at), event
+    try:
+        kinds.check_event_message(m)
+    except kinds.Unfit as e:
+        raise Malformed(str(e)) from None
+    return m["run"], m["n"], float(m["at"]), m["event"]
 
 
 def read_stored(data):
@@ -99,9 +97,14 @@ def read_stored(data):
 
 
 def read_state(data):
+    """The table's state (TableState.snapshot), every field checked."""
     m = _json(data)
     if not isinstance(m, dict):
         raise Malformed("a state message is an object")
+    try:
+        kinds.check_state(m)
+    except kinds.Unfit as e:
+        raise Malformed(str(e)) from None
     return m
 
 
@@ -113,7 +116,20 @@ def read_online(data):
 
 
 def _json(data):
+    """JSON, where NaN and Infinity (which Python's json takes, and the standard does
+    not) are NOT_A_NUMBER: a value no field takes, so the check names its field."""
     try:
-        return json.loads(data.decode() if isinstance(data, bytes) else data)
+        return json.loads(data.decode() if isinstance(data, bytes) else data,
+                          parse_constant=lambda word: NOT_A_NUMBER)
     except (UnicodeDecodeError, ValueError) as e:
         raise Malformed("not JSON: %s" % e)
+    except RecursionError:
+        raise Malformed("not JSON: nested too deep") from None
+
+
+class _NotANumber:
+    def __repr__(self):
+        return "NaN"
+
+
+NOT_A_NUMBER = _NotANumber()

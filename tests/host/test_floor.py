@@ -7,6 +7,7 @@ what leaves a table never holds a card a player keeps face down; bad messages ar
 line in the log and the rest goes on."""
 
 import json
+import os
 import time
 
 import pytest
@@ -21,6 +22,7 @@ from host_tools.floor import wire
 from host_tools.floor.publisher import Publisher
 from host_tools.floor.service import FloorService
 from host_tools.floor.store import Store, metadata, upgrade
+from host_tools.floor.table_state import TableState
 
 
 def wait_for(test, timeout=30, what="it"):
@@ -166,25 +168,101 @@ def test_a_players_face_down_cards_never_leave_the_table(broker, floor, tmp_path
     table.pub.close()
 
 
-def test_bad_messages_are_a_line_each_and_the_rest_goes_on(broker, floor, tmp_path):
+END = {"e": "end", "hand": 1, "button": 0, "stacks": [90, 110], "winners": [1],
+       "board": "As Kd 7h 7c 2s", "rake": 1, "called_off": None, "deck": "A"}
+STATE = {"table": "t9", "game": "holdem", "seats": 2, "stakes": "fixed limit 2/4",
+         "status": "idle", "hand": None, "button": None, "stacks": [100, 100], "pot": 0,
+         "to_act": None, "tilt": None, "hands": 0, "rake": 0, "house": None, "board": "",
+         "centre": None, "at": 1.0}
+# The well-formed but wrong messages that made the floor drop a whole batch (issue 37):
+# each (payload, the field its one line names); the last is a state.
+BAD = (
+    (wire.event_message("r", 1, 1.0, dict(END, rake="999999")), "event.rake"),
+    (wire.event_message("r", 2, 1.0, dict(END, house_round={"x": 1})), "event.house_round"),
+    (wire.event_message("r", 2**31, 1.0, END), "n"),
+    (wire.event_message("r", 2**63, 1.0, END), "n"),
+    (wire.event_message("r", 3, 1.0, END).replace('"at":1.0', '"at":NaN'), "at"),
+    (wire.event_message("r", 4, 1e18, END), "at"),
+    (wire.event_message("r", 5, 1.0, {"e": "x" * 33}), "event.e"),
+    (wire.event_message("r", 6, 1.0, {"e": "end"}), "event.hand"),
+    (wire.event_message("r", 7, 1.0, dict(END, winners="<script>")), "event.winners"),
+    (wire.event_message("r", 8, 1.0, dict(END, spare=1)), "event.spare"),
+    (wire.encode(dict(STATE, stacks="100 100")), "state.stacks"),
+)
+
+
+def where(field):
+    return "felt/t9/state" if field.startswith("state.") else "felt/t9/event"
+
+
+def publisher_client(broker):
     import paho.mqtt.client as mqtt
     c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
     broker.table("t9").apply(c)
     c.connect(*broker.address)
     c.loop_start()
+    return c
+
+
+def test_bad_messages_are_a_line_each_and_the_rest_goes_on(broker, floor, tmp_path):
+    c = publisher_client(broker)
     for topic, payload in (("felt/t9/event", b"not json"),
                            ("felt/t9/event", b'{"run":"r","n":0,"at":1,"event":{"e":"x"}}'),
                            ("felt/t9/online", b'"maybe"')):
         c.publish(topic, payload, qos=1).wait_for_publish(5)
     c.publish("felt/t9/event", wire.event_message("r", 1, 1.0, {"e": "hand", "hand": 1,
-                                                                   "stacks": [1]}),
+                                                                   "button": 0,
+                                                                   "stacks": [1, 1]}),
               qos=1).wait_for_publish(5)
     wait_for(lambda: floor.store.stored_upto("t9", "r") == 1, 10)
     c.loop_stop()
-    said = [line for line in floor.lines if line.startswith("felt/t9/")]
+    said = [line for line in floor.lines if line.startswith("t9: felt/t9/")]
     assert len(said) == 3, floor.lines
     assert "not JSON" in said[0] and "n: a whole number from 1" in said[1]
     assert "true or false" in said[2]
+    assert [line for line in floor.lines if line.startswith("felt/bad name/event: not a")]
+
+
+def test_each_bad_message_is_refused_alone_and_the_others_are_stored(broker, floor):
+    # Each bad message comes between two good ones of another table: they are stored,
+    # it is one line naming its table, topic and field, and nothing of it is stored.
+    c = publisher_client(broker)
+    c.publish("felt/t9/state", wire.encode(STATE), qos=1).wait_for_publish(5)
+    n = 0
+    for payload, field in BAD:
+        for topic, message in (("felt/t1/event", None), (where(field), payload),
+                               ("felt/t1/event", None)):
+            if message is None:
+                n += 1
+                message = wire.event_message("g", n, 1.0, dict(END, hand=n))
+            c.publish(topic, message, qos=1).wait_for_publish(5)
+    wait_for(lambda: floor.store.stored_upto("t1", "g") == n, 20, "the good events")
+    c.loop_stop()
+    said = [line for line in floor.lines if line.startswith("t9: ")]
+    assert len(said) == len(BAD), floor.lines
+    for line, (_, field) in zip(said, BAD):
+        assert line.startswith("t9: %s refused: %s: " % (where(field), field)), line
+        assert len(line) < 200
+    assert floor.store.counts("t1")["rounds"] == n
+    assert floor.store.counts("t9") == {"events": 0, "rounds": 0, "records": 0, "tilts": 0}
+    row = [r for r in floor.store.table_rows() if r["name"] == "t9"][0]
+    assert row["state"]["stacks"] == [100, 100]         # the good state stays
+
+
+def test_what_the_database_refuses_costs_no_other_message_its_place(database):
+    # A value the checks let by and the database refuses (here, made past them: a number
+    # past 64 bits): the batch is written one message at a time and that one is refused
+    # alone, said with why; the other table's event and state of the batch are stored.
+    store = Store(database)
+    now = time.time()
+    good = ("event", "t1", "g", 1, now, END)
+    bad = ("event", "t2", "r", 2**70, now, END)
+    state = ("state", "t3", dict(STATE, table="t3"))
+    stored, refused = store.write([good, bad, state], now)
+    assert stored == [("t1", "g", 1, now)]
+    assert [item for item, _ in refused] == [bad] and refused[0][1]
+    assert store.counts("t1")["rounds"] == 1 and store.counts("t2")["events"] == 0
+    assert [r["state"]["table"] for r in store.table_rows() if r["name"] == "t3"] == ["t3"]
 
 
 def test_a_second_table_under_the_same_name_is_said_once(broker, floor, tmp_path):
@@ -194,8 +272,8 @@ def test_a_second_table_under_the_same_name_is_said_once(broker, floor, tmp_path
     for pub in (one, two):
         wait_for(pub.connected.is_set)
     for k in range(3):
-        one.frame("evt", {"e": "hand", "hand": k + 1, "stacks": [1, 1]})
-        two.frame("evt", {"e": "hand", "hand": k + 1, "stacks": [1, 1]})
+        one.frame("evt", {"e": "hand", "hand": k + 1, "button": 0, "stacks": [1, 1]})
+        two.frame("evt", {"e": "hand", "hand": k + 1, "button": 0, "stacks": [1, 1]})
     wait_for(lambda: one.pending() == 0 and two.pending() == 0)
     claims = [line for line in floor.lines if "a second table sends under this name" in line]
     assert len(claims) == 1 and claims[0].startswith("twin: ")
@@ -211,12 +289,94 @@ def test_an_unreachable_broker_is_said_once_and_the_events_wait(tmp_path):
     nowhere = init(str(tmp_path / "floor"), ("127.0.0.1", free_port()))
     nowhere.user = "t1"
     pub = Publisher("t1", nowhere, str(tmp_path / "spool"), say=lines.append)
-    pub.frame("evt", {"e": "hand", "hand": 1, "stacks": [1, 1]})
+    pub.frame("evt", {"e": "hand", "hand": 1, "button": 0, "stacks": [1, 1]})
     wait_for(lambda: lines, 10)
     time.sleep(2.5)                      # tried again meanwhile: said once all the same
     assert len(lines) == 1 and "no broker answers at 127.0.0.1:" in lines[0], lines
     assert pub.pending() == 1
     pub.client.loop_stop()
+
+
+class Judged:
+    """Every event and state as the table's tool would publish them, read back as the
+    floor reads them (host_tools.floor.kinds): what it would refuse, by game."""
+
+    def __init__(self, game, leds):
+        self.game = game
+        self.state = TableState(game, {"game": game, "seats": 6, "stakes": "x"}, leds)
+        self.kinds = set()
+        self.refused = []
+
+    def frame(self, kind, p):
+        if self.state.frame(kind, p):
+            self.judge(wire.read_state, wire.encode(self.state.snapshot()))
+        if kind == "evt":
+            self.kinds.add(p["e"])
+            self.judge(wire.read_event, wire.event_message("r", 1, time.time(),
+                                                           wire.redacted(p)))
+
+    def judge(self, read, message):
+        try:
+            read(message)
+        except wire.Malformed as e:
+            self.refused.append((self.game, str(e), message))
+
+    def close(self):
+        pass
+
+
+def test_the_floor_refuses_no_event_any_game_sends():
+    # Every game, random faults (power cuts, journal failures, irregularities), rake,
+    # runouts and time charges: the checks refuse nothing a table really says.
+    from felt.poker import variants
+    from host_tools.emulator.session import BANKED
+    games = [v.name for v in variants.every()] + list(BANKED)
+    assert len(games) == 16
+    seen, refused = set(), []
+    for k, game in enumerate(games):
+        banked = game in BANKED
+        config = table_config(game, 4 if banked else 6, 100,
+                              structure=("fixed", "no", "pot", "spread")[k % 4],
+                              rake=("percent", "incremental", "time", "none")[k % 4],
+                              run_it=3 if game in ("holdem", "omaha") else 1)
+        s = Session(players=4 if banked else 6, seed=k, stack=100, inject="random",
+                    config=config)
+        judged = Judged(game, s.board["leds"])
+        s.observers.append(judged)
+        s.open()
+        try:
+            for _ in range(5):
+                s.play_round()
+                for _ in range(4):          # 8 minutes a round: time charges at 30
+                    s.pass_time()
+        finally:
+            s.close()
+        seen |= judged.kinds
+        refused += judged.refused
+    # A rule change posted, a tilt (the journal's path taken by a folder) and its clearing.
+    s = Session(players=6, seed=1, stack=100, config=table_config("holdem", 6, 100))
+    judged = Judged("holdem", s.board["leds"])
+    s.observers.append(judged)
+    s.open()
+    try:
+        s.play_round()
+        assert s.link.send("rules", {"small_bet": 4, "big_bet": 8, "blinds": [2, 4]}) is None
+        journal = s.fw.journal
+        os.remove(journal)
+        os.mkdir(journal)
+        s.deal()
+        s.wait(0.5)
+        assert s.link.send("clear", {}) is None
+        s.wait(0.5)
+        os.rmdir(journal + ".cleared")
+    finally:
+        s.close()
+    seen |= judged.kinds
+    refused += judged.refused
+    assert not refused, refused[:5]
+    assert {"hand", "dealt", "action", "show", "award", "end", "irregularity", "refund",
+            "decide", "pay", "time_charge", "rules", "locked", "cleared", "resumed"} <= seen, \
+        seen
 
 
 def test_a_shifts_figures_count_a_round_of_the_last_hour_outside_the_shift(tmp_path):
@@ -225,8 +385,7 @@ def test_a_shifts_figures_count_a_round_of_the_last_hour_outside_the_shift(tmp_p
     # the last hour's pace and none of the shift's hands.  It killed the page's pusher.
     store = Store("sqlite:///%s" % (tmp_path / "floor.db"))
     now = time.time()
-    end = {"e": "end", "hand": 1, "rake": 1, "winners": [0]}
-    assert store.write([("event", "t1", "r", 1, now - 100, end)], now)
+    assert store.write([("event", "t1", "r", 1, now - 100, END)], now)[0]
     figures = store.shifts(now - 10, now)
     assert figures["t1"]["hands_per_hour"] == 1 and figures["t1"]["hands"] == 0
 
