@@ -118,7 +118,8 @@ class Session:
         self.stacks = list(self.config["stacks"])
         self.notes = []           # lines about injected faults and the technician's work
         # Who else hears every frame from the firmware: each has frame(kind, payload),
-        # and close() when the session closes (host_tools.floor.publisher.Publisher).
+        # and close() when the session closes; opened(hello, state), where it has it,
+        # as the board first answers (host_tools.floor.publisher.Publisher).
         self.observers = []
         self.injected = []        # (kind, hand, what the firmware did) per injected fault
         if inject not in (None, "manual", "random"):
@@ -187,6 +188,12 @@ class Session:
             self.strip.capture(p["rgb"])
         self.hello = self.link.request("hello", {}, "hello")
         tilt = self.hello.get("tilt")
+        # Those who show the table (the floor's Publisher) begin from what the board says
+        # it is: a tilted board answers no question but with its tilt.
+        state = None if tilt else self.state()
+        for observer in self.observers:
+            if hasattr(observer, "opened"):
+                observer.opened(self.hello, state)
         if tilt:      # the program check failed (felt.tilted): the table never starts
             raise Tilted("%s: %s: %s" % (tilt["code"], tilt["file"], tilt["why"]))
         self._must(self.link.send(*self.as_technician("cfg", self.config)), "cfg")
@@ -515,12 +522,19 @@ def from_args(args, inject):
                       trust=args.trust, tech_key=args.tech_key, trace=args.trace,
                       presses_only=args.presses_only)
     if args.floor is not None:     # the table on the floor's broker (docs/floor.md)
-        from host_tools.floor.publisher import Publisher, spool_for
+        from host_tools.cli import UserError
+        from host_tools.floor.cli import say_waiting
+        from host_tools.floor.publisher import Publisher, SpoolBusy, spool_for
         from host_tools.floor.table_state import about
-        session.observers.append(Publisher(
-            args.floor.user, args.floor, spool_for(args.floor.user), about(config),
-            session.board["leds"],
-            recall=lambda k, start: session.ask("recall", {"round": k, "from": start})))
+        try:
+            session.observers.append(Publisher(
+                args.floor.user, args.floor, spool_for(args.floor.user), about(config),
+                session.board["leds"],
+                recall=lambda k, start: session.ask("recall", {"round": k, "from": start})))
+        except SpoolBusy as e:
+            session.close()
+            raise UserError(str(e), 1)
+        say_waiting(spool_for(args.floor.user))
     return session
 
 

@@ -143,9 +143,12 @@ def user(args):
 
 def table(args):
     from host_tools.emulator.link import HostLink, LinkError
-    from host_tools.floor.publisher import Publisher, spool_for
+    from host_tools.floor.publisher import Publisher, SpoolBusy, spool_for
     from host_tools.floor.table_state import about
     from host_tools.recall import asker
+    spool = args.spool or spool_for(args.credentials.user)
+    if args.deliver:
+        return deliver(args.credentials, spool)
     key = None
     if args.key:
         from host_tools.flash import load_key
@@ -154,22 +157,34 @@ def table(args):
     link = HostLink(port.fileno(), args.timeout)
     try:
         hello = link.request("hello", {"session": "floor-" + args.credentials.user}, "hello")
-        config = link.request("state", {}, "state").get("config")
+        # A board whose program check failed answers no question but with its tilt.
+        state = None if hello.get("tilt") else link.request("state", {}, "state")
     except LinkError as e:
         raise cli.UserError("%s: no hello from a board: %s" % (args.port, e), 1)
     recall = asker(link, hello, key)
-    pub = Publisher(args.credentials.user, args.credentials,
-                    args.spool or spool_for(args.credentials.user),
-                    about(config), cli.board_leds(hello.get("board")), recall=recall)
+    try:
+        pub = Publisher(args.credentials.user, args.credentials, spool,
+                        about(state and state.get("config")),
+                        cli.board_leds(hello.get("board")), recall=recall)
+    except SpoolBusy as e:
+        port.close()
+        raise cli.UserError(str(e), 1)
+    pub.opened(hello, state)
     print("felt-floor: %s (board %s) on %s:%d; Ctrl-C stops" % (
         (args.credentials.user, hello.get("board")) + args.credentials.broker), flush=True)
+    say_waiting(spool)
     if recall is None:
         print("felt-floor: %s answers recall to a technician only: its rounds go to the "
               "floor without their records (give --key KEYFILE)" % args.port, flush=True)
     try:
         with cli.interruptible():
-            while True:
-                for kind, p in link.drain(0.5):
+            try:
+                while True:
+                    for kind, p in link.drain(0.5):
+                        pub.frame(kind, p)
+            except KeyboardInterrupt:
+                # What the board said just before is published, a round's record too.
+                for kind, p in link.drain(0.2):
                     pub.frame(kind, p)
     except KeyboardInterrupt:
         pass
@@ -178,6 +193,43 @@ def table(args):
     finally:
         pub.close()
         port.close()
+    print("felt-floor: stopped", flush=True)
+    return 0
+
+
+def say_waiting(spool):
+    """Each other spool beside this one whose events the floor has not all stored (a
+    table renamed after a crash): where, and how to deliver them."""
+    from host_tools.floor.publisher import waiting_spools
+    for folder, count in waiting_spools(spool):
+        print("felt-floor: the spool %s holds up to %d events the floor has not said it "
+              "stored: felt-floor table --deliver --credentials %s.json --spool %s (that "
+              "table's credentials) delivers them" % (folder, count, os.path.basename(folder),
+                                                        folder),
+              file=sys.stderr, flush=True)
+
+
+def deliver(credentials, spool):
+    """--deliver: a spool's events to the floor, no board on a link, until the floor has
+    stored them all (or Ctrl-C: the rest stays)."""
+    table = credentials.user
+    from host_tools.floor.publisher import Publisher, SpoolBusy
+    if not os.path.exists(os.path.join(spool, "run.json")):
+        raise cli.UserError("--spool %s: no table's spool there" % spool, 1)
+    try:
+        pub = Publisher(table, credentials, spool, shown=False)
+    except SpoolBusy as e:
+        raise cli.UserError(str(e), 1)
+    print("felt-floor: delivering %d events of %s from %s; Ctrl-C stops" % (
+        pub.pending(), table, spool), flush=True)
+    try:
+        with cli.interruptible():
+            while pub.pending():
+                time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        pub.close(wait_s=0)
     print("felt-floor: stopped", flush=True)
     return 0
 
@@ -231,7 +283,11 @@ def main(argv=None):
     p.add_argument("--round-s", type=float, default=60.0,
                    help="seconds a round at each table (default %(default)s)")
     p = sub.add_parser("table", help="publish a board's link on the broker")
-    cli.link_options(p)
+    source = p.add_mutually_exclusive_group(required=True)
+    cli.link_options(p, source)
+    source.add_argument("--deliver", action="store_true",
+                        help="no board: deliver the events waiting in the table's spool "
+                             "(a table renamed, or gone) to the floor, then stop")
     p.add_argument("--credentials", required=True, metavar="FILE",
                    type=cli.checked(Credentials.load),
                    help="the table's credentials (felt-floor add-table NAME writes them): "

@@ -132,8 +132,8 @@ ENVELOPE = {"run": _text(64, "a name"), "n": _whole(1), "at": TIME,
                       "description": "an object with its kind in e"}}
 
 # The table as its tool shows it (host_tools.floor.table_state), retained.
-STATE = {"table": _text(64, "a name"), "game": _or_null(_text(32, "a game's name")),
-         "seats": _or_null(COUNT), "stakes": _or_null(WORDS),
+STATE = {"table": _text(64, "a name"), "game?": _or_null(_text(32, "a game's name")),
+         "seats?": _or_null(COUNT), "stakes?": _or_null(WORDS),
          "status": _one_of("playing", "idle", "tilted"), "hand": _or_null(COUNT),
          "button": _or_null(SEAT), "stacks": _list(WHOLE), "pot": WHOLE,
          "to_act": _or_null(SEAT),

@@ -10,8 +10,13 @@ keeps each (table, run, n) once.  While the broker is away the events wait in th
 (at most MAX_SPOOL, the oldest dropped first, each drop said).
 
 The table's state (TableState) is published retained whenever what the floor shows
-changes, and `online` true; the broker publishes `online` false, the last will, when
-the connection drops without a goodbye.
+changes, and every HEARTBEAT_S all the same, so that the floor hears the table and can
+tell when it falls silent (and measure its clock against its own); `online` true; the
+broker publishes `online` false, the last will, when the connection drops without a
+goodbye.
+
+One spool, one process: the spool is locked (fcntl) while a Publisher has it open, and
+a second one on it refuses to start (SpoolBusy).
 
 Given the board's `recall`, each round's record is the event right after its end,
 `{"e": "record", "hand", "format", "text"}`: its hand history (PHH) or house-banked
@@ -19,6 +24,7 @@ record from the board's journal, with only the cards the table showed
 (host_tools.floor.records).
 """
 
+import fcntl
 import json
 import os
 import sys
@@ -34,6 +40,7 @@ MAX_SPOOL = 200_000      # events kept while the floor has not stored them
 KEEPALIVE_S = 5          # the broker gives the last will after 1.5 times this unheard
 RESEND_S = 3.0           # events the floor has not stored within this are sent again,
 RESEND_BATCH = 5000      # the oldest so many at a time
+HEARTBEAT_S = 10.0       # the state published again at least this often
 
 
 def spool_for(table):
@@ -42,37 +49,91 @@ def spool_for(table):
     return os.path.join(state, "felt", "floor", table)
 
 
+def waiting_spools(spool):
+    """[(folder, events)]: the spools beside `spool` (a table of another name, or one
+    renamed) whose events the floor has not all said it stored, and how many lines
+    their events file holds (the most that may be waiting)."""
+    root = os.path.dirname(os.path.abspath(spool))
+    found = []
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return found
+    for name in names:
+        folder = os.path.join(root, name)
+        if folder == os.path.abspath(spool) or \
+                not os.path.exists(os.path.join(folder, "run.json")):
+            continue
+        try:
+            with open(os.path.join(folder, "events.jsonl"), "rb") as f:
+                lines = sum(1 for _ in f)
+        except OSError:
+            continue
+        if lines:
+            found.append((folder, lines))
+    return found
+
+
+class SpoolBusy(RuntimeError):
+    """Another process has the spool open: two tools on one spool lose events."""
+
+
 class Publisher(Connection):
     AWAY = "the broker is away (%s): events wait in the spool"
 
-    def __init__(self, table, broker, spool, about=None, leds=None, say=None, recall=None):
+    def __init__(self, table, broker, spool, about=None, leds=None, say=None, recall=None,
+                 shown=True):
         """`broker`: the table's Credentials (its user is the table's name); `spool`: a folder of this table's own, kept across
         runs of the tool (its run and its unstored events); `recall`: ask(k, start),
         the board's answer to `recall` (host_tools.recall.asker), for the rounds'
-        records."""
+        records; `shown`: False to deliver the spool's events alone (no state, no
+        online)."""
         self.table = wire.check_name(table)
         if broker.user != table:
             raise ValueError("these credentials are table %s's, not %s's" % (broker.user,
                                                                              table))
         say = say or (lambda line: print("felt-floor: " + line, file=sys.stderr, flush=True))
         self.state = TableState(table, about, leds)
+        self._shown = shown
         self._lock = threading.Lock()
         self._spool = spool
         os.makedirs(spool, exist_ok=True)
+        self._held = self._hold(spool)
         self.run, self._next, self._pending = self._open_spool()
         # Open for the table's whole run: each event is one line written and flushed.
         self._events = open(self._events_file(), "a")
         self.stored = 0          # the floor's last word: events up to this n are stored
         self._ended = None       # the hand of the last round's end, said once
         self._recall = recall
+        self._owed = None        # the hand of a round whose record is still to fetch
         self._progress = time.monotonic()   # when the floor last stored more
+        self._beat = time.monotonic()       # when the state was last published
         self._closed = threading.Event()
-        super().__init__(broker, lambda line: say("%s: %s" % (table, line)), keepalive=KEEPALIVE_S,
-                         will=(wire.topic(table, "online"), "false"))
+        super().__init__(broker, lambda line: say("%s: %s" % (table, line)),
+                         keepalive=KEEPALIVE_S,
+                         will=(wire.topic(table, "online"), "false") if shown else None)
         self.client.loop_start()
         threading.Thread(target=self._resend, daemon=True).start()
 
     # ----- the spool ----------------------------------------------------------------
+
+    @staticmethod
+    def _hold(spool):
+        """The spool's lock, held while this Publisher lives; SpoolBusy if another has
+        it (flock: another process, or another Publisher of this one)."""
+        f = open(os.path.join(spool, "lock"), "a+")
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().strip() or "another process"
+            f.close()
+            raise SpoolBusy("the spool %s is in use (%s): one spool, one table's tool; "
+                            "give this one --spool of its own" % (spool, holder)) from None
+        f.truncate(0)
+        f.write("process %d" % os.getpid())
+        f.flush()
+        return f
 
     def _open_spool(self):
         """(run, next n, {n: message}) from the spool: a new run if it has none."""
@@ -116,6 +177,15 @@ class Publisher(Connection):
 
     # ----- frames from the board ---------------------------------------------------
 
+    def opened(self, hello, state):
+        """The board's answers to `hello` and `state` as the tool connected (state None
+        when it answers no questions: its program check failed): the table is shown as
+        they say, tilted or locked included, from the start."""
+        with self._lock:
+            self.state.begin(hello, state)
+            if self.connected.is_set():
+                self._publish_state()
+
     def frame(self, kind, p):
         """A frame the board sent (kind, payload)."""
         ended = None
@@ -136,6 +206,8 @@ class Publisher(Connection):
         if ended is not None and self._recall is not None:
             # Outside the lock (the board is asked over its link), and numbered next:
             # no frame is taken meanwhile (Store.record_of finds it after the end).
+            # Owed until it is had: a tool stopped meanwhile (Ctrl-C) fetches it on close.
+            self._owed = ended
             self._record(ended)
 
     def _record(self, hand):
@@ -149,10 +221,13 @@ class Publisher(Connection):
                     answer and answer["hand"],))
             form, text = records.of_round(answer)
         except (RuntimeError, ValueError) as e:   # the link's, recall's, records'
+            self._owed = None
             self.say("hand %s: no record for the floor: %s" % (hand, e))
             return
         with self._lock:
-            self._event({"e": "record", "hand": hand, "format": form, "text": text})
+            if self._owed == hand:
+                self._event({"e": "record", "hand": hand, "format": form, "text": text})
+            self._owed = None
 
     def _event(self, e):
         n, at = self._next, round(time.time(), 3)
@@ -171,15 +246,19 @@ class Publisher(Connection):
             self.client.publish(wire.topic(self.table, "event"), message, qos=1)
 
     def _publish_state(self):
-        self.client.publish(wire.topic(self.table, "state"),
-                            wire.encode(self.state.snapshot()), qos=1, retain=True)
+        if self._shown:
+            self._beat = time.monotonic()
+            self.client.publish(wire.topic(self.table, "state"),
+                                wire.encode(self.state.snapshot()), qos=1, retain=True)
 
     # ----- the broker --------------------------------------------------------------
 
     def on_broker(self):
         with self._lock:
             self.client.subscribe(wire.topic(self.table, "stored"), qos=1)
-            self.client.publish(wire.topic(self.table, "online"), "true", qos=1, retain=True)
+            if self._shown:
+                self.client.publish(wire.topic(self.table, "online"), "true", qos=1,
+                                    retain=True)
             self._publish_state()
             self._publish_pending()
         self.say("on the broker, %d events to the floor" % len(self._pending))
@@ -192,12 +271,16 @@ class Publisher(Connection):
     def _resend(self):
         """What the floor has not stored a while after it was sent goes again: the
         broker may have had no floor to give it to (one that restarted, or a broker that
-        lost the floor's session)."""
+        lost the floor's session).  The heartbeat: the state again when it has not
+        changed for HEARTBEAT_S."""
         while not self._closed.wait(RESEND_S / 3):
             with self._lock:
-                if self._pending and self.connected.is_set() and \
-                        time.monotonic() - self._progress > RESEND_S:
+                if not self.connected.is_set():
+                    continue
+                if self._pending and time.monotonic() - self._progress > RESEND_S:
                     self._publish_pending(RESEND_BATCH)
+                if time.monotonic() - self._beat >= HEARTBEAT_S:
+                    self._publish_state()
 
     def message(self, message):
         try:
@@ -207,6 +290,10 @@ class Publisher(Connection):
             return
         if run != self.run:
             return               # an earlier run's, or another table's of the same name
+        if n >= self._next:
+            self.say("%s: stored up to %d of a run that has numbered %d: not the floor's "
+                     "word, ignored" % (message.topic, n, self._next - 1))
+            return
         with self._lock:
             if n > self.stored:
                 self.stored = n
@@ -223,12 +310,15 @@ class Publisher(Connection):
             return len(self._pending)
 
     def close(self, wait_s=5.0):
-        """Say goodbye (`online` false), after the floor has stored what it can within
-        `wait_s`; the rest stays in the spool for the next run."""
+        """Say goodbye (`online` false), after the record of a round that ended just
+        before is had and the floor has stored what it can within `wait_s`; the rest
+        stays in the spool for the next run, said."""
+        if self._owed is not None and self._recall is not None:
+            self._record(self._owed)     # its fetching was cut short (Ctrl-C)
         end = time.monotonic() + wait_s
         while self.pending() and self.connected.is_set() and time.monotonic() < end:
             time.sleep(0.05)
-        if self.connected.is_set():
+        if self.connected.is_set() and self._shown:
             self.client.publish(wire.topic(self.table, "online"), "false", qos=1,
                                 retain=True).wait_for_publish(2)
         self._closed.set()
@@ -236,3 +326,10 @@ class Publisher(Connection):
         self.client.loop_stop()
         with self._lock:
             self._events.close()
+        left = self.pending()
+        if left:
+            self.say("%d events wait in the spool %s: the floor has them when the table's "
+                     "tool next runs on it (felt-floor table --table %s --spool %s "
+                     "--broker HOST:PORT --deliver)" % (left, self._spool, self.table,
+                                                        self._spool))
+        self._held.close()               # the spool's lock let go

@@ -17,6 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from host_tools.floor import wire
 from host_tools.floor.connection import Connection
+from host_tools.floor.store import CLOCK_SAID_S
 
 CLAIM_WINDOW_S = 60.0    # two runs of one name sending within this: two tables
 BATCH = 2000             # messages stored in one transaction at most
@@ -36,6 +37,9 @@ class FloorService(Connection):
         self.stored = 0         # events stored by this service
         self.listeners = []     # changed(table) after what the floor shows of it changed
         self.on_stored = None   # on_stored([(table, run, n, at)], when): for felt-floor bench
+        # table: its clock against the floor's (seconds), from its state as heard live
+        self._clocks = {r["name"]: r["clock_off"] or 0.0 for r in store.table_rows()}
+        self._clock_said = {name for name, off in self._clocks.items() if off}
         self._writer = threading.Thread(target=self._write, daemon=True)
         # A session the broker keeps (clean_session False): what comes while the floor is
         # away waits for it, as far as the broker lives.
@@ -66,19 +70,42 @@ class FloorService(Connection):
         except wire.Malformed as e:
             self.say(str(e))
             return
+        now = time.time()
+        live = not message.retain       # heard as sent, not kept by the broker from before
         try:
             if what == "event":
-                item = ("event", table) + wire.read_event(message.payload)
+                run, n, at, body = wire.read_event(message.payload)
+                item = ("event", table, run, n, self._floor_time(table, at, now), body)
             elif what == "state":
-                item = ("state", table, wire.read_state(message.payload))
+                state = wire.read_state(message.payload)
+                item = ("state", table, state, live,
+                        self._clock(table, state["at"] - now) if live else None)
             elif what == "online":
-                item = ("online", table, wire.read_online(message.payload))
+                item = ("online", table, wire.read_online(message.payload), live)
             else:
                 return          # `stored`: the floor's own word
         except wire.Malformed as e:
             self.say("%s: %s refused: %s" % (table, message.topic, e))
             return
         self._queue.put(item)
+
+    def _clock(self, table, off):
+        """The table's clock measured against the floor's as its state is heard: said
+        once when it is off by more than a minute, and once when it is right again."""
+        self._clocks[table] = off
+        if abs(off) > CLOCK_SAID_S and table not in self._clock_said:
+            self._clock_said.add(table)
+            self.say("%s: its clock is %+.0f s off the floor's: its events are stored at "
+                     "the floor's time" % (table, off))
+        elif abs(off) <= CLOCK_SAID_S and table in self._clock_said:
+            self._clock_said.discard(table)
+            self.say("%s: its clock agrees with the floor's again" % table)
+        return off
+
+    def _floor_time(self, table, at, now):
+        """When the table said an event, on the floor's clock: its time less its clock's
+        error, and never later than the floor heard it (a clock not measured yet)."""
+        return min(now, at - self._clocks.get(table, 0.0))
 
     def _write(self):
         """Store what came, as much as has come at a time (one transaction: one wait for

@@ -26,6 +26,9 @@ tables = Table(
     Column("online", Boolean, nullable=False, default=False),
     Column("since", Float, nullable=False),          # online or offline since
     Column("state", JSON),                           # the table's last retained state
+    # How far the table's clock is off the floor's (seconds, + ahead), when by more
+    # than a minute (CLOCK_SAID_S); null when within.
+    Column("clock_off", Float),
 )
 
 def _of_a_run(name, *columns):
@@ -62,6 +65,8 @@ tilts = _of_a_run(                                    # from each `locked` event
     Column("why", String(500), nullable=False),
     Column("cleared_at", Float))
 
+
+CLOCK_SAID_S = 60       # a table's clock off by more than this is said and kept
 
 NO_FIGURES = {"hands": 0, "hands_per_hour": 0, "rake": 0, "house": None, "tilts": 0}
 
@@ -127,8 +132,10 @@ class Store:
 
     def write(self, batch, now):
         """What the floor heard, in one transaction: `batch` holds ("event", table, run,
-        n, at, body), ("state", table, state) and ("online", table, online) in the order
-        heard.  Returns (stored, refused): the events stored now, (table, run, n, at) (an
+        n, at, body) (`at` the floor's time), ("state", table, state, live, clock_off)
+        and ("online", table, online, live) in the order heard (`live`: heard as the
+        table sent it, not kept by the broker from before; `clock_off`: the table's clock
+        against the floor's, seconds, or None).  Returns (stored, refused): the events stored now, (table, run, n, at) (an
         event stored before is not stored again), and [(item, why)], what the database
         refused for its values: then each item of the batch is written alone, so that
         only those are lost.  The database away raises (SQLAlchemyError)."""
@@ -153,9 +160,14 @@ class Store:
         with self.engine.begin() as db:
             for item in batch:
                 kind, table = item[0], item[1]
-                row = heard.setdefault(table, {"last_seen": now})
+                row = heard.setdefault(table, {})
+                if kind == "event" or item[3]:      # not what the broker kept: heard now
+                    row["last_seen"] = now
                 if kind == "state":
                     row["state"] = item[2]
+                    if item[4] is not None:
+                        row["clock_off"] = round(item[4], 1) \
+                            if abs(item[4]) > CLOCK_SAID_S else None
                 elif kind == "online":
                     row["online"] = item[2]
             self._tables(db, heard, now)
@@ -174,7 +186,9 @@ class Store:
 
     def _tables(self, db, heard, now):
         """Each table heard from: its row made, or its last state, whether it is
-        online (and since when) and when it was last heard brought up to date."""
+        online (and since when), when it was last heard and its clock brought up to
+        date.  What the broker kept (retained) is not the table heard: a table first
+        known by it was last heard, as far as the floor knows, now."""
         known = {r.name: r for r in db.execute(select(tables).where(
             tables.c.name.in_(list(heard))))}
         for name, values in heard.items():
@@ -182,13 +196,15 @@ class Store:
             if row is None:
                 db.execute(insert(tables).values(
                     name=name, first_seen=now, last_seen=now,
-                    online=bool(values.get("online")), since=now, state=values.get("state")))
+                    online=bool(values.get("online")), since=now, state=values.get("state"),
+                    clock_off=values.get("clock_off")))
                 continue
             if "online" in values and values["online"] == row.online:
                 del values["online"]
             elif "online" in values:
                 values["since"] = now
-            db.execute(update(tables).where(tables.c.name == name).values(**values))
+            if values:
+                db.execute(update(tables).where(tables.c.name == name).values(**values))
 
     def _derived(self, db, table, run, n, at, e):
         """What the floor reads off an event: a round ended, a tilt begun or cleared.

@@ -41,6 +41,34 @@ class TableState:
         self.house = None       # a house-banked table's result, in all
         self.board = ""
 
+    def begin(self, hello, state):
+        """The table as the board says it is when its tool connects: `hello`'s tilt (a
+        program check that failed: no state then), or `state` (docs/protocol.md 6.2):
+        locked, playing or idle, its hand, stacks, button and so on."""
+        tilt = hello.get("tilt")
+        if tilt:
+            self._tilted(tilt.get("code") or "program_check_failed",
+                         "%s: %s" % (tilt.get("file"), tilt.get("why")))
+            return
+        if not state:
+            return
+        self.hand = state.get("hand") or None
+        self.stacks = list(state.get("stacks") or [])
+        self.button = state["button"] if state.get("button", -1) >= 0 else None
+        self.rake = state.get("rake") or 0
+        self.house = state.get("house")
+        if state.get("state") == "playing":
+            self.status, self.pot, self.board = "playing", state.get("pot", 0), \
+                state.get("board", "")
+            self.to_act = state["to_act"] if state.get("to_act", -1) >= 0 else None
+        if state.get("locked"):
+            # The state says why, not the event log's code: a technician reads that.
+            self._tilted("locked", state["locked"])
+
+    def _tilted(self, code, why):
+        self.status = "tilted"
+        self.tilt = {"code": code, "why": why, "clears": TILT_CLEARS.get(code, "a technician")}
+
     def frame(self, kind, p):
         """One frame from the board; True when what the floor shows changed."""
         if kind == "px" and self.strip is not None:
@@ -74,10 +102,7 @@ class TableState:
             if "house" in e:
                 self.house = e["house"]
         elif k == "locked":
-            code = e.get("code") or "locked"
-            self.status = "tilted"
-            self.tilt = {"code": code, "why": e.get("why", ""),
-                         "clears": TILT_CLEARS.get(code, "a technician")}
+            self._tilted(e["code"], e["why"])
         elif k == "cleared":
             self.status, self.tilt = "idle", None
         else:

@@ -103,6 +103,7 @@ class Table:
         sock = self.pub.client.socket()
         if sock is not None:
             sock.close()
+        self.pub._held.close()           # the lock a dead process held is let go
         self.pub = None
 
 
@@ -195,10 +196,11 @@ def where(field):
     return "felt/t9/state" if field.startswith("state.") else "felt/t9/event"
 
 
-def publisher_client(broker):
+def publisher_client(broker, credentials=None):
+    """A bare client of table t9's (or of `credentials`)."""
     import paho.mqtt.client as mqtt
     c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    broker.table("t9").apply(c)
+    (credentials or broker.table("t9")).apply(c)
     c.connect(*broker.address)
     c.loop_start()
     return c
@@ -227,7 +229,8 @@ def test_each_bad_message_is_refused_alone_and_the_others_are_stored(broker, flo
     # Each bad message comes between two good ones of another table: they are stored,
     # it is one line naming its table, topic and field, and nothing of it is stored.
     c = publisher_client(broker)
-    c.publish("felt/t9/state", wire.encode(STATE), qos=1).wait_for_publish(5)
+    c.publish("felt/t9/state", wire.encode(dict(STATE, at=time.time())),
+              qos=1).wait_for_publish(5)
     n = 0
     for payload, field in BAD:
         for topic, message in (("felt/t1/event", None), (where(field), payload),
@@ -257,7 +260,7 @@ def test_what_the_database_refuses_costs_no_other_message_its_place(database):
     now = time.time()
     good = ("event", "t1", "g", 1, now, END)
     bad = ("event", "t2", "r", 2**70, now, END)
-    state = ("state", "t3", dict(STATE, table="t3"))
+    state = ("state", "t3", dict(STATE, table="t3"), True, 0.0)
     stored, refused = store.write([good, bad, state], now)
     assert stored == [("t1", "g", 1, now)]
     assert [item for item, _ in refused] == [bad] and refused[0][1]
@@ -284,11 +287,9 @@ def test_a_second_table_under_the_same_name_is_said_once(broker, floor, tmp_path
 
 
 def test_an_unreachable_broker_is_said_once_and_the_events_wait(tmp_path):
-    from host_tools.floor.broker import free_port, init
     lines = []
-    nowhere = init(str(tmp_path / "floor"), ("127.0.0.1", free_port()))
-    nowhere.user = "t1"
-    pub = Publisher("t1", nowhere, str(tmp_path / "spool"), say=lines.append)
+    pub = Publisher("t1", nowhere(tmp_path / "floor", "t1")[0], str(tmp_path / "spool"),
+                    say=lines.append)
     pub.frame("evt", {"e": "hand", "hand": 1, "button": 0, "stacks": [1, 1]})
     wait_for(lambda: lines, 10)
     time.sleep(2.5)                      # tried again meanwhile: said once all the same
@@ -398,6 +399,35 @@ def test_the_migrations_make_the_schema_the_store_declares(database):
     upgrade(engine)                      # at its head already: nothing to do
 
 
+def felt_floor_table(board, broker, spool):
+    """felt-floor table as the host of a served board, table b1."""
+    import subprocess
+    from served import BIN
+    return subprocess.Popen(
+        [str(BIN / "felt-floor"), "table", "--port", board.url, "--credentials",
+         credentials_file(broker, "b1"), "--spool", str(spool)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def credentials_file(broker, name):
+    """A table's credentials file, the broker told of it."""
+    from host_tools.floor.broker import table_file
+    broker.table(name)
+    return table_file(broker.folder, name)
+
+
+def nowhere(folder, name):
+    """A table's credentials for a broker that is not there: (credentials, its file)."""
+    from host_tools.floor.broker import add_tables, free_port, init, table_file
+    init(str(folder), ("127.0.0.1", free_port()))
+    return add_tables(str(folder), [name])[name], table_file(str(folder), name)
+
+
+def row_of(floor, name):
+    rows = [t for t in floor.store.table_rows() if t["name"] == name]
+    return rows[0] if rows else None
+
+
 def test_felt_floor_table_publishes_a_board_on_its_link_and_says_goodbye(broker, floor,
                                                                         tmp_path):
     # A developer's board served on a TCP port (felt-emulator --serve), configured over
@@ -414,15 +444,10 @@ def test_felt_floor_table_publishes_a_board_on_its_link_and_says_goodbye(broker,
                             '"small_bet":2,"big_bet":4,"ante":1,"bring_in":1}'],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, r.stdout + r.stderr
-        broker.table("b1")
-        table = subprocess.Popen(
-            [str(BIN / "felt-floor"), "table", "--port", board.url, "--credentials",
-             table_file(broker.folder, "b1"), "--spool", str(tmp_path / "spool")],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        table = felt_floor_table(board, broker, tmp_path / "spool")
 
         def row():
-            rows = [t for t in floor.store.table_rows() if t["name"] == "b1"]
-            return rows[0] if rows else None
+            return row_of(floor, "b1")
         wait_for(lambda: row() and row()["online"] and row()["state"], 30, "b1 online")
         state = row()["state"]
         assert (state["game"], state["seats"], state["stakes"]) == \
@@ -469,3 +494,209 @@ def test_a_database_that_goes_away_is_said_and_nothing_is_lost(broker, tmp_path)
         table.pub.close()
         service.stop()
         server.stop()
+
+
+# ----- acknowledgements from the database; one spool, one process ------------------------
+
+def refuse_event(store, table, n):
+    """The database itself refuses one event (a constraint of the test's): what a value
+    the checks let by and the database takes not would do."""
+    from sqlalchemy import text
+    with store.engine.begin() as db:
+        if store.engine.dialect.name == "sqlite":
+            db.execute(text("CREATE TRIGGER refuse BEFORE INSERT ON events WHEN "
+                            "NEW.table_name = '%s' AND NEW.n = %d BEGIN "
+                            "SELECT RAISE(ABORT, 'refused by the test'); END" % (table, n)))
+        else:
+            db.execute(text("ALTER TABLE events ADD CONSTRAINT refuse CHECK "
+                            "(NOT (table_name = '%s' AND n = %d))" % (table, n)))
+
+
+def hand(k):
+    return {"e": "hand", "hand": k, "button": 0, "stacks": [1, 1]}
+
+
+def test_stored_says_no_more_than_the_database_holds(broker, floor, tmp_path):
+    # Event 3 refused by the database: 1, 2, 4 and 5 are stored, the table is told 2,
+    # and its spool keeps 3 to 5 (sent again until the floor takes them).
+    refuse_event(floor.store, "t1", 3)
+    pub = Publisher("t1", broker.table("t1"), str(tmp_path / "spool"), say=lambda line: None)
+    wait_for(pub.connected.is_set)
+    for k in range(1, 6):
+        pub.frame("evt", hand(k))
+    wait_for(lambda: len(floor.store.events_of("t1")) == 4, 20, "four events stored")
+    wait_for(lambda: pub.stored == 2, 10, "the floor's word")
+    time.sleep(0.5)
+    assert pub.stored == 2 and pub.pending() == 3
+    assert floor.store.stored_upto("t1", pub.run) == 2
+    said = [line for line in floor.lines if "refused by the database" in line]
+    assert said and said[0].startswith("t1: felt/t1/event (run %s, n 3) refused by the "
+                                       "database: " % pub.run), floor.lines
+    pub.close(wait_s=0)
+
+
+def test_a_stored_beyond_what_the_table_numbered_is_not_believed(broker, tmp_path):
+    lines = []
+    # Only the floor may write stored (the broker's rules): a floor's credentials that
+    # say too much are not believed either.
+    pub = Publisher("t1", broker.table("t1"), str(tmp_path / "spool"), say=lines.append)
+    wait_for(pub.connected.is_set)
+    pub.frame("evt", hand(1))
+    c = publisher_client(broker, broker.floor)
+    c.publish("felt/t1/stored", wire.encode({"run": pub.run, "n": 1000}), qos=1,
+              retain=True).wait_for_publish(5)
+    wait_for(lambda: [line for line in lines if "not the floor's word" in line], 10)
+    assert pub.pending() == 1 and pub.stored == 0
+    c.loop_stop()
+    pub.close(wait_s=0)
+
+
+def test_one_spool_one_process(tmp_path):
+    import subprocess
+    import sys
+    from host_tools.floor.publisher import SpoolBusy
+    t1, t1_file = nowhere(tmp_path / "floor", "t1")
+    spool = str(tmp_path / "spool")
+    one = Publisher("t1", t1, spool, say=lambda line: None)
+    with pytest.raises(SpoolBusy, match="the spool %s is in use \\(process %d\\)"
+                       % (spool, os.getpid())):
+        Publisher("t1", t1, spool, say=lambda line: None)
+    r = subprocess.run([sys.executable, "-c", "import sys; from host_tools.floor.publisher "
+                        "import Publisher; from host_tools.floor.credentials import "
+                        "Credentials; Publisher('t1', Credentials.load(sys.argv[1]), "
+                        "sys.argv[2])", t1_file, spool],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and "SpoolBusy: the spool %s is in use" % spool in r.stderr
+    one.close()
+    Publisher("t1", t1, spool, say=lambda line: None).close()   # let go: free again
+
+
+def test_a_spool_left_behind_is_said_and_delivered(broker, floor, tmp_path):
+    # A table's tool stopped with events undelivered (no broker): it says how many wait
+    # where.  The table comes back under another name: its tool names the old spool and
+    # how to deliver it, and --deliver gets them stored.
+    import subprocess
+    from served import BIN
+    lines = []
+    old = str(tmp_path / "floor" / "old")
+    pub = Publisher("old", nowhere(tmp_path / "away", "old")[0], old, say=lines.append)
+    for k in range(1, 4):
+        pub.frame("evt", hand(k))
+    run = pub.run
+    pub.close(wait_s=0)
+    assert lines[-1].startswith("old: 3 events wait in the spool %s: " % old), lines
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"))
+    os.makedirs(str(tmp_path / "state" / "felt"))
+    os.rename(str(tmp_path / "floor"), str(tmp_path / "state" / "felt" / "floor"))
+    old = str(tmp_path / "state" / "felt" / "floor" / "old")
+    r = subprocess.run([str(BIN / "felt-emulator"), "--floor",
+                        nowhere(tmp_path / "away", "new")[1], "--hands", "1", "--seed", "2"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "the spool %s holds up to 3 events the floor has not said it stored: felt-floor " \
+        "table --deliver --credentials old.json --spool %s" % (old, old) in r.stderr, r.stderr
+    assert " events wait in the spool %s/new: " % os.path.dirname(old) in r.stderr
+    r = subprocess.run([str(BIN / "felt-floor"), "table", "--deliver", "--credentials",
+                        credentials_file(broker, "old"), "--spool", old],
+                       capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert floor.store.stored_upto("old", run) == 3
+    assert "delivering 3 events of old" in r.stdout
+
+
+# ----- the floor tells the truth about a table ---------------------------------------------
+
+def test_a_table_heard_is_seen_and_a_dead_one_is_silent(broker, database, tmp_path,
+                                                         monkeypatch):
+    # The heartbeat keeps last_seen fresh; a table killed while the broker is down keeps
+    # its retained online true, but a floor started afterwards does not take what the
+    # broker kept for the table heard: last_seen stays when it was.
+    from host_tools.floor import publisher
+    monkeypatch.setattr(publisher, "HEARTBEAT_S", 1.0)
+    store = Store(database)
+    service = FloorService(broker.floor, store, say=lambda line: None)
+    service.start()
+    table = Table(broker, str(tmp_path / "spool"), inject=None)
+
+    def row():
+        return [r for r in store.table_rows() if r["name"] == "t1"][0]
+    wait_for(lambda: [r for r in store.table_rows() if r["name"] == "t1"], 20)
+    first = row()["last_seen"]
+    wait_for(lambda: row()["last_seen"] >= first + 2, 10, "heartbeats")
+    service.stop()
+    broker.kill()
+    table.crash()                        # while the broker is down: no last will
+    broker.start()
+    heard = row()["last_seen"]
+    time.sleep(1)
+    again = FloorService(broker.floor, store, say=lambda line: None)
+    again.start()
+    wait_for(again.connected.is_set)
+    time.sleep(2)
+    again.stop()
+    assert row()["online"] is True and row()["last_seen"] == heard
+    table.session.fw.close()
+
+
+def test_a_tables_clock_is_measured_and_its_events_stored_at_the_floors_time(broker,
+                                                                             floor):
+    c = publisher_client(broker)
+    slow = 2 * 86400                     # two days slow
+    c.publish("felt/t9/state", wire.encode(dict(STATE, at=time.time() - slow)),
+              qos=1).wait_for_publish(5)
+    c.publish("felt/t9/event", wire.event_message("r", 1, time.time() - slow, END),
+              qos=1).wait_for_publish(5)
+    wait_for(lambda: floor.store.stored_upto("t9", "r") == 1, 10)
+    now = time.time()
+    row = [r for r in floor.store.table_rows() if r["name"] == "t9"][0]
+    assert abs(row["clock_off"] + slow) < 5
+    assert floor.store.shifts(now - 8 * 3600, now)["t9"]["hands"] == 1
+    said = [line for line in floor.lines if "t9: its clock is" in line]
+    assert len(said) == 1 and "-1728" in said[0], floor.lines
+    c.loop_stop()
+
+
+def test_a_locked_board_is_shown_locked_from_the_start(broker, floor, tmp_path):
+    # A board that booted locked (its journal lost: an archive without the journal):
+    # felt-floor table shows it tilted, with why, before any event.
+    import signal
+    import subprocess
+    from served import BIN, Served
+    journal = tmp_path / "journal.jsonl"
+    (tmp_path / "journal.jsonl.1").write_text("{}\n")
+    board = Served("--journal", str(journal))
+    try:
+        table = felt_floor_table(board, broker, tmp_path / "spool")
+
+        def state():
+            row = row_of(floor, "b1")
+            return row and row["state"]
+        wait_for(lambda: state() and state()["status"] == "tilted", 30, "b1 tilted")
+        assert "journal.jsonl is missing but " in state()["tilt"]["why"]
+        table.send_signal(signal.SIGINT)
+        assert table.wait(30) == 0, table.stdout.read()
+    finally:
+        board.stop()
+
+
+def test_a_round_ended_as_the_tool_stops_is_stored_with_its_record(broker, floor, tmp_path):
+    # Ctrl-C while the round's record is fetched: close fetches it before goodbye.
+    table = Table(broker, str(tmp_path / "spool"), inject=None)
+    s = table.session
+    asked = []
+
+    def recall(k, start):
+        asked.append(k)
+        if len(asked) == 1:
+            raise KeyboardInterrupt
+        return s.ask("recall", {"round": k, "from": start})
+    table.pub._recall = recall
+    s.open()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            s.play_round()
+        table.pub.close()
+    finally:
+        s.fw.close()
+    wait_for(lambda: floor.store.counts("t1")["records"] == 1, 10, "the record stored")
+    assert floor.store.counts("t1")["rounds"] == 1
