@@ -190,10 +190,10 @@ class Session:
         tilt = self.hello.get("tilt")
         # Those who show the table (the floor's Publisher) begin from what the board says
         # it is: a tilted board answers no question but with its tilt.
-        state = None if tilt else self.state()
-        for observer in self.observers:
-            if hasattr(observer, "opened"):
-                observer.opened(self.hello, state)
+        showing = [o for o in self.observers if hasattr(o, "opened")]
+        state = None if tilt or not showing else self.state()
+        for observer in showing:
+            observer.opened(self.hello, state)
         if tilt:      # the program check failed (felt.tilted): the table never starts
             raise Tilted("%s: %s: %s" % (tilt["code"], tilt["file"], tilt["why"]))
         self._must(self.link.send(*self.as_technician("cfg", self.config)), "cfg")
