@@ -101,7 +101,7 @@ def test_a_table_publishes_only_under_its_own_name(broker, floor):
     forger.publish(wire.topic("t2", "state"), wire.encode({"status": "tilted"}),
                    retain=True)
     forger.publish(wire.topic("t1", "event"), wire.event_message(
-        "r", 1, time.time(), {"e": "hand", "hand": 1, "stacks": [1]}))
+        "r", 1, time.time(), {"e": "hand", "hand": 1, "button": 0, "stacks": [1]}))
     wait_for(lambda: floor.store.stored_upto("t1", "r") == 1, what="t1's own event")
     time.sleep(0.5)
     assert [r["name"] for r in floor.store.table_rows()] == ["t1"]
@@ -118,7 +118,7 @@ def test_only_the_floor_writes_stored_and_a_forged_one_is_never_heard(broker, tm
     pub = Publisher("t1", t1, str(tmp_path / "spool"), say=lambda line: None)
     wait_for(pub.connected.is_set)
     for k in range(3):
-        pub.frame("evt", {"e": "hand", "hand": k + 1, "stacks": [1, 1]})
+        pub.frame("evt", {"e": "hand", "hand": k + 1, "button": 0, "stacks": [1, 1]})
     for name in ("t1", "t2"):
         forger = Client(broker, broker.table(name) if name == "t2" else t1,
                         client_id="forger")
@@ -136,7 +136,7 @@ def test_a_table_reads_no_other_tables_messages(broker, floor, tmp_path):
     wait_for(spy.connected.is_set)
     spy.c.subscribe([("felt/#", 1)])
     pub = Publisher("t1", broker.table("t1"), str(tmp_path / "spool"), say=lambda line: None)
-    pub.frame("evt", {"e": "hand", "hand": 1, "stacks": [1, 1]})
+    pub.frame("evt", {"e": "hand", "hand": 1, "button": 0, "stacks": [1, 1]})
     wait_for(lambda: pub.pending() == 0, what="t1's event stored and acknowledged")
     time.sleep(0.5)
     assert [t for t, _ in spy.got if not t.startswith("felt/spy/")] == []
