@@ -23,10 +23,13 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import shutil
+import ssl
 import tempfile
 import threading
 import time
+import urllib.parse
 
 from host_tools.floor.demo import local_floor
 
@@ -125,13 +128,13 @@ def replay(names, rounds, pages, folder, round_s, seconds, out):
 class LiveClient(threading.Thread):
     """The page's live stream, read as a browser would: the delay of each table's change."""
 
-    def __init__(self, address, cookie):
+    def __init__(self, url, cookie, cafile=None):
         super().__init__(daemon=True)
-        self.address, self.cookie = address, cookie
+        self.url, self.cookie, self.cafile = url, cookie, cafile
         self.delays = []
 
     def run(self):
-        conn = http.client.HTTPConnection(*self.address)
+        conn = connection(self.url, self.cafile)
         conn.request("GET", "/live", headers={"Cookie": self.cookie})
         response = conn.getresponse()
         name = None
@@ -148,13 +151,41 @@ class LiveClient(threading.Thread):
                     self.delays.append(time.time() - at)
 
 
-def sign_in(address):
-    conn = http.client.HTTPConnection(*address)
-    conn.request("POST", "/login", "name=bench&password=%s" % PASSWORD,
-                 {"Content-Type": "application/x-www-form-urlencoded"})
-    cookie = conn.getresponse().getheader("Set-Cookie").split(";")[0]
-    conn.close()
-    return cookie
+def connection(url, cafile=None):
+    """An HTTP connection to the page at `url`; over HTTPS, its certificate checked
+    against `cafile` (the system's CAs without one)."""
+    u = urllib.parse.urlsplit(url)
+    if u.scheme == "https":
+        return http.client.HTTPSConnection(u.hostname, u.port,
+                                           context=ssl.create_default_context(cafile=cafile))
+    return http.client.HTTPConnection(u.hostname, u.port)
+
+
+def login_form(conn):
+    """(cookie, CSRF token) of the page's sign-in form, fetched on `conn`."""
+    conn.request("GET", "/login")
+    form = conn.getresponse()
+    token = re.search(r'name="csrf" value="([^"]+)"', form.read().decode()).group(1)
+    return form.getheader("Set-Cookie").split(";")[0], token
+
+
+def sign_in(url, name="bench", password=PASSWORD, cafile=None):
+    """The page's sign-in cookie ("name=value") for a supervisor, signed in as a
+    browser does: the form fetched for its CSRF token, then posted."""
+    conn = connection(url, cafile)
+    try:
+        cookie, token = login_form(conn)
+        conn.request("POST", "/login", urllib.parse.urlencode(
+            {"name": name, "password": password, "csrf": token}),
+            {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+        signed = conn.getresponse()
+        signed.read()
+    finally:
+        conn.close()
+    if signed.status != 303:
+        raise RuntimeError("the page refused to sign %s in: %d %s"
+                           % (name, signed.status, signed.reason))
+    return signed.getheader("Set-Cookie").split(";")[0]
 
 
 def percentile(values, q):
@@ -181,6 +212,8 @@ def _replayed(names, rounds, pages, folder, round_s, minutes):
 
 
 def run(tables=500, minutes=3.0, round_s=60.0, say=print):
+    """The figures: the floor as make floor sets it up (TLS to the broker, a password
+    each, the page over HTTPS), its certificates checked against the floor's CA."""
     folder = tempfile.mkdtemp(prefix="felt-floor-bench-")
     try:
         say("recording %d rounds of an emulated table" % RECORDED_ROUNDS)
@@ -191,7 +224,8 @@ def run(tables=500, minutes=3.0, round_s=60.0, say=print):
             stored_delays = []
             service.on_stored = lambda stored, when: stored_delays.extend(
                 when - at for _, _, _, at in stored)
-            live = LiveClient(page.address, sign_in(page.address))
+            cafile = os.path.join(folder, "ca.pem")
+            live = LiveClient(page.url, sign_in(page.url, cafile=cafile), cafile)
             live.start()
             say("replaying them as %d tables, a round every %g s each, for %g minutes"
                 % (tables, round_s, minutes))

@@ -236,6 +236,11 @@ class LocalBroker:
             time.sleep(0.05)
         raise BrokerError("mosquitto did not take the new password of %s" % name)
 
+    def certificate(self):
+        """(certificate, key) files of the broker's machine, from the floor's CA: the
+        page's too."""
+        return _path(self.folder, "server.pem"), _path(self.folder, "server.key")
+
     def kill(self):
         """The broker dies at once (SIGKILL): what it had not saved is lost."""
         self.proc.send_signal(signal.SIGKILL)

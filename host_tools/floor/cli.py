@@ -89,7 +89,8 @@ def serve(args):
     service = FloorService(floor, store)
     page = None
     if args.page is not None:
-        from host_tools.floor.page import Page, read_users
+        from host_tools.floor.page import Page
+        from host_tools.floor.supervisors import read_users
         try:
             if not read_users(args.users):
                 raise cli.UserError("%s: no supervisor can sign in: felt-floor user NAME "
@@ -101,12 +102,14 @@ def serve(args):
                         say=lambda line: print("felt-floor: " + line, flush=True))
         except OSError as e:
             raise cli.UserError("--page %s:%d: %s" % (args.page + (e.strerror or e,)), 1)
+        except ValueError as e:         # the sign-ins' key file (host_tools.floor.sessions)
+            raise cli.UserError(str(e), 1)
     service.start()
     print("felt-floor: storing the tables on %s:%d in %s; Ctrl-C stops" % (
         service.broker + (args.db,)), flush=True)
     if page is not None:
         page.start()
-        print("felt-floor: the floor's page is at http://%s:%d/" % page.address, flush=True)
+        print("felt-floor: the floor's page is at %s/" % page.url, flush=True)
     try:
         with cli.interruptible():
             while True:
@@ -123,7 +126,7 @@ def serve(args):
 
 def user(args):
     import getpass
-    from host_tools.floor.page import set_password
+    from host_tools.floor.supervisors import set_password
     if sys.stdin.isatty():
         password = getpass.getpass("password for %s: " % args.name)
         if getpass.getpass("again: ") != password:

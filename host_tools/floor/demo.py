@@ -15,7 +15,8 @@ import time
 
 from host_tools import cli
 from host_tools.floor.broker import BrokerError, LocalBroker, table_file
-from host_tools.floor.page import Page, set_password
+from host_tools.floor.page import Page
+from host_tools.floor.supervisors import set_password
 from host_tools.floor.service import FloorService
 from host_tools.floor.store import Store
 
@@ -41,13 +42,14 @@ def table(name, game, players, folder, seed):
 @contextlib.contextmanager
 def local_floor(folder, page_address, supervisor, password, tables=()):
     """A floor on this machine, in `folder`: a broker that knows the `tables` named, the
-    floor service on SQLite (folder/floor.db) and its page (at `page_address`, else a
-    free port) for one supervisor; (broker, service, page), all stopped on the way
-    out."""
+    floor service on SQLite (folder/floor.db) and its page over HTTPS with the floor's
+    certificate (at `page_address`, else a free port) for one supervisor; (broker,
+    service, page), all stopped on the way out."""
     try:
         broker = LocalBroker(folder, tables=tables)
     except BrokerError as e:
         raise cli.UserError(str(e), 1)
+    tls = broker.certificate()
     service = page = None
     try:
         users = os.path.join(folder, "users.json")
@@ -55,9 +57,11 @@ def local_floor(folder, page_address, supervisor, password, tables=()):
         service = FloorService(broker.floor, Store("sqlite:///%s/floor.db" % folder),
                                say=lambda line: None)
         try:
-            page = Page(page_address, service.store, service, users, say=lambda line: None)
+            page = Page(page_address, service.store, service, users, say=lambda line: None,
+                        tls=tls)
         except OSError:                 # the address is taken: any free port
-            page = Page(("127.0.0.1", 0), service.store, service, users, say=lambda line: None)
+            page = Page(("127.0.0.1", 0), service.store, service, users,
+                        say=lambda line: None, tls=tls)
         service.start()
         page.start()
         yield broker, service, page
@@ -82,9 +86,11 @@ def run(page_address=("127.0.0.1", 8080)):
                 tables = [table(name, game, players, folder, k + 1)
                           for k, (name, (game, players)) in enumerate(zip(names, GAMES))]
                 say("six tables play on the broker at %s:%d (TLS, each table with a "
-                    "password of its own, nobody anonymous); the floor's page is at "
-                    "http://%s:%d/ (sign in as floor, password %s); Ctrl-C stops all of it"
-                    % (broker.address + page.address + (password,)))
+                    "password of its own, nobody anonymous); the floor's page is at %s/ "
+                    "(its certificate from the floor's CA, %s; sign in as floor, password "
+                    "%s); Ctrl-C stops all of it"
+                    % (broker.address + (page.url, os.path.join(folder, "ca.pem"),
+                                         password)))
                 with cli.interruptible():
                     while any(t.poll() is None for t in tables):
                         time.sleep(0.5)

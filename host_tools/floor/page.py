@@ -12,375 +12,482 @@ only forms sign in and out.
     /table/NAME/record?run=RUN&n=N     its record: PHH, or a house-banked round's
     /report.csv?from=YYYY-MM-DD&to=YYYY-MM-DD[&table=NAME]
                         every round of the dates (from included, to excluded), one a line
+
+Starlette under uvicorn, in a thread of the floor's process; Jinja2 templates that
+escape every value; sign-ins in signed cookies (host_tools.floor.sessions), a CSRF
+token in every form that posts, sign-in tries throttled (host_tools.floor.throttle)
+and passwords checked on a bounded pool (host_tools.floor.supervisors).  Every header
+value is built from checked names, numbers and fixed words, never from stored text.
 """
 
-import csv
+import asyncio
 import datetime
-import hashlib
 import hmac
-import html
-import io
 import json
-import os
-import queue
-import re
 import secrets
+import socket
 import threading
 import time
-from http import cookies
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+import jinja2
+import uvicorn
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.responses import (JSONResponse, PlainTextResponse, RedirectResponse, Response,
+                                 StreamingResponse)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
 
-from host_tools.floor.store import NO_FIGURES
-from host_tools.floor.table_state import TableState
-from host_tools.words import event_line
+from host_tools.floor import sessions, shown
+from host_tools.floor.supervisors import PasswordChecker, Users
+from host_tools.floor.throttle import LOCK_S, Throttle
+from host_tools.floor.wire import check_name
 
-PAGE = Path(__file__).with_name("page.html")
-REPLAY = Path(__file__).with_name("replay.html")
-TABLE = Path(__file__).with_name("table.html")
+HERE = Path(__file__).parent
 SESSION_S = 12 * 3600       # a sign-in lasts a shift
 SHIFT_S = 8 * 3600          # "this shift": the last eight hours
 PUSH_S = 0.2                # a table's changes pushed at most this often
-COOKIE = "felt-floor"
+LOOK_S = 1.0                # how often the page looks for tables fallen silent
+KEEPALIVE_S = 15            # a comment on a quiet live stream, so proxies keep it open
+RETRY_MS = 1000             # a browser's live stream, broken, is opened again after this
+LIVE_BEHIND = 2000          # a live client this many changes behind is dropped (it reconnects)
+FORM_BYTES = 4096           # a form posted is at most this long
+CONNECTIONS = 500           # connections at once; past that, 503
+# The records' formats (host_tools.floor.records): a download's file extension.
+RECORDS = {"phh": "phh", "banked": "banked"}
+HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    # The page's own scripts and styles only: a script that got into a page would not run.
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+                               "img-src 'self'; frame-ancestors 'none'; form-action 'self'; "
+                               "base-uri 'none'; object-src 'none'",
+}
 
 
-# ----- supervisors -----------------------------------------------------------------------
+class _Headers:
+    """HEADERS on every answer."""
 
-def password_hash(password, salt=None):
-    """scrypt of the password, as stored in the users file: "scrypt$salt$hash"."""
-    salt = salt or secrets.token_hex(16)
-    digest = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), n=2 ** 14, r=8, p=1)
-    return "scrypt$%s$%s" % (salt, digest.hex())
+    def __init__(self, app):
+        self.app = app
 
-
-def set_password(users_file, name, password):
-    """Add the supervisor `name`, or change their password, in the users file."""
-    users = read_users(users_file)
-    users[name] = password_hash(password)
-    tmp = "%s.new" % users_file
-    with open(tmp, "w") as f:
-        os.chmod(tmp, 0o600)
-        json.dump(users, f, indent=1, sort_keys=True)
-    os.replace(tmp, users_file)
+    async def __call__(self, scope, receive, send):
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in HEADERS.items():
+                    headers.setdefault(name, value)
+            await send(message)
+        await self.app(scope, receive, sending)
 
 
-def read_users(users_file):
-    try:
-        with open(users_file) as f:
-            users = json.load(f)
-    except FileNotFoundError:
-        return {}
-    if not isinstance(users, dict):
-        raise ValueError("%s: not a users file (felt-floor user writes one)" % users_file)
-    return users
+class _SignedIn:
+    """Every page but signing in (and the scripts and styles) for a supervisor signed
+    in; anyone else is sent to sign in."""
+
+    def __init__(self, app, page):
+        self.app, self.page = app, page
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["path"] != "/login" and \
+                not scope["path"].startswith("/static/") and \
+                self.page.who(scope["session"]) is None:
+            return await RedirectResponse("/login", 303)(scope, receive, send)
+        await self.app(scope, receive, send)
 
 
-def check_password(users, name, password):
-    stored = users.get(name)
-    if not isinstance(stored, str) or stored.count("$") != 2:
-        password_hash(password)          # the same time whether the name is known or not
-        return False
-    _, salt, _ = stored.split("$")
-    return hmac.compare_digest(stored, password_hash(password, salt))
-
-
-# ----- what the page shows ---------------------------------------------------------------
-
-def table_view(row, figures):
-    """A table as the page draws it: its row, its retained state, this shift's figures
-    (store.shifts)."""
-    return {"name": row["name"], "online": row["online"], "since": row["since"],
-            "state": row["state"] or {}, "shift": figures.get(row["name"], NO_FIGURES)}
-
-
-def replay_steps(table, stored):
-    """A stored round as steps: each event in words, with the felt as the floor saw it
-    then (TableState over the round's events)."""
-    state = TableState(table)
-    steps = []
-    for _, at, e in stored:
-        state.event(e)
-        view = state.snapshot()
-        steps.append({"at": _when(at)[11:], "line": event_line(e),
-                      "felt": {k: view[k] for k in ("status", "hand", "button", "stacks",
-                                                    "pot", "to_act", "board")}})
-    return steps
-
-
-def report(store, start, end, table=None):
-    """The rounds of [start, end) as CSV text."""
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(["table", "ended", "hand", "winners", "rake", "house", "called_off"])
-    for r in store.rounds_between(start, end, table):
-        w.writerow([r["table_name"], _when(r["at"]), r["hand"],
-                    " ".join(map(str, r["winners"])), r["rake"],
-                    "" if r["house"] is None else r["house"], r["called_off"] or ""])
-    return out.getvalue()
-
-
-def _when(at):
-    return datetime.datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M:%S")
+def _event(name, data):
+    """A server-sent event (JSON text holds no line break)."""
+    return "event: %s\ndata: %s\n\n" % (name, json.dumps(data))
 
 
 def _day(text):
-    return datetime.datetime.strptime(text, "%Y-%m-%d").timestamp()
+    """A date given as YYYY-MM-DD, else HTTPException 400."""
+    try:
+        return datetime.datetime.strptime(text or "", "%Y-%m-%d").date()
+    except ValueError:
+        raise HTTPException(400, "give from=YYYY-MM-DD and to=YYYY-MM-DD (to excluded)")
 
 
-# ----- the server ------------------------------------------------------------------------
+def _midnight(day):
+    return datetime.datetime.combine(day, datetime.time()).timestamp()
+
+
+def _table_name(request):
+    try:
+        return check_name(request.path_params["name"])
+    except ValueError:
+        raise HTTPException(404, "no such table on this floor")
+
+
+def _round_key(request):
+    """(run, n) of a round's end, from the query, else HTTPException 400."""
+    run, n = request.query_params.get("run"), request.query_params.get("n", "")
+    if not run or not n.isdigit() or len(n) > 18:
+        raise HTTPException(400, "give run= and n= (a round's end)")
+    return run, int(n)
+
 
 class Page:
-    def __init__(self, address, store, service, users_file, say=print):
-        self.store = store
-        self.users_file = users_file
-        self.say = say
-        self.sessions = {}          # token: (name, until)
-        self.clients = []           # one queue of (event, data) per /live client
+    def __init__(self, address, store, service, users_file, say=print, tls=None):
+        """The page at `address` (host, port; port 0: a free one), over HTTPS with `tls`,
+        (certificate file, key file), else plain HTTP.  Its sign-ins are signed with a
+        key kept beside `users_file` (sessions.paths), made when there is none."""
+        self.store, self.service, self.say = store, service, say
+        self.scheme = "https" if tls else "http"
+        key_file, signed_out_file = sessions.paths(users_file)
+        key = sessions.session_key(key_file)
+        self.signed_out = sessions.SignedOut(signed_out_file)
+        self.users = Users(users_file)
+        self.checker = PasswordChecker()
+        self.throttle = Throttle()
+        self._pw_key = hmac.new(key.encode(), b"password", "sha256").digest()
         self._dirty = set()         # tables changed since the last push
+        self._status = {}           # table: its status at the last look (silent or not)
         self._lock = threading.Lock()
-        self._stop = threading.Event()
+        self._clients = set()       # each live client's queue (the server's loop only)
+        self._loop = None
+        self._thread = None
+        self.templates = Jinja2Templates(env=jinja2.Environment(
+            loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True))
+        # Under HTTPS the cookie's name also tells a browser to take it from this host,
+        # over HTTPS, for every path only (the __Host- prefix).
+        cookie = "__Host-felt-floor" if tls else "felt-floor"
+        app = Starlette(routes=[
+            Route("/login", self.login_form, methods=["GET"]),
+            Route("/login", self.sign_in, methods=["POST"]),
+            Route("/logout", self.sign_out, methods=["POST"]),
+            Route("/", self.floor),
+            Route("/tables.json", self.tables),
+            Route("/live", self.live),
+            Route("/table/{name}", self.table),
+            Route("/table/{name}/replay", self.replay),
+            Route("/table/{name}/record", self.record),
+            Route("/report.csv", self.report),
+            Mount("/static", StaticFiles(directory=HERE / "static"))],
+            middleware=[Middleware(_Headers),
+                        Middleware(SessionMiddleware, secret_key=key, session_cookie=cookie,
+                                   max_age=SESSION_S, same_site="strict",
+                                   https_only=bool(tls)),
+                        Middleware(_SignedIn, page=self)],
+            exception_handlers={SQLAlchemyError: self._database_away})
+        self.sock = socket.create_server(tuple(address))    # taken: OSError here
+        self.address = self.sock.getsockname()[:2]
+        config = uvicorn.Config(
+            app, log_config=None, access_log=False, lifespan="off", proxy_headers=False,
+            server_header=False, limit_concurrency=CONNECTIONS, timeout_graceful_shutdown=3,
+            ssl_certfile=tls[0] if tls else None, ssl_keyfile=tls[1] if tls else None,
+            ssl_ciphers="ECDHE+AESGCM:ECDHE+CHACHA20")
+        try:
+            config.load()           # a certificate or key that cannot be read: OSError here
+        except BaseException:
+            self.sock.close()
+            raise
+        self.server = uvicorn.Server(config)
         service.listeners.append(self.changed)
-        page = self
 
-        class Handler(_Handler):
-            floor = page
-        self.server = ThreadingHTTPServer(address, Handler)
-        self.server.daemon_threads = True
-        self.address = self.server.server_address[:2]
+    @property
+    def url(self):
+        return "%s://%s:%d" % ((self.scheme,) + tuple(self.address))
 
     def start(self):
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        threading.Thread(target=self._pusher, daemon=True).start()
+        self._thread = threading.Thread(target=asyncio.run, args=(self._serve(),),
+                                        name="felt-floor-page", daemon=True)
+        self._thread.start()
 
     def stop(self):
-        self._stop.set()
-        self.server.shutdown()
-        self.server.server_close()
+        if self.changed in self.service.listeners:
+            self.service.listeners.remove(self.changed)
+        if self._thread is None:
+            self.sock.close()
+        else:
+            loop = self._loop
+            if loop is not None:        # the live streams end, so the server may
+                loop.call_soon_threadsafe(self._end_streams)
+            self.server.should_exit = True
+            self._thread.join(15)
+        self.checker.close()
 
-    def listen(self):
-        """A queue that gets ("table", view) whenever a table changes."""
-        q = queue.Queue()
-        with self._lock:
-            self.clients.append(q)
-        return q
+    async def _serve(self):
+        self._loop = asyncio.get_running_loop()
+        pusher = asyncio.create_task(self._push())
+        try:
+            await self.server.serve(sockets=[self.sock])
+        finally:
+            self._loop = None
+            pusher.cancel()
 
-    def unlisten(self, q):
-        with self._lock:
-            self.clients.remove(q)
+    # ----- who is signed in --------------------------------------------------------------
 
-    def changed(self, table):
-        self.changed_all((table,))
+    def _fingerprint(self, stored):
+        """A sign-in's mark of the password it was made with: changing the password
+        ends it."""
+        return hmac.new(self._pw_key, stored.encode(), "sha256").hexdigest()[:32]
 
-    def changed_all(self, tables):
-        with self._lock:
-            self._dirty.update(tables)
+    def who(self, session):
+        """The supervisor signed in with this session, or None: it is theirs, within its
+        shift, not signed out, and their password is the one it was made with."""
+        user, sid, until = session.get("user"), session.get("sid"), session.get("until")
+        if not isinstance(user, str) or not isinstance(sid, str) or \
+                not isinstance(until, (int, float)) or until < time.time() or \
+                sid in self.signed_out:
+            return None
+        try:
+            stored = self.users.now().get(user)
+        except ValueError as e:         # the users file was made by hand, wrongly
+            self.say("nobody may sign in: %s" % e)
+            return None
+        if not isinstance(stored, str) or not hmac.compare_digest(
+                str(session.get("pw")), self._fingerprint(stored)):
+            return None
+        return user
 
-    def _pusher(self):
-        """Each changed table to every /live client, at most every PUSH_S."""
-        while not self._stop.wait(PUSH_S):
-            with self._lock:
-                dirty, self._dirty = self._dirty, set()
-                clients = list(self.clients)
-            if not dirty or not clients:
-                continue
-            try:
-                views = self.views(dirty)
-            except SQLAlchemyError as e:     # the database away: these tables again later
-                self.say("the page cannot read the database: %s" % str(e).split("\n")[0])
-                self.changed_all(dirty)
-                continue
-            for view in views:
-                for q in clients:
-                    q.put(("table", json.dumps(view)))
+    @staticmethod
+    def _csrf(session):
+        """The session's CSRF token, made when it has none."""
+        if not isinstance(session.get("csrf"), str):
+            session["csrf"] = secrets.token_urlsafe(32)
+        return session["csrf"]
+
+    async def _form(self, request):
+        """The form posted, its CSRF token checked; HTTPException when it is too long or
+        its token is not the session's."""
+        length = request.headers.get("content-length", "")
+        if not length.isdigit() or int(length) > FORM_BYTES:
+            raise HTTPException(413, "a form is at most %d bytes, its length given" % FORM_BYTES)
+        form = await request.form(max_files=0, max_fields=8)
+        token = form.get("csrf")
+        if not isinstance(token, str) or not hmac.compare_digest(
+                token.encode(), str(request.session.get("csrf")).encode()):
+            raise HTTPException(403, "this form is not from this page, or its page has "
+                                     "expired: load the page again")
+        return form
+
+    def _login(self, request, message="", status=200, headers=None):
+        return self.templates.TemplateResponse(
+            request, "login.html", {"message": message, "csrf": self._csrf(request.session)},
+            status_code=status, headers=headers)
+
+    def login_form(self, request):
+        return self._login(request)
+
+    async def sign_in(self, request):
+        form = await self._form(request)
+        name, password = form.get("name"), form.get("password")
+        if not isinstance(name, str) or not isinstance(password, str):
+            return self._login(request, "Give a name and a password.", 400)
+        address = request.client.host if request.client else "?"
+        wait = self.throttle.begin(name, address)
+        if wait is not None:
+            minutes = -(-int(wait) // 60)
+            return self._login(request, "Too many wrong passwords: try again in %d minute%s."
+                               % (minutes, "" if minutes == 1 else "s"), 429,
+                               {"Retry-After": str(int(wait))})
+        users = self.users.now()
+        checked = self.checker.submit(users, name, password)
+        if checked is None:
+            self.throttle.cancel(name, address)
+            return self._login(request, "The floor is checking many passwords at once: try "
+                                        "again in a moment.", 503, {"Retry-After": "1"})
+        right = False
+        try:
+            right = await asyncio.wrap_future(checked)
+        finally:                # a try given up by its client counts as wrong
+            if self.throttle.end(name, address, right):
+                self.say("sign-ins refused for %d minutes: too many wrong passwords for %r "
+                         "or from %s" % (LOCK_S // 60, name, address))
+        if not right:
+            return self._login(request, "Wrong name or password.", 401)
+        request.session.clear()         # a new session: nothing of the one before
+        request.session.update(user=name, sid=secrets.token_urlsafe(16),
+                               until=time.time() + SESSION_S, csrf=secrets.token_urlsafe(32),
+                               pw=self._fingerprint(users[name]))
+        self.say("%s signed in from %s" % (name, address))
+        return RedirectResponse("/", 303)
+
+    async def sign_out(self, request):
+        await self._form(request)
+        session = request.session
+        await asyncio.to_thread(self.signed_out.add, session["sid"], session["until"])
+        self.say("%s signed out" % session["user"])
+        session.clear()
+        return RedirectResponse("/login", 303)
+
+    # ----- what the page shows -----------------------------------------------------------
 
     def views(self, names=None):
-        """The tables (those named, else all) as the page draws them."""
+        """The tables (those named, else all) as the page draws them (shown.table_view)."""
         now = time.time()
+        rows = self.store.table_rows()
         figures = self.store.shifts(now - SHIFT_S, now)
-        return [table_view(row, figures) for row in self.store.table_rows()
+        return [shown.table_view(row, figures, now) for row in rows
                 if names is None or row["name"] in names]
 
-    def sign_in(self, name, password):
-        if not check_password(read_users(self.users_file), name, password):
-            time.sleep(1)           # a guess a second
-            return None
-        token = secrets.token_urlsafe(32)
-        self.sessions[token] = (name, time.time() + SESSION_S)
-        self.say("%s signed in" % name)
-        return token
+    def floor(self, request):
+        return self.templates.TemplateResponse(request, "floor.html", {
+            "user": request.session["user"], "csrf": self._csrf(request.session),
+            "zone": time.strftime("%Z (UTC%z)")})
 
-    def who(self, token):
-        name, until = self.sessions.get(token, (None, 0))
-        return name if until > time.time() else None
+    def tables(self, request):
+        return JSONResponse(self.views())
 
-
-class _Handler(BaseHTTPRequestHandler):
-    floor = None
-    server_version = "felt-floor"
-
-    def log_message(self, fmt, *args):
-        pass                            # the floor's log says what matters
-
-    def _token(self):
-        jar = cookies.SimpleCookie(self.headers.get("Cookie", ""))
-        return jar[COOKIE].value if COOKIE in jar else None
-
-    def _send(self, status, body, kind="text/html; charset=utf-8", headers=()):
-        data = body.encode() if isinstance(body, str) else body
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Frame-Options", "DENY")
-        for k, v in headers:
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self):
-        url = urlsplit(self.path)
-        if url.path == "/login":
-            return self._send(200, _login_form(""))
-        user = self.floor.who(self._token())
-        if user is None:
-            return self._send(303, "", headers=[("Location", "/login")])
-        if url.path == "/":
-            return self._send(200, fill(PAGE, user=html.escape(user)))
-        if url.path == "/tables.json":
-            return self._send(200, json.dumps(self.floor.views()), "application/json")
-        if url.path == "/live":
-            return self._live()
-        if url.path.startswith("/table/") and url.path.endswith("/replay"):
-            return self._replay(unquote(url.path[len("/table/"):-len("/replay")]),
-                                parse_qs(url.query))
-        if url.path.startswith("/table/") and url.path.endswith("/record"):
-            return self._record(unquote(url.path[len("/table/"):-len("/record")]),
-                                parse_qs(url.query))
-        if url.path.startswith("/table/"):
-            return self._table(unquote(url.path[len("/table/"):]))
-        if url.path == "/report.csv":
-            return self._report(parse_qs(url.query))
-        return self._send(404, "no such page")
-
-    def do_POST(self):
-        length = min(int(self.headers.get("Content-Length") or 0), 4096)
-        form = parse_qs(self.rfile.read(length).decode(errors="replace"))
-        if self.path == "/login":
-            token = self.floor.sign_in(form.get("name", [""])[0], form.get("password", [""])[0])
-            if token is None:
-                return self._send(401, _login_form("Wrong name or password."))
-            return self._send(303, "", headers=[
-                ("Location", "/"),
-                ("Set-Cookie", "%s=%s; HttpOnly; SameSite=Strict; Path=/; Max-Age=%d"
-                 % (COOKIE, token, SESSION_S))])
-        if self.path == "/logout":
-            self.floor.sessions.pop(self._token(), None)
-            return self._send(303, "", headers=[("Location", "/login"),
-                                                ("Set-Cookie", "%s=; Max-Age=0; Path=/" % COOKIE)])
-        return self._send(404, "no such form")
-
-    def _live(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        q = self.floor.listen()
-        try:
-            self._event("tables", json.dumps(self.floor.views()))
-            while True:
-                try:
-                    self._event(*q.get(timeout=15))
-                except queue.Empty:
-                    self.wfile.write(b": still here\n\n")     # keeps proxies from closing
-                    self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        finally:
-            self.floor.unlisten(q)
-
-    def _event(self, name, data):
-        self.wfile.write(("event: %s\ndata: %s\n\n" % (name, data)).encode())
-        self.wfile.flush()
-
-    def _table(self, name):
-        store = self.floor.store
-        if not [r for r in store.table_rows() if r["name"] == name]:
-            return self._send(404, "no table %s on this floor" % html.escape(name))
+    def table(self, request):
+        name = _table_name(request)
+        found = self.views({name})
+        if not found:
+            raise HTTPException(404, "no such table on this floor")
         now = time.time()
-        (view,) = self.floor.views({name})
-        rounds = store.rounds_between(now - SHIFT_S, now + 1, name)[-20:]
-        recorded = store.recorded(name, rounds[0]["at"]) if rounds else set()
-        events = store.last_events(name, 200)
-        rows = []
-        for r in reversed(rounds):
-            where = "?run=%s&n=%d" % (r["run"], r["n"])
-            rows.append("<tr><td>%s<td>%d<td>%s<td>%d<td>%s<td>%s<td><a href=\"%s\">replay"
-                        "</a>%s</tr>" % (
-                            _when(r["at"]), r["hand"], " ".join(map(str, r["winners"])),
-                            r["rake"], "" if r["house"] is None else r["house"],
-                            html.escape(r["called_off"] or ""), html.escape(
-                                "/table/%s/replay%s" % (quote(name), where)),
-                            " <a href=\"%s\">record</a>" % html.escape(
-                                "/table/%s/record%s" % (quote(name), where))
-                            if (r["run"], r["n"]) in recorded else ""))
-        lines = ["<li>%s %s</li>" % (_when(at)[11:], html.escape(event_line(e)))
-                 for _, _, at, e in events]
-        return self._send(200, fill(TABLE, table=html.escape(name), rounds="\n".join(rows),
-                                     state=html.escape(json.dumps(view, indent=1)),
-                                     events="\n".join(lines)))
+        rounds = self.store.rounds_between(now - SHIFT_S, now + 1, name)[-20:]
+        recorded = self.store.recorded(name, rounds[0]["at"]) if rounds else set()
+        return self.templates.TemplateResponse(request, "table.html", {
+            "view": found[0],
+            "rounds": [dict(shown.round_row(r), recorded=(r["run"], r["n"]) in recorded)
+                       for r in reversed(rounds)],
+            "events": [shown.event_row(at, e)
+                       for _, _, at, e in self.store.last_events(name, 200)]})
 
-    def _replay(self, name, query):
+    def replay(self, request):
         """A round to step through: each event in words, and the felt after it."""
-        try:
-            run, n = query["run"][0], int(query["n"][0])
-        except (KeyError, ValueError):
-            return self._send(400, "give run= and n= (a round's end)", "text/plain; charset=utf-8")
-        steps = replay_steps(name, self.floor.store.round_events(name, run, n))
+        name = _table_name(request)
+        run, n = _round_key(request)
+        steps = shown.replay_steps(name, self.store.round_events(name, run, n))
         if not steps:
-            return self._send(404, "no such round of %s" % html.escape(name))
-        return self._send(200, fill(REPLAY, table=html.escape(name),
-                                     steps=json.dumps(steps).replace("</", "<\\/")))
+            raise HTTPException(404, "no such round of that table")
+        return self.templates.TemplateResponse(request, "replay.html",
+                                               {"table": name, "steps": steps})
 
-    def _record(self, name, query):
-        """A round's record, as the table sent it (host_tools.floor.records), to save."""
-        try:
-            run, n = query["run"][0], int(query["n"][0])
-        except (KeyError, ValueError):
-            return self._send(400, "give run= and n= (a round's end)", "text/plain; charset=utf-8")
-        record = self.floor.store.record_of(name, run, n)
-        if record is None:
-            return self._send(404, "no record of that round of %s" % html.escape(name))
-        return self._send(200, record["text"], "text/plain; charset=utf-8", [
-            ("Content-Disposition", "attachment; filename=%s-hand-%d.%s" % (
-                name, record["hand"], record["format"]))])
+    def record(self, request):
+        """A round's record, as the table sent it (host_tools.floor.records), to save:
+        its file named from the checked table name, the hand (a number) and the
+        format's own extension (a fixed word; .txt for a format the floor does not
+        know)."""
+        name = _table_name(request)
+        run, n = _round_key(request)
+        record = self.store.record_of(name, run, n)
+        if not isinstance(record, dict):
+            raise HTTPException(404, "no record of that round of that table")
+        hand = shown.whole(record.get("hand"))
+        text = record.get("text")
+        return Response(text if isinstance(text, str) else json.dumps(text),
+                        media_type="text/plain; charset=utf-8", headers={
+                            "Content-Disposition": "attachment; filename=%s-%s.%s" % (
+                                name, "hand-%d" % hand if hand is not None else "round-%d" % n,
+                                RECORDS.get(record.get("format"), "txt"))})
 
-    def _report(self, query):
-        try:
-            start = _day(query["from"][0])
-            end = _day(query["to"][0])
-        except (KeyError, ValueError):
-            return self._send(400, "give from=YYYY-MM-DD and to=YYYY-MM-DD (to excluded)",
-                              "text/plain; charset=utf-8")
-        table = query.get("table", [None])[0]
-        return self._send(200, report(self.floor.store, start, end, table),
-                          "text/csv; charset=utf-8",
-                          [("Content-Disposition", "attachment; filename=felt-floor-%s-%s.csv"
-                            % (query["from"][0], query["to"][0]))])
+    def report(self, request):
+        start, end = _day(request.query_params.get("from")), _day(request.query_params.get("to"))
+        table = request.query_params.get("table")
+        if table is not None:
+            try:
+                check_name(table)
+            except ValueError as e:
+                raise HTTPException(400, "table=: %s" % e)
+        return Response(shown.report(self.store.rounds_between(_midnight(start), _midnight(end),
+                                                               table)),
+                        media_type="text/csv; charset=utf-8", headers={
+                            "Content-Disposition": "attachment; filename=felt-floor-%s-%s.csv"
+                            % (start.isoformat(), end.isoformat())})
 
+    def _database_away(self, request, e):
+        self._say_database(e)
+        return PlainTextResponse("the floor's database does not answer: try again in a "
+                                 "moment", 503, {"Retry-After": "5"})
 
-def fill(template, **values):
-    """The template's text with each {{name}} replaced by values[name], in one pass: a
-    value that holds "{{...}}" itself stays as it is."""
-    return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m.group(1)], template.read_text())
+    def _say_database(self, e):
+        self.say("the page cannot read the database: %s" % str(e).split("\n")[0])
 
+    # ----- live ----------------------------------------------------------------------------
 
-def _login_form(message):
-    return ("<!doctype html><meta charset=utf-8><title>felt floor: sign in</title>"
-            "<h1>Felt floor</h1><p>%s</p><form method=post action=/login>"
-            "<label>Name <input name=name autocomplete=username></label> "
-            "<label>Password <input name=password type=password "
-            "autocomplete=current-password></label> <button>Sign in</button></form>"
-            % html.escape(message))
+    def changed(self, table):
+        """What the floor shows of `table` changed (FloorService's listener)."""
+        with self._lock:
+            self._dirty.add(table)
+
+    async def live(self, request):
+        session = request.session
+        queue = asyncio.Queue(LIVE_BEHIND)
+        self._clients.add(queue)
+
+        async def events():
+            try:
+                yield "retry: %d\n\n" % RETRY_MS
+                yield _event("tables", await asyncio.to_thread(self.views))
+                while self.who(session) is not None:     # signed out: the stream ends
+                    try:
+                        said = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                    except asyncio.TimeoutError:
+                        yield ": still here\n\n"
+                        continue
+                    if said is None:
+                        return
+                    yield said
+            except SQLAlchemyError as e:     # the browser opens the stream again later
+                self._say_database(e)
+            finally:
+                self._clients.discard(queue)
+        return StreamingResponse(events(), media_type="text/event-stream")
+
+    def _end(self, queue):
+        """A live client's stream ends (what it had not taken is dropped)."""
+        while not queue.empty():
+            queue.get_nowait()
+        queue.put_nowait(None)
+        self._clients.discard(queue)
+
+    def _end_streams(self):
+        for queue in list(self._clients):
+            self._end(queue)
+
+    async def _push(self):
+        """Each changed table to every live client, at most every PUSH_S; and, every
+        LOOK_S, each table whose status changed on its own (fallen silent)."""
+        looked = 0.0
+        while True:
+            await asyncio.sleep(PUSH_S)
+            with self._lock:
+                dirty, self._dirty = self._dirty, set()
+            if not self._clients:
+                continue
+            look = time.monotonic() - looked >= LOOK_S
+            if not dirty and not look:
+                continue
+            if look:
+                looked = time.monotonic()
+            try:
+                views = await asyncio.to_thread(self._changed_views, dirty, look)
+            except SQLAlchemyError as e:     # the database away: these tables again later
+                self._say_database(e)
+                with self._lock:
+                    self._dirty.update(dirty)
+                continue
+            for view in views:
+                said = _event("table", view)
+                for queue in list(self._clients):
+                    try:
+                        queue.put_nowait(said)
+                    except asyncio.QueueFull:
+                        self._end(queue)
+
+    def _changed_views(self, dirty, look):
+        """The views of the tables in `dirty`, and (when `look`) of those whose status
+        changed since the last look."""
+        now = time.time()
+        rows = self.store.table_rows()
+        if look:
+            for row in rows:
+                status = shown.table_status(row, shown.clean_state(row.get("state")), now)[0]
+                if self._status.get(row["name"], status) != status:
+                    dirty.add(row["name"])
+                self._status[row["name"]] = status
+        if not dirty:
+            return []
+        figures = self.store.shifts(now - SHIFT_S, now)
+        return [shown.table_view(row, figures, now) for row in rows if row["name"] in dirty]
