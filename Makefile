@@ -10,7 +10,7 @@
 #   make pico         the Pico's firmware, felt frozen in, into build/pico/firmware.uf2
 
 #   make pico-harness the emulated Pico's Node packages (host_tools/pico, npm ci)
-#   make floor-parts  mosquitto and chromium, which the floor's tests start (Debian's)
+#   make floor-parts  mosquitto, chromium and certutil, which the floor's tests use (Debian's)
 #   make compile      the firmware as a board holds it, in build/mpy/ (.mpy + main.py)
 #   make clean        back to a fresh clone's state
 
@@ -152,6 +152,11 @@ floor-parts:
 	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	    (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null; } || \
 	  { echo "make: the floor's page is tested in chromium (apt-get install chromium)"; exit 1; }
+	@# certutil: the page's HTTPS test makes chromium trust a CA of its own (NSS's database).
+	@command -v certutil >/dev/null || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	    (apt-get update -qq && apt-get install -y -qq libnss3-tools) >/dev/null; } || \
+	  { echo "make: the page's HTTPS test needs certutil (apt-get install libnss3-tools)"; exit 1; }
 
 test: venv micropython compile pico pico-harness floor-parts
 	$(STAGE) harness node --test --test-reporter=spec host_tools/pico/harness/test/

@@ -29,7 +29,7 @@ import nss
 from broker import Broker
 from host_tools.emulator.session import Session
 from host_tools.floor import shown
-from host_tools.floor.bench import login_form, sign_in
+from host_tools.floor.bench import LiveClient, login_form, sign_in
 from host_tools.floor.page import Page
 from host_tools.floor.publisher import Publisher
 from host_tools.floor.service import FloorService
@@ -461,8 +461,6 @@ def test_a_state_of_wrong_types_does_not_stop_the_overview_nor_its_tables_page(f
 
 @needs_chromium
 def test_a_table_not_heard_from_shows_silent_since_whatever_online_says(floor):
-    quiet = time.time() - shown.SILENT_S + 4        # silent in four seconds
-    crafted(floor, "quiet", {"status": "playing", "game": "holdem"}, at=quiet)
     crafted(floor, "gone", {"status": "idle"}, at=time.time() - 300)
     crafted(floor, "fresh", {"status": "locked", "tilt": {"code": "program_check_failed",
                                                           "why": "a file changed",
@@ -470,8 +468,10 @@ def test_a_table_not_heard_from_shows_silent_since_whatever_online_says(floor):
     with chromium() as page:
         browse_signed_in(page, floor)
         page.wait_for_selector('#t-gone[data-status="silent"]', timeout=10000)
-        page.wait_for_selector('#t-quiet[data-status="playing"]', timeout=10000)
         assert "locked: program_check_failed: a file changed" in page.inner_text("#t-fresh")
+        quiet = time.time() - shown.SILENT_S + 8        # silent in eight seconds
+        crafted(floor, "quiet", {"status": "playing", "game": "holdem"}, at=quiet)
+        page.wait_for_selector('#t-quiet[data-status="playing"]', timeout=8000)
         page.wait_for_selector('#t-quiet[data-status="silent"]', timeout=15000)
         assert "silent since %s" % shown.clock(quiet) in page.inner_text("#t-quiet")
 
@@ -492,7 +492,16 @@ def test_https_from_the_floors_ca_with_a_secure_cookie(tmp_path):
         with pytest.raises(ssl.SSLCertVerificationError):      # the CA not trusted
             http.client.HTTPSConnection(host, port, context=ssl.create_default_context()) \
                 .request("GET", "/login")
-        crafted(floor, "t1", {"status": "idle", "game": "holdem"})
+        # felt-floor bench's client of the live stream, over HTTPS with the CA file.
+        live = LiveClient(floor.url, sign_in(floor.url, "alice", PASSWORD, floor.cafile),
+                          floor.cafile)
+        live.start()
+
+        def changed():
+            crafted(floor, "t1", {"status": "idle", "game": "holdem", "at": time.time()})
+            time.sleep(0.3)
+            return live.delays
+        wait_for(changed, 10, "a change on the live stream")
         if os.access(CHROMIUM, os.X_OK) and nss.CERTUTIL:
             home = nss.trusting_home(str(tmp_path / "home"), floor.cafile)
             with chromium(home) as page:         # trusting the floor's CA, nothing else
