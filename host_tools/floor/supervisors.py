@@ -55,10 +55,12 @@ def check_password(users, name, password):
 
 class Users:
     """The users file as it is now, read again only when it changed (a password changed
-    or a supervisor removed ends their sign-ins: Page.who)."""
+    or a supervisor removed ends their sign-ins: Page.who).  A file that is not a users
+    file lets nobody in, said once (`say`) until it changes."""
 
-    def __init__(self, users_file):
+    def __init__(self, users_file, say):
         self.users_file = users_file
+        self.say = say
         self._seen = None           # (mtime_ns, size, inode) of the file last read
         self._users = {}
         self._lock = threading.Lock()
@@ -71,8 +73,12 @@ class Users:
             seen = None
         with self._lock:
             if seen != self._seen:
-                self._users = read_users(self.users_file) if seen else {}
                 self._seen = seen
+                try:
+                    self._users = read_users(self.users_file) if seen else {}
+                except ValueError as e:     # made by hand, wrongly (JSON's errors too)
+                    self._users = {}
+                    self.say("nobody may sign in: %s" % e)
             return self._users
 
 

@@ -598,3 +598,15 @@ def test_a_rounds_record_is_on_its_tables_page_with_no_card_nobody_saw(floor, tm
     with pytest.raises(urllib.error.HTTPError) as none:
         opener.open(floor.url + "/table/t1/record?run=%s&n=1" % table.pub.run)
     assert none.value.code == 404
+
+
+def test_a_users_file_spoilt_by_hand_lets_nobody_in_and_says_why(floor):
+    alice = urllib.request.build_opener()
+    alice.addheaders = [("Cookie", sign_in(floor.url, "alice", PASSWORD))]
+    with open(floor.users, "w") as f:
+        f.write('["alice"]')
+    assert alice.open(floor.url + "/tables.json").url == floor.url + "/login"
+    status, _, body = guess(floor, "alice", PASSWORD)
+    assert status == 401 and "Wrong name or password" in body
+    assert floor.said.count("nobody may sign in: %s: not a users file (felt-floor user "
+                            "writes one)" % floor.users) == 1      # said once
