@@ -4,7 +4,7 @@
     felt-floor init --broker floor.lan:8883    # the floor's folder: CA, broker, passwords
     felt-floor add-table t1                    # t1's credentials: floor/tables/t1.json
     felt-floor user alice                      # a supervisor who may sign in
-    felt-floor serve --page 0.0.0.0:8443       # mosquitto -c floor/mosquitto.conf beside it
+    felt-floor serve --page 0.0.0.0:8443 --page-tls    # beside mosquitto -c floor/mosquitto.conf
     felt-floor table --port /dev/ttyUSB0 --credentials t1.json
     felt-floor demo                            # make floor: six emulated tables
     felt-floor bench --tables 500              # the floor under load: one JSON line
@@ -98,7 +98,11 @@ def serve(args):
         except ValueError as e:
             raise cli.UserError(str(e), 1)
         try:
-            page = Page(args.page, store, service, args.users,
+            tls = None
+            if args.page_tls:           # the certificate felt-floor init made, of the CA
+                tls = (os.path.join(args.home, "server.pem"),
+                       os.path.join(args.home, "server.key"))
+            page = Page(args.page, store, service, args.users, tls=tls,
                         say=lambda line: print("felt-floor: " + line, flush=True))
         except OSError as e:
             raise cli.UserError("--page %s:%d: %s" % (args.page + (e.strerror or e,)), 1)
@@ -264,6 +268,9 @@ def main(argv=None):
     p.add_argument("--db", metavar="URL",
                    help="the database, a SQLAlchemy URL (default sqlite:///HOME/floor.db; "
                         "postgresql+psycopg://USER@HOST/NAME for PostgreSQL)")
+    p.add_argument("--page-tls", action="store_true",
+                   help="serve the page over HTTPS, with the certificate of the floor's CA "
+                        "that felt-floor init made (give --host the page's names there)")
     p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(address),
                    help="serve the floor's page here (docs/floor.md), for the supervisors "
                         "of --users")

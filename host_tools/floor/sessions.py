@@ -17,8 +17,8 @@ KEY_BYTES = 32
 
 
 def paths(users_file):
-    """(key file, signed-out file) of a users file: floor-users.json beside
-    floor-users.session-key and floor-users.signed-out."""
+    """(key file, signed-out file) of a users file: floor/users.json beside
+    floor/users.session-key and floor/users.signed-out."""
     stem = os.path.splitext(users_file)[0]
     return stem + ".session-key", stem + ".signed-out"
 

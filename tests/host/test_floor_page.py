@@ -418,7 +418,8 @@ def test_script_stored_in_a_field_shows_as_text_and_runs_nothing(floor):
 
 def test_the_record_downloads_headers_are_built_from_nothing_stored(floor):
     now = time.time()
-    end = {"e": "end", "hand": 3, "stacks": [1, 2], "rake": 0, "winners": [0]}
+    end = {"e": "end", "hand": 3, "stacks": [1, 2], "rake": 0, "winners": [0],
+           "called_off": None}
     crafted(floor, "t1", {"status": "idle"}, [
         (1, now, end),
         (2, now, {"e": "record", "hand": 3, "format": "phh\r\nSet-Cookie: felt-floor=x",
@@ -443,7 +444,8 @@ def test_the_record_downloads_headers_are_built_from_nothing_stored(floor):
 def test_a_state_of_wrong_types_does_not_stop_the_overview_nor_its_tables_page(floor):
     from test_floor_shown import WRONG
     crafted(floor, "a-bad", WRONG, [(1, 1e18, {"e": "end", "hand": "x", "stacks": "1",
-                                               "winners": [{"a": 1}], "rake": 0})])
+                                               "winners": [{"a": 1}], "rake": 0,
+                                               "called_off": None})])
     crafted(floor, "b-good", {"status": "idle", "game": "holdem", "stakes": "fixed limit 2/4",
                               "stacks": [200, 150], "button": 0})
     with chromium() as page:
