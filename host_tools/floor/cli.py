@@ -255,9 +255,9 @@ def main(argv=None):
     home(p)
     p.add_argument("--broker", required=True, metavar="HOST:PORT", type=cli.checked(address),
                    help="where the tables reach the broker (its certificate names HOST)")
-    p.add_argument("--host", action="append", default=[], metavar="NAME",
-                   help="another name or address of the broker's machine, for its "
-                        "certificate (again for more)")
+    p.add_argument("--host", nargs="+", default=[], metavar="NAME",
+                   help="the other names and addresses of the broker's machine (and the "
+                        "page's), for its certificate")
     p = sub.add_parser("add-table", help="give a table a password of its own: its "
                                          "credentials file in the floor's folder")
     home(p)
