@@ -193,3 +193,23 @@ def test_a_bad_credentials_file_is_said(tmp_path, text, said):
     path.write_text(text)
     with pytest.raises(ValueError, match=said):
         Credentials.load(str(path))
+
+
+def test_felt_floor_init_names_every_host_in_the_brokers_certificate(tmp_path):
+    import ipaddress
+    import subprocess
+    import sys
+    from pathlib import Path
+    from cryptography import x509
+    felt_floor = Path(sys.executable).with_name("felt-floor")
+    r = subprocess.run([str(felt_floor), "init", "--home", str(tmp_path / "floor"),
+                        "--broker", "floor.lan:8883", "--host", "pit.lan", "10.0.0.5"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    cert = x509.load_pem_x509_certificate((tmp_path / "floor" / "server.pem").read_bytes())
+    names = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert set(names.get_values_for_type(x509.DNSName)) == {"floor.lan", "pit.lan",
+                                                            "localhost"}
+    assert set(names.get_values_for_type(x509.IPAddress)) == {
+        ipaddress.ip_address("10.0.0.5"), ipaddress.ip_address("127.0.0.1")}
+    assert "listener 8883\n" in (tmp_path / "floor" / "mosquitto.conf").read_text()
