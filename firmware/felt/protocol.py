@@ -31,7 +31,8 @@ _QUEUE = const(8)  # frames a Sender holds awaiting their turn
 ACKED = ("btn", "dealer", "card", "shuf", "cfg", "need", "shuffle", "discard", "chip", "clock",
          "shoe", "deck", "rules", "tech", "clear", "wager", "revoke", "service")
 # Questions to the board: answered by their reply, never acked, changing nothing.
-QUERIES = ("hello", "state", "sign", "heap", "eventlog", "challenge", "recall", "verify")
+QUERIES = ("hello", "state", "sign", "heap", "eventlog", "challenge", "recall", "verify",
+           "public")
 
 # What a `need` frame (and a wired card reader's "want" line) may ask the shoe for: every
 # kind of card either round engine, felt.poker.round and felt.banked.banked_round, or

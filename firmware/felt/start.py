@@ -14,7 +14,8 @@ TILT_EXIT = 3   # the firmware process's exit code when its program check failed
 # Code a table loads only when asked (felt.lazy), by the link among others: warmed at
 # boot (felt.lazy.warm), so loading it later never needs a large block of the heap.
 COLD = ("felt.table.technician", "felt.table.configure", "felt.table.config",
-        "felt.table.recall", "felt.table.records", "felt.table.reports", "felt.table.placing",
+        "felt.table.recall", "felt.table.records", "felt.table.public", "felt.table.phh",
+        "felt.table.reports", "felt.table.placing",
         "felt.table.eventlog_read", "felt.poker.irregular", "felt.poker.runouts",
         "felt.poker.refusals", "felt.poker.posted", "felt.poker.games", "felt.poker.hands",
         "felt.poker.low", "felt.image", "felt.ed25519", "felt.verify",

@@ -530,7 +530,7 @@ def from_args(args, inject):
             session.observers.append(Publisher(
                 args.floor.user, args.floor, spool_for(args.floor.user), about(config),
                 session.board["leds"],
-                recall=lambda k, start: session.ask("recall", {"round": k, "from": start})))
+                public=lambda k, start: session.ask("public", {"round": k, "from": start})))
         except SpoolBusy as e:
             session.close()
             raise UserError(str(e), 1)

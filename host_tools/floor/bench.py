@@ -41,18 +41,20 @@ PASSWORD = "felt-floor-bench"
 def record(rounds=RECORDED_ROUNDS, seed=1):
     """The frames an emulated 6-handed hold 'em table sent, round by round: [[(kind,
     payload)]], the frames between rounds with the round before them; and the board's
-    answers to `recall` for each round's record: [{from: answer}]."""
+    answers to `public` for each round's record: [{from: answer}]."""
     from host_tools.emulator.session import Session
-    from host_tools.recall import one_round
+    from host_tools.floor import records
 
     class Recorder:
         def __init__(self):
             self.rounds = [[]]
+            self.ended = None       # the last round's hand
 
         def frame(self, kind, p):
             self.rounds[-1].append((kind, p))
             if kind == "evt" and p.get("e") == "end":
                 self.rounds.append([])
+                self.ended = p["hand"]
 
         def close(self):
             pass
@@ -69,9 +71,9 @@ def record(rounds=RECORDED_ROUNDS, seed=1):
             said = {}
 
             def ask(k, start):
-                said[start] = session.ask("recall", {"round": k, "from": start})
+                said[start] = session.ask("public", {"round": k, "from": start})
                 return said[start]
-            one_round(ask, 0)
+            records.of_round(ask, recorder.ended)
             pages.append(said)
     finally:
         session.close()
@@ -84,7 +86,7 @@ def record(rounds=RECORDED_ROUNDS, seed=1):
 
 def replay(names, rounds, pages, folder, round_s, seconds, out):
     """In a process of its own: a publisher for each of `names` replaying `rounds` for
-    `seconds`, a round every `round_s` each, the board's answers to `recall` from
+    `seconds`, a round every `round_s` each, the board's answers to `public` from
     `pages`; puts (events published, pending at the end) in `out`.  Each table logs in
     with its own credentials, from the floor's folder."""
     from host_tools.floor.broker import table_file
@@ -96,7 +98,7 @@ def replay(names, rounds, pages, folder, round_s, seconds, out):
                       os.path.join(folder, "spools", name),
                       {"game": "holdem", "seats": 6, "stakes": "fixed limit 2/4"},
                       say=lambda line: None,
-                      recall=lambda k, start, t=t: pages[playing[t]][start])
+                      public=lambda k, start, t=t: pages[playing[t]][start])
             for t, name in enumerate(names)]
     due = []            # (when, table, round, frame index)
     start = time.monotonic()

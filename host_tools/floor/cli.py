@@ -152,14 +152,9 @@ def table(args):
     from host_tools.emulator.link import HostLink, LinkError
     from host_tools.floor.publisher import Publisher, SpoolBusy, spool_for
     from host_tools.floor.table_state import about
-    from host_tools.recall import asker
     spool = args.spool or spool_for(args.credentials.user)
     if args.deliver:
         return deliver(args.credentials, spool)
-    key = None
-    if args.key:
-        from host_tools.flash import load_key
-        key = load_key(args.key)
     port = cli.open_link(args.port, args.baud)
     link = HostLink(port.fileno(), args.timeout)
     try:
@@ -168,11 +163,14 @@ def table(args):
         state = None if hello.get("tilt") else link.request("state", {}, "state")
     except LinkError as e:
         raise cli.UserError("%s: no hello from a board: %s" % (args.port, e), 1)
-    recall = asker(link, hello, key)
     try:
+        # The rounds' records: the board's public ones, which any host may ask for.
         pub = Publisher(args.credentials.user, args.credentials, spool,
                         about(state and state.get("config")),
-                        cli.board_leds(hello.get("board")), recall=recall)
+                        cli.board_leds(hello.get("board")),
+                        public=lambda k, start: link.request("public",
+                                                             {"round": k, "from": start},
+                                                             "public"))
     except SpoolBusy as e:
         port.close()
         raise cli.UserError(str(e), 1)
@@ -180,9 +178,6 @@ def table(args):
     print("felt-floor: %s (board %s) on %s:%d; Ctrl-C stops" % (
         (args.credentials.user, hello.get("board")) + args.credentials.broker), flush=True)
     say_waiting(spool)
-    if recall is None:
-        print("felt-floor: %s answers recall to a technician only: its rounds go to the "
-              "floor without their records (give --key KEYFILE)" % args.port, flush=True)
     try:
         with cli.interruptible():
             try:
@@ -304,10 +299,6 @@ def main(argv=None):
                         "the broker, the table's name and its password")
     p.add_argument("--spool", metavar="DIR",
                    help="the table's spool (default ~/.local/state/felt/floor/TABLE)")
-    p.add_argument("--key", metavar="KEYFILE",
-                   help="a technician's private key, for a board that trusts keys: it "
-                        "answers recall, which the rounds' records come from, to a "
-                        "technician only")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if args.cmd in ("serve", "user"):
         args.users = os.path.join(args.home, "users.json")

@@ -18,10 +18,10 @@ goodbye.
 One spool, one process: the spool is locked (fcntl) while a Publisher has it open, and
 a second one on it refuses to start (SpoolBusy).
 
-Given the board's `recall`, each round's record is the event right after its end,
-`{"e": "record", "hand", "format", "text"}`: its hand history (PHH) or house-banked
-record from the board's journal, with only the cards the table showed
-(host_tools.floor.records).
+Given the board's `public` query, each round's record is the event right after its
+end, `{"e": "record", "hand", "format", "text"}`: its hand history (PHH) or
+house-banked record, which the board builds from its journal with only the cards the
+table showed (felt.table.public; host_tools.floor.records puts its pages together).
 """
 
 import fcntl
@@ -81,13 +81,13 @@ class SpoolBusy(RuntimeError):
 class Publisher(Connection):
     AWAY = "the broker is away (%s): events wait in the spool"
 
-    def __init__(self, table, broker, spool, about=None, leds=None, say=None, recall=None,
+    def __init__(self, table, broker, spool, about=None, leds=None, say=None, public=None,
                  shown=True):
-        """`broker`: the table's Credentials (its user is the table's name); `spool`: a folder of this table's own, kept across
-        runs of the tool (its run and its unstored events); `recall`: ask(k, start),
-        the board's answer to `recall` (host_tools.recall.asker), for the rounds'
-        records; `shown`: False to deliver the spool's events alone (no state, no
-        online)."""
+        """`broker`: the table's Credentials (its user is the table's name); `spool`: a
+        folder of this table's own, kept across runs of the tool (its run and its
+        unstored events); `public`: ask(k, start), the board's answer to `public`, for
+        the rounds' records; `shown`: False to deliver the spool's events alone (no
+        state, no online)."""
         self.table = wire.check_name(table)
         if broker.user != table:
             raise ValueError("these credentials are table %s's, not %s's" % (broker.user,
@@ -104,7 +104,7 @@ class Publisher(Connection):
         self._events = open(self._events_file(), "a")
         self.stored = 0          # the floor's last word: events up to this n are stored
         self._ended = None       # the hand of the last round's end, said once
-        self._recall = recall
+        self._public = public
         self._owed = None        # the hand of a round whose record is still to fetch
         self._progress = time.monotonic()   # when the floor last stored more
         self._beat = time.monotonic()       # when the state was last published
@@ -203,7 +203,7 @@ class Publisher(Connection):
                 self._event(p)
             if changed:
                 self._publish_state()
-        if ended is not None and self._recall is not None:
+        if ended is not None and self._public is not None:
             # Outside the lock (the board is asked over its link), and numbered next:
             # no frame is taken meanwhile (Store.record_of finds it after the end).
             # Owed until it is had: a tool stopped meanwhile (Ctrl-C) fetches it on close.
@@ -213,14 +213,9 @@ class Publisher(Connection):
     def _record(self, hand):
         """The record of the round that just ended, as the floor keeps it, as an event."""
         from host_tools.floor import records
-        from host_tools.recall import one_round
         try:
-            answer = one_round(self._recall, 0)
-            if answer is None or answer["hand"] != hand:
-                raise records.RecordError("the journal's newest round is hand %s" % (
-                    answer and answer["hand"],))
-            form, text = records.of_round(answer)
-        except (RuntimeError, ValueError) as e:   # the link's, recall's, records'
+            form, text = records.of_round(self._public, hand)
+        except (RuntimeError, ValueError) as e:   # the link's, records'
             self._owed = None
             self.say("hand %s: no record for the floor: %s" % (hand, e))
             return
@@ -313,7 +308,7 @@ class Publisher(Connection):
         """Say goodbye (`online` false), after the record of a round that ended just
         before is had and the floor has stored what it can within `wait_s`; the rest
         stays in the spool for the next run, said."""
-        if self._owed is not None and self._recall is not None:
+        if self._owed is not None and self._public is not None:
             self._record(self._owed)     # its fetching was cut short (Ctrl-C)
         end = time.monotonic() + wait_s
         while self.pending() and self.connected.is_set() and time.monotonic() < end:

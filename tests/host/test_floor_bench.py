@@ -10,20 +10,19 @@ import pytest
 
 from host_tools.floor import records
 from host_tools.floor.bench import record
-from host_tools.recall import one_round
 
 
-def test_the_recorded_rounds_each_end_with_the_tables_end_event_and_its_recall():
+def test_the_recorded_rounds_each_end_with_the_tables_end_event_and_its_public_record():
     rounds, pages = record(rounds=3)
     assert len(rounds) == len(pages) == 3
     for frames, said in zip(rounds, pages):
         ends = [p for kind, p in frames if kind == "evt" and p["e"] == "end"]
         assert len(ends) == 1, ends
         # The board's answers for the round's record: that round's, page by page.
-        assert said[0]["header"] is not None and said[0]["hand"] == ends[0]["hand"]
+        assert said[0]["format"] == "phh" and said[0]["hand"] == ends[0]["hand"]
         assert {said[start]["hand"] for start in said} == {ends[0]["hand"]}
         # Many tables replay it: its record the same each time.
-        texts = {records.of_round(one_round(lambda k, start: said[start], 0))
+        texts = {records.of_round(lambda k, start: said[start], ends[0]["hand"])
                  for _ in range(2)}
         assert len(texts) == 1
 

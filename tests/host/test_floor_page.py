@@ -108,8 +108,8 @@ class Table:
         self.pub = Publisher(name, floor.broker.table(name), spool,
                              about={"game": "holdem", "seats": 3, "stakes": "fixed limit 2/4"},
                              leds=self.session.board["leds"], say=lambda line: None,
-                             recall=lambda k, start: self.session.ask(
-                                 "recall", {"round": k, "from": start}))
+                             public=lambda k, start: self.session.ask(
+                                 "public", {"round": k, "from": start}))
         self.heard = {}             # event kind: when the publisher last had it
         self.session.observers.append(self)
         self.session.open()
@@ -577,7 +577,7 @@ def test_a_round_on_a_tables_page_is_a_replay_to_step_through(floor, tmp_path):
 
 def test_a_rounds_record_is_on_its_tables_page_with_no_card_nobody_saw(floor, tmp_path):
     import tomllib
-    from host_tools.floor.records import UNKNOWN
+    from felt.table.shown import UNKNOWN
     table = played(floor, tmp_path, 3)
     stored = {e["hand"]: e for _, _, e in floor.store.events_of("t1") if e["e"] == "record"}
     assert sorted(stored) == [1, 2, 3]

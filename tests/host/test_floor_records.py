@@ -1,5 +1,6 @@
-"""The rounds' records the floor keeps (host_tools/floor/records.py, issue 23, item 2):
-built from the board's journal, they name no card the floor did not see at the table
+"""The rounds' records the floor keeps: each round's public record, built on the board
+from its journal (the `public` query, felt.table.public) and put together from its pages
+(host_tools/floor/records.py).  They name no card the floor did not see at the table
 (the round's events as they left it, host_tools.floor.wire), name every hand shown and
 every board card, and a masked hand history still replays in PokerKit to the table's
 finishing stacks."""
@@ -26,12 +27,15 @@ class Watcher:
     def __init__(self):
         self.by_hand = {}
         self.events = []
+        self.ended = None       # the last round's hand
 
     def frame(self, kind, p):
         if kind != "evt":
             return
         if p["e"] == "hand":
             self.events = self.by_hand[p["hand"]] = []
+        elif p["e"] == "end":
+            self.ended = p["hand"]
         self.events.append(wire.redacted(p))
 
     def close(self):
@@ -83,20 +87,25 @@ def named(form, text):
 
 def play(tmp_path, game, players, seed):
     """The rounds of an emulated table with random faults: [(recall's answer, the
-    round's events as they left the table)]."""
+    round's events as they left the table, its public record as the floor's tool has
+    it: (format, text))], the board asked for the record right after each round."""
     journal = str(tmp_path / "journal.jsonl")
     watcher = Watcher()
     s = Session(players=players, seed=seed, stack=100, journal=journal, inject="random",
                 config=table_config(game, players, 100))
     s.observers.append(watcher)
     s.open()
+    public = {}
     try:
         for _ in range(ROUNDS):
             s.play_round()
+            hand = watcher.ended
+            public[hand] = records.of_round(
+                lambda k, start: s.ask("public", {"round": k, "from": start}), hand)
     finally:
         s.close()
     answers = recall.fetch(recall.from_journal(journal), 10)
-    return [(a, watcher.by_hand[a["hand"]]) for a in answers]
+    return [(a, watcher.by_hand[a["hand"]], public[a["hand"]]) for a in answers]
 
 
 @pytest.mark.parametrize("game, players", [
@@ -104,8 +113,7 @@ def play(tmp_path, game, players, seed):
     ("four-card-poker", 4), ("holdem-bonus", 4)])
 def test_a_rounds_record_names_only_cards_the_table_showed(tmp_path, game, players):
     faces = hidden = 0
-    for answer, events in play(tmp_path, game, players, seed=7):
-        form, text = records.of_round(answer)
+    for answer, events, (form, text) in play(tmp_path, game, players, seed=7):
         assert form == ("banked" if "wagers" in answer["header"] else "phh")
         seen = seen_by_the_floor(events)
         dealt = []              # the faces of the hole cards dealt, each time
@@ -133,18 +141,36 @@ def test_a_rounds_record_names_only_cards_the_table_showed(tmp_path, game, playe
 @pytest.mark.parametrize("game, players", [("holdem", 6), ("stud7", 5), ("triple-draw-27", 5)])
 def test_a_masked_hand_history_replays_in_pokerkit_as_the_full_one(tmp_path, game, players):
     rounds = 0
-    for answer, _ in play(tmp_path, game, players, seed=11):
+    for answer, _, (_, text) in play(tmp_path, game, players, seed=11):
         full = HandHistory.loads(phh.history(answer["header"], answer["events"]))
         stacks, failure = pokerkit_replay(full)
         if failure is not None or stacks != full.finishing_stacks:
             continue      # PokerKit differs on the full history too (test_phh_vs_pokerkit)
-        _, text = records.of_round(answer)
         masked = HandHistory.loads(text)
         assert pokerkit_replay(masked) == (full.finishing_stacks, None), text
         rounds += 1
     assert rounds >= 5
 
 
-def test_a_round_without_its_header_has_no_record():
+def test_a_round_the_board_gives_no_record_of_is_said_why():
+    answer = {"round": 0, "rounds": 1, "seq": None, "hand": None, "format": None,
+              "text": "", "from": 0, "next": None, "why": "its header could not be read"}
+    with pytest.raises(records.RecordError, match="the journal's newest round is hand None"):
+        records.of_round(lambda k, start: answer, 4)
     with pytest.raises(records.RecordError, match="its header could not be read"):
-        records.of_round({"header": None, "events": [["card", "As"]]})
+        records.of_round(lambda k, start: dict(answer, hand=4), 4)
+
+
+def test_a_round_that_changes_between_its_pages_is_asked_again():
+    # The first page of round 12, then the next round ended (another seq) before the
+    # second page: asked again from its first page.
+    asked = []
+
+    def ask(k, start):
+        asked.append(start)
+        seq = 10 if len(asked) < 2 else 20
+        page = {"round": 0, "seq": seq, "hand": 12, "format": "phh", "from": start,
+                "why": None}
+        return dict(page, text="ab"[start], next=1 if start == 0 else None)
+    assert records.of_round(ask, 12) == ("phh", "ab")
+    assert asked == [0, 1, 0, 1]

@@ -26,6 +26,7 @@ from felt import lazy
 from felt.poker import cards as C
 from felt.banked.settings import GAMES, Settings
 from felt.table import scenes
+from felt.table.shown import see
 from felt.table.states import BEFORE_DEAL, IDLE, PLAYING
 
 CORES = ("felt.banked.four_card", "felt.banked.holdem_bonus")   # one a GAMES
@@ -225,6 +226,7 @@ def _event(ctl, event):
 def effects(ctl, out):
     """The round's effects (felt.banked.banked_round) as `evt` frames and card requests."""
     r = ctl.round
+    see(ctl.shown, r, out, True)       # before an irregularity's detail names one
     for e in out:
         k = e[0]
         if k == "need":

@@ -25,6 +25,7 @@ from felt.table.decks import Decks
 from felt.table import journal as journal_mod
 from felt.table.journal import Journal, JournalError
 from felt.table.eventlog import EventLog
+from felt.table.shown import masked
 from felt.table.states import IDLE, PLACING, SHUFFLING, HAND_SHUFFLE, CUT, PLAYING, copied
 
 # A technician's, signed, where the board trusts keys (felt.table.technician).
@@ -35,6 +36,7 @@ RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)
 RECALL = "felt.table.recall"       # reading past rounds back, for the link (felt.lazy)
 RECORDS = "felt.table.records"     # its lines, for the boot and for recall (felt.lazy)
+PUBLIC = "felt.table.public"       # a past round's public record, for the link (felt.lazy)
 PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
 REPORTS = "felt.table.reports"     # the decks retired, the lock, time charges (felt.lazy)
 VERIFY = "felt.verify"             # program verification on demand (felt.lazy)
@@ -72,7 +74,9 @@ class Controller:
         self.challenge = None       # drawn when first asked for (felt.table.technician)
         self.challenge_ms = 0       # when it was drawn (hal.ticks_ms)
         self.refused_ms = None      # when a technician's signature was last refused
-        self.authorised = False     # a technician's signed command is being carried out
+        # While a technician's signed command is carried out: the id of the key that
+        # signed it (felt.table.technician); else False.
+        self.authorised = False
         self.minutes = 0         # table time, for time charges
         # The dealer's panel, where the board has a keypad (felt.table.panel): it hears
         # every event, to show the turn and the bounds.
@@ -114,6 +118,8 @@ class Controller:
         self.last_card = None    # the code last read, for the dealer's panel
         self.called_off = None   # how the last round ended when it was called off
         self.notice = None       # the last irregularity in the round, lit until the next input
+        self.shown = set()       # the codes of the cards the round showed (felt.table.shown)
+        self.public = None       # a round's public record while its pages are asked for
         self._cycle = False      # the shuffler has reported shuffling since it was started
         self._saved = None       # the lasting state last written to the journal
         self._marked = None      # while an input is handled: what it may change (_mark)
@@ -172,7 +178,8 @@ class Controller:
                 self.render()
                 self.notice = None    # an irregularity is lit until the next input
         else:
-            self.evt({"e": "refused", "what": kind, "why": reason})
+            # Said to everyone on the link: no card the table did not show.
+            self.evt({"e": "refused", "what": kind, "why": masked(reason, self.shown)})
         if self.panel is not None and kind not in QUERIES:   # a question shows nothing new
             self.panel.draw()
         return reason
@@ -226,6 +233,26 @@ class Controller:
             lazy.forget(RECALL)
             lazy.forget(RECORDS)
         self.hal.link.send("recall", answer)
+        # Every card of a past round left the board: whose key asked is kept.
+        if answer["seq"] is None and not answer["events"]:
+            pass                # no such round: nothing left it
+        elif self.authorised:
+            self.record("recall", "round %d from record %d, signed by key %s" % (
+                answer["round"], answer["from"], self.authorised))
+        else:
+            self.record("recall_unsigned", "round %d from record %d" % (
+                answer["round"], answer["from"]))
+
+    def _on_public(self, p):
+        """A past round's public record (felt.table.public): only the cards the table
+        showed, so anyone on the link may read it."""
+        public = lazy.load(PUBLIC)
+        try:
+            answer = public.page(self, p.get("round", 0), p.get("from", 0))
+        finally:
+            for name in (PUBLIC,) + public.LOADED:
+                lazy.forget(name)
+        self.hal.link.send("public", answer)
 
     def _on_verify(self, p):
         """Program verification on demand (felt.verify): the image's HMAC for the seed."""
@@ -477,7 +504,9 @@ class Controller:
         self.evt({"e": "waiting", "for": state, "deck": self.decks.name()})
 
     def irregularity(self, kind, section, detail):
-        self.evt({"e": "irregularity", "kind": kind, "section": section, "detail": detail})
+        """An irregularity's event: its detail names no card the table did not show."""
+        self.evt({"e": "irregularity", "kind": kind, "section": section,
+                  "detail": masked(detail, self.shown)})
 
     def begin_round(self, r, button, wagers=None):
         """The round `r` begins (the game's table made it): the table saved as it
@@ -493,6 +522,8 @@ class Controller:
         self.hand += 1
         self.round = r
         self.state = PLAYING
+        self.shown = set()
+        self.public = None
 
     def apply(self, event):
         """The LEDs first: the round takes the event and the LEDs show the new state

@@ -26,7 +26,7 @@ READING = "felt.table.eventlog_read"   # reading the log back, seldom (felt.lazy
 # clearing, reboots, technicians' acts, decks retired) is kept, in files of its own.
 CAUSED = ("shuffler_jam", "shuffler_jam_cleared", "shoe_failure", "shoe_failure_cleared",
           "link_lost", "link_restored", "power_lost_in_play", "technician_refused",
-          "link_input_refused")
+          "link_input_refused", "recall_unsigned")
 
 
 def files(path):

@@ -116,6 +116,7 @@ SPECS = {
              "body": (True, _object),
              "sig": (True, _hex(64, 64, "64 bytes"))},
     "recall": {"round": (False, check.whole), "from": (False, check.whole)},
+    "public": {"round": (False, check.whole), "from": (False, check.whole)},
     "btn": {"seat": (True, _seat), "b": (True, _one_of(SEAT_BUTTONS)), "to": (False, _chips)},
     "wager": {"seat": (True, _seat), "ante": (False, _chips), "side": (False, _chips)},
     "discard": {"seat": (True, _seat), "cards": (True, _cards)},

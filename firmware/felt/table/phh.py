@@ -221,14 +221,19 @@ def history(header, events, round=None):
     return "\n".join(lines(header, events, round)) + "\n"
 
 
-def lines(header, events, round=None):
+def lines(header, events, round=None, public=None):
     """history()'s document as its lines, without their newlines: a board writes them
-    one at a time, as its heap, cut up by the round, may hold no block for the whole."""
+    one at a time, as its heap, cut up by the round, may hold no block for the whole.
+    `public`: a felt.table.public.Seen, for the round's public record: it hears the
+    replay's effects and masks every card the table did not show; the burns and the
+    journal's events are left out."""
     variant = variants.get(header["game"])
     st = structure_mod.from_dict(header["structure"])
     rk = rake_mod.from_dict(header["rake"])
     r = Round(header["stacks"], header["button"], st, variant, rk)
-    r.start()
+    said = r.start()
+    if public is not None:
+        public.heard(r, said)
     w = _Writer(r)
     w.checks.seen(r)
     show_at = -1
@@ -252,7 +257,9 @@ def lines(header, events, round=None):
             if line is not None:
                 w.actions.append(line)
             straddled = straddled or e[0] == "straddle"
-        r.apply(e)
+        said = r.apply(e)
+        if public is not None:
+            public.heard(r, said)
         w.checks.seen(r)
         if e[0] in ACTIONS and w.checks.asked(r) >= 0:
             w.actions.append(w.player(w.checks.asked(r)) + " cc")
@@ -299,7 +306,7 @@ def lines(header, events, round=None):
         put("min_bet", st.small_bet)
     put("starting_stacks", [header["stacks"][s] for s in order])
     out.append("actions = [")
-    for a in w.actions:
+    for a in (w.actions if public is None else public.actions(w.actions, order)):
         out.append("  %s," % toml(a))
     out.append("]")
     if done.finished():
@@ -312,8 +319,9 @@ def lines(header, events, round=None):
     put("_felt_rake", header["rake"])
     put("_rake_method", rk.method)
     put("_rake", done.raked)
-    put("_burns", w.burns)
-    put("_dead", w.dead)
+    if public is None:
+        put("_burns", w.burns)
+    put("_dead", w.dead if public is None else public.cards(w.dead))
     put("_button", header["button"])
     put("_seats", order)
     put("_felt_version", FIRMWARE)
@@ -321,8 +329,8 @@ def lines(header, events, round=None):
         put("_runouts", done.runouts)     # PokerKit's runout count (docs/phh.md)
     if r.called_off:
         put("_called_off", r.called_off)
-        put("_called_off_why", r.called_why)
-    if irregular_events:
+        put("_called_off_why", r.called_why if public is None else public.text(r.called_why))
+    if irregular_events and public is None:
         # PHH cannot say what an irregularity did (a replaced or exposed card, a foul, a
         # misdeal): the journal's own events rebuild the round exactly.
         put("_felt_events", [list(e) for e in events])

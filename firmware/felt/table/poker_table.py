@@ -10,6 +10,7 @@ other.  Each operation takes the controller, whose public methods it calls.
 from felt import lazy
 from felt.poker import cards as C
 from felt.table import scenes
+from felt.table.shown import see
 from felt.table.states import IDLE, PLAYING
 
 try:
@@ -212,6 +213,7 @@ def panel(ctl, b, p):
 def effects(ctl, out):
     """The round's effects (felt.poker.round) as `evt` frames and card requests."""
     evt = ctl.evt
+    see(ctl.shown, ctl.round, out)     # before an irregularity's detail names one
     for e in out:
         k = e[0]
         if k == "need":

@@ -41,10 +41,10 @@ def files(path):
     return [path] + [archive(path, i) for i in range(1, RECALL + 1)] + [path + ".new"]
 
 
-def page(path, k=0, start=0):
+def page(path, k=0, start=0, most=PAGE):
     """The answer to `recall {"round": k, "from": start}`: round k (0 the newest
     complete one) from its `start`-th record (0 its header, 1... its events), as many
-    as fit a page."""
+    as fit `most` bytes of JSON (None: all of them, for the board's own use)."""
     out = {"round": k, "rounds": 0, "seq": None, "hand": None, "header": None,
            "events": [], "from": start, "next": None, "unread": []}
     if path is None:
@@ -59,7 +59,7 @@ def page(path, k=0, start=0):
             found = (i, name, spans[len(spans) - 1 - (k - out["rounds"])])
         out["rounds"] += len(spans)
     if found is not None:
-        _fill(out, found, start, buf)
+        _fill(out, found, start, buf, most)
     return out
 
 
@@ -86,10 +86,10 @@ def _spans(name, buf, archived):
     return rounds
 
 
-def _fill(out, found, start, buf):
+def _fill(out, found, start, buf, most):
     """Round `found` (file index, file, (offset, line)) into the answer `out`: its
     records from the `start`-th, its header 0 and its events 1, 2, ..., as many as
-    fit a page (and one at least), up to the next record that is not an event."""
+    fit `most` bytes (and one at least), up to the next record that is not an event."""
     i, name, (offset, first) = found
     size = len(protocol.dumps(out))
     at = 0                  # the round's record at hand: 0 its header, 1... its events
@@ -105,8 +105,8 @@ def _fill(out, found, start, buf):
             out["seq"], out["hand"] = seq, record["round"].get("hand")
         if at >= start and out["next"] is None:
             item = record["round"] if n == first else record["event"]
-            text = len(protocol.dumps(item)) + 1
-            if size + text > PAGE and at > start:
+            text = len(protocol.dumps(item)) + 1 if most is not None else 0
+            if most is not None and size + text > most and at > start:
                 out["next"] = at
             elif n == first:
                 out["header"] = item

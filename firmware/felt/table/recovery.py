@@ -8,6 +8,7 @@ table loads it then and forgets it after (felt.lazy).
 from felt import check, lazy
 from felt.table import records
 from felt.table.decks import Decks
+from felt.table.shown import see
 from felt.table.states import PLAYING, copied
 from felt.table.journal import (CALLED_OFF, MAX_RECORD, archive, brief, why, crc_text,
                                 exists, file_size)
@@ -33,7 +34,7 @@ def resume(ctl):
             return False
         table, header, count, under_way = saved
         cfg, decks = restorable(ctl, table)
-        r = replay(j) if header is not None else None
+        r = replay(j, ctl.shown) if header is not None else None
         if under_way:
             check_round(ctl, header, table, cfg)
     except MemoryError:
@@ -227,9 +228,10 @@ def _cut(j, end):
     j.rename(new, j.path)
 
 
-def replay(j):
-    """The current round rebuilt from its header and events; Damaged, naming the
-    record, when the rules refuse one or the chips do not add up."""
+def replay(j, seen):
+    """The current round rebuilt from its header and events, the codes of the cards
+    it showed added to the set `seen` (felt.table.shown); Damaged, naming the record,
+    when the rules refuse one or the chips do not add up."""
     h = j.header
     where = "journal %s record %d" % (j.path, j.header_seq)
     stacks = h.get("stacks")
@@ -253,7 +255,7 @@ def replay(j):
             break                # the round ended: the table record after it
         e = tuple(record["event"])
         try:
-            r.apply(e)
+            see(seen, r, r.apply(e), "wagers" in h)
         except MemoryError:
             raise    # the heap, not the journal: the board reboots (felt.guard)
         except Exception:  # noqa: BLE001

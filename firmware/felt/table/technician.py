@@ -62,7 +62,7 @@ def command(ctl, p):
         return "the table is locked: %s" % ctl.locked
     reason = messages.why_not(kind, body)
     if reason is None:
-        ctl.authorised = True
+        ctl.authorised = key
         try:
             reason = getattr(ctl, "_on_" + kind)(messages.taken(kind, body))
         finally:

@@ -290,7 +290,8 @@ def test_past_rounds_and_the_event_log_are_read_by_a_technician_only():
     """Issue 21: the unsigned `recall` query returned every card of past rounds, hole
     cards included.  Where the board trusts keys, `recall` and `eventlog` are a
     technician's, signed; a tilted table is read all the same (a technician reads it
-    before clearing), and a reading is not logged as a command."""
+    before clearing).  Each recall answered is logged with the key that signed it
+    (every card of a past round left the board); reading the event log is not."""
     path = journal_path("technician-reading")
     with open(path, "w") as f:
         f.write("not a journal\n")
@@ -303,11 +304,15 @@ def test_past_rounds_and_the_event_log_are_read_by_a_technician_only():
     logged = len(_log_all(ctl))
     assert ctl.handle("tech", tech("recall", {"round": 0, "from": 0}, RECALL_SIGNED)) is None
     assert [k for k, p in hal.link.sent].count("recall") == 1
+    newest = _log_all(ctl)[-1]
+    assert (newest["code"], newest["detail"]) == (
+        "recall", "round 0 from record 0, signed by key %s" % key_id(TRUSTED))
     given(ctl, NONCE)
     assert ctl.handle("tech", tech("eventlog", {"from": 0}, EVENTLOG_SIGNED)) is None
     answer = [p for k, p in hal.link.sent if k == "eventlog"][-1]
-    assert answer["records"][-1]["code"] == "critical_memory"
-    assert len(_log_all(ctl)) == logged
+    assert answer["records"][-1]["code"] == "recall"
+    assert [r["code"] for r in answer["records"]].count("critical_memory") == 1
+    assert len(_log_all(ctl)) == logged + 1
 
 
 # ----- keys have roles (issue 21, item 5) ------------------------------------------------
