@@ -290,8 +290,8 @@ def test_past_rounds_and_the_event_log_are_read_by_a_technician_only():
     """Issue 21: the unsigned `recall` query returned every card of past rounds, hole
     cards included.  Where the board trusts keys, `recall` and `eventlog` are a
     technician's, signed; a tilted table is read all the same (a technician reads it
-    before clearing).  Each recall answered is logged with the key that signed it
-    (every card of a past round left the board); reading the event log is not."""
+    before clearing).  A recall that gives no round (this journal does not read) and
+    reading the event log are not logged."""
     path = journal_path("technician-reading")
     with open(path, "w") as f:
         f.write("not a journal\n")
@@ -304,14 +304,35 @@ def test_past_rounds_and_the_event_log_are_read_by_a_technician_only():
     logged = len(_log_all(ctl))
     assert ctl.handle("tech", tech("recall", {"round": 0, "from": 0}, RECALL_SIGNED)) is None
     assert [k for k, p in hal.link.sent].count("recall") == 1
-    newest = _log_all(ctl)[-1]
-    assert (newest["code"], newest["detail"]) == (
-        "recall", "round 0 from record 0, signed by key %s" % key_id(TRUSTED))
     given(ctl, NONCE)
     assert ctl.handle("tech", tech("eventlog", {"from": 0}, EVENTLOG_SIGNED)) is None
     answer = [p for k, p in hal.link.sent if k == "eventlog"][-1]
-    assert answer["records"][-1]["code"] == "recall"
-    assert [r["code"] for r in answer["records"]].count("critical_memory") == 1
+    assert answer["records"][-1]["code"] == "critical_memory"
+    assert len(_log_all(ctl)) == logged
+
+
+def test_a_rounds_public_record_is_anyones_where_its_full_recall_is_a_technicians():
+    """`public` reveals no card the table did not show: a board that trusts keys
+    answers it unsigned, and logs nothing; `recall` stays a technician's, each answer
+    that gave a round logged with the key that signed it."""
+    from table_fakes import fold_round
+    path = journal_path("technician-public")
+    ctl, hal = keyed(path)
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
+    fold_round(ctl)
+    logged = len(_log_all(ctl))
+    assert ctl.handle("public", {"round": 0, "from": 0}) is None
+    answer = hal.link.sent[-1][1]
+    assert answer["format"] == "phh" and answer["hand"] == 1 and "????" in answer["text"]
+    assert ctl.handle("recall", {"round": 0, "from": 0}) == \
+        "recall is a technician's command: send it signed (tech)"
+    assert len(_log_all(ctl)) == logged
+    given(ctl, NONCE)
+    assert ctl.handle("tech", tech("recall", {"round": 0, "from": 0}, RECALL_SIGNED)) is None
+    assert hal.link.sent[-1][1]["hand"] == 1
+    newest = _log_all(ctl)[-1]
+    assert (newest["code"], newest["detail"]) == (
+        "recall", "round 0 from record 0, signed by key %s" % key_id(TRUSTED))
     assert len(_log_all(ctl)) == logged + 1
 
 
