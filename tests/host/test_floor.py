@@ -687,12 +687,12 @@ def test_a_round_ended_as_the_tool_stops_is_stored_with_its_record(broker, floor
     s = table.session
     asked = []
 
-    def recall(k, start):
+    def public(k, start):
         asked.append(k)
         if len(asked) == 1:
             raise KeyboardInterrupt
-        return s.ask("recall", {"round": k, "from": start})
-    table.pub._recall = recall
+        return s.ask("public", {"round": k, "from": start})
+    table.pub._public = public
     s.open()
     try:
         with pytest.raises(KeyboardInterrupt):
