@@ -39,7 +39,9 @@ from host_tools.floor.table_state import TableState
 MAX_SPOOL = 200_000      # events kept while the floor has not stored them
 KEEPALIVE_S = 5          # the broker gives the last will after 1.5 times this unheard
 RESEND_S = 3.0           # events the floor has not stored within this are sent again,
-RESEND_BATCH = 5000      # the oldest so many at a time
+RESEND_BATCH = 5000      # the oldest so many at a time; while the floor stores nothing
+RESEND_MAX_S = 60.0      # more, the wait doubles up to this: a floor that lags behind
+                         # is not buried under every table's spool at once
 HEARTBEAT_S = 10.0       # the state published again at least this often
 
 
@@ -107,6 +109,7 @@ class Publisher(Connection):
         self._public = public
         self._owed = None        # the hand of a round whose record is still to fetch
         self._progress = time.monotonic()   # when the floor last stored more
+        self._resend_s = RESEND_S           # the wait before sending again
         self._beat = time.monotonic()       # when the state was last published
         self._closed = threading.Event()
         super().__init__(broker, lambda line: say("%s: %s" % (table, line)),
@@ -256,6 +259,7 @@ class Publisher(Connection):
                                     retain=True)
             self._publish_state()
             self._publish_pending()
+            self._resend_s = RESEND_S
         self.say("on the broker, %d events to the floor" % len(self._pending))
 
     def _publish_pending(self, most=None):
@@ -272,8 +276,9 @@ class Publisher(Connection):
             with self._lock:
                 if not self.connected.is_set():
                     continue
-                if self._pending and time.monotonic() - self._progress > RESEND_S:
+                if self._pending and time.monotonic() - self._progress > self._resend_s:
                     self._publish_pending(RESEND_BATCH)
+                    self._resend_s = min(2 * self._resend_s, RESEND_MAX_S)
                 if time.monotonic() - self._beat >= HEARTBEAT_S:
                     self._publish_state()
 
@@ -293,6 +298,7 @@ class Publisher(Connection):
             if n > self.stored:
                 self.stored = n
                 self._progress = time.monotonic()
+                self._resend_s = RESEND_S
                 self._forget_stored()
 
     def numbered(self):

@@ -702,3 +702,30 @@ def test_a_round_ended_as_the_tool_stops_is_stored_with_its_record(broker, floor
         s.fw.close()
     wait_for(lambda: floor.store.counts("t1")["records"] == 1, 10, "the record stored")
     assert floor.store.counts("t1")["rounds"] == 1
+
+
+def test_a_spool_sends_again_less_often_while_the_floor_stores_nothing(broker, tmp_path,
+                                                                       monkeypatch):
+    # No floor: each sending again of the spool waits twice as long as the one before
+    # (up to RESEND_MAX_S), so a floor that lags is not buried by every table at once.
+    import paho.mqtt.client as mqtt
+    from host_tools.floor import publisher
+    monkeypatch.setattr(publisher, "RESEND_S", 0.3)
+    monkeypatch.setattr(publisher, "RESEND_MAX_S", 1.2)
+    heard = []
+    spy = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    broker.floor.apply(spy)
+    spy.on_message = lambda c, u, m: heard.append(time.monotonic())
+    spy.on_connect = lambda c, u, f, r, p: c.subscribe("felt/t1/event", qos=1)
+    spy.connect(*broker.address)
+    spy.loop_start()
+    wait_for(spy.is_connected)
+    pub = Publisher("t1", broker.table("t1"), str(tmp_path / "spool"), say=lambda line: None)
+    wait_for(pub.connected.is_set)
+    pub.frame("evt", hand(1))
+    time.sleep(4.5)
+    pub.close(wait_s=0)
+    spy.loop_stop()
+    # Sent at once, then again after 0.3, 0.6, 1.2, 1.2 ... s: about five in all
+    # (every 0.3 s, it would be fifteen).
+    assert 2 <= len(heard) <= 7, heard
