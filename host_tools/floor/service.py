@@ -20,6 +20,7 @@ from host_tools.floor.connection import Connection
 from host_tools.floor.store import CLOCK_SAID_S
 
 CLAIM_WINDOW_S = 60.0    # two runs of one name sending within this: two tables
+CLOCK_SAMPLES = 6        # a table's clock: the least delayed of its last so many states
 BATCH = 2000             # messages stored in one transaction at most
 
 
@@ -39,6 +40,7 @@ class FloorService(Connection):
         self.on_stored = None   # on_stored([(table, run, n, at)], when): for felt-floor bench
         # table: its clock against the floor's (seconds), from its state as heard live
         self._clocks = {r["name"]: r["clock_off"] or 0.0 for r in store.table_rows()}
+        self._samples = {}      # table: its last CLOCK_SAMPLES measures of it
         self._clock_said = {name for name, off in self._clocks.items() if off}
         self._writer = threading.Thread(target=self._write, daemon=True)
         # A session the broker keeps (clean_session False): what comes while the floor is
@@ -77,11 +79,14 @@ class FloorService(Connection):
                 run, n, at, body = wire.read_event(message.payload)
                 item = ("event", table, run, n, self._floor_time(table, at, now), body)
             elif what == "state":
+                # When the table said it, on the floor's clock: a state the broker kept
+                # for the floor while it was away says when it was sent, not now.
                 state = wire.read_state(message.payload)
-                item = ("state", table, state, live,
-                        self._clock(table, state["at"] - now) if live else None)
+                off = self._clock(table, state["at"] - now) if live else None
+                item = ("state", table, state,
+                        self._floor_time(table, state["at"], now) if live else None, off)
             elif what == "online":
-                item = ("online", table, wire.read_online(message.payload), live)
+                item = ("online", table, wire.read_online(message.payload))
             else:
                 return          # `stored`: the floor's own word
         except wire.Malformed as e:
@@ -89,10 +94,14 @@ class FloorService(Connection):
             return
         self._queue.put(item)
 
-    def _clock(self, table, off):
-        """The table's clock measured against the floor's as its state is heard: said
-        once when it is off by more than a minute, and once when it is right again."""
-        self._clocks[table] = off
+    def _clock(self, table, measured):
+        """The table's clock measured against the floor's as its state is heard: the
+        largest of its last measures, since a state delayed on its way (by the broker,
+        for a floor that was away) only makes the table's clock look slow.  Said once
+        when it is off by more than a minute, and once when it is right again."""
+        samples = self._samples.setdefault(table, [])
+        samples[:] = samples[-(CLOCK_SAMPLES - 1):] + [measured]
+        off = self._clocks[table] = max(samples)
         if abs(off) > CLOCK_SAID_S and table not in self._clock_said:
             self._clock_said.add(table)
             self.say("%s: its clock is %+.0f s off the floor's: its events are stored at "

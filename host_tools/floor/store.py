@@ -132,10 +132,11 @@ class Store:
 
     def write(self, batch, now):
         """What the floor heard, in one transaction: `batch` holds ("event", table, run,
-        n, at, body) (`at` the floor's time), ("state", table, state, live, clock_off)
-        and ("online", table, online, live) in the order heard (`live`: heard as the
-        table sent it, not kept by the broker from before; `clock_off`: the table's clock
-        against the floor's, seconds, or None).  Returns (stored, refused): the events stored now, (table, run, n, at) (an
+        n, at, body) (`at` the floor's time), ("state", table, state, said, clock_off)
+        and ("online", table, online) in the order heard (`said`: when the table said it,
+        on the floor's clock, or None for what the broker kept from before; `clock_off`:
+        the table's clock against the floor's, seconds, or None).  A table's last_seen is
+        when it last said an event or a state, never moved back.  Returns (stored, refused): the events stored now, (table, run, n, at) (an
         event stored before is not stored again), and [(item, why)], what the database
         refused for its values: then each item of the batch is written alone, so that
         only those are lost.  The database away raises (SQLAlchemyError)."""
@@ -161,8 +162,9 @@ class Store:
             for item in batch:
                 kind, table = item[0], item[1]
                 row = heard.setdefault(table, {})
-                if kind == "event" or item[3]:      # not what the broker kept: heard now
-                    row["last_seen"] = now
+                said = item[4] if kind == "event" else item[3] if kind == "state" else None
+                if said is not None:
+                    row["last_seen"] = max(row.get("last_seen", said), said)
                 if kind == "state":
                     row["state"] = item[2]
                     if item[4] is not None:
@@ -195,10 +197,12 @@ class Store:
             row = known.get(name)
             if row is None:
                 db.execute(insert(tables).values(
-                    name=name, first_seen=now, last_seen=now,
+                    name=name, first_seen=now, last_seen=values.get("last_seen", now),
                     online=bool(values.get("online")), since=now, state=values.get("state"),
                     clock_off=values.get("clock_off")))
                 continue
+            if values.get("last_seen", row.last_seen + 1) <= row.last_seen:
+                del values["last_seen"]         # said before what was heard already
             if "online" in values and values["online"] == row.online:
                 del values["online"]
             elif "online" in values:

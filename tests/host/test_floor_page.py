@@ -374,7 +374,7 @@ def crafted(floor, table, state, events=(), at=None):
     """What a table (or anyone on the broker, before the floor checked messages) had
     stored: its state and events, written as the floor service writes them."""
     now = time.time() if at is None else at
-    floor.store.write([("online", table, True, True), ("state", table, state, True, None)] +
+    floor.store.write([("online", table, True), ("state", table, state, now, None)] +
                       [("event", table, "r1", n, when, e) for n, when, e in events], now)
     floor.page.changed(table)
 
