@@ -113,8 +113,11 @@ class FloorService(Connection):
 
     def _floor_time(self, table, at, now):
         """When the table said an event, on the floor's clock: its time less its clock's
-        error, and never later than the floor heard it (a clock not measured yet)."""
-        return min(now, at - self._clocks.get(table, 0.0))
+        error where that is over CLOCK_SAID_S (within it, the time it takes a message to
+        arrive is as large as the error: the table's time is taken), and never later
+        than the floor heard it (a clock not measured yet)."""
+        off = self._clocks.get(table, 0.0)
+        return min(now, at - off if abs(off) > CLOCK_SAID_S else at)
 
     def _write(self):
         """Store what came, as much as has come at a time (one transaction: one wait for
