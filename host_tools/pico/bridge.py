@@ -50,6 +50,7 @@ NODE_MODULES = REPO / "host_tools" / "pico" / "node_modules"
 UF2 = REPO / "build" / "pico" / "firmware.uf2"
 
 SETTLE_MS = 15       # beyond the debounce and two polls: the firmware has seen a change
+REFUSAL_MS = 40      # a card refused: its reason, masked (felt.table.shown), on the link
 SHUFFLER_POLL_MS = 20   # felt.loop.shuffler_task's period
 # A real shuffler is busy for half a minute: its busy line is held at least this long
 # (emulated), past the longest the board is away from its poll (a journal write as a
@@ -306,7 +307,8 @@ class Bridge:
                 return None
             line = (line + "\n").encode()
             cr = b["card_reader"]
-            ms = len(line) * 10 * 1000 // cr["baud"] + 1 + 2 * b["poll_ms"] + SETTLE_MS
+            ms = len(line) * 10 * 1000 // cr["baud"] + 1 + 2 * b["poll_ms"] + SETTLE_MS + \
+                REFUSAL_MS
             return [dict(op="uart", n=cr["uart"], hex=line.hex()), dict(op="after", ms=ms)]
         elif kind == "shuf":
             # A shuffler with a data port says its deck check there as it is done.
