@@ -381,3 +381,22 @@ def test_running_out_of_memory_in_a_handler_still_reboots_the_board():
     finally:
         cls.apply = rules_apply
     assert ctl.locked is None
+
+
+def test_a_question_the_heap_cannot_answer_is_refused_and_the_round_plays_on():
+    # A long round's public record on a crowded heap: any host on the link may ask it,
+    # so it must not reboot the board mid-round as a MemoryError mid-change does.
+    ctl, hal = table()
+    dealt_round(ctl, hal)
+    before = ctl.snapshot()
+    journaled = list(ctl.journal.events)
+
+    def out_of_memory(p):
+        raise MemoryError()
+    ctl._on_public = out_of_memory             # this table's only
+    why = ctl.handle("public", {"round": 0})
+    assert why == "the board's heap cannot answer public now: ask again later"
+    assert events(hal, "refused")[-1] == {"e": "refused", "what": "public", "why": why}
+    assert ctl.snapshot() == before and ctl.journal.events == journaled
+    assert ctl.locked is None and ctl.public is None
+    assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"}) is None
