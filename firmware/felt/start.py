@@ -28,6 +28,9 @@ COLD = ("felt.table.technician", "felt.table.configure", "felt.table.config",
 TILT_PATH = ("felt/__init__.", "felt/lazy.", "felt/board.", "felt/hal/", "felt/tilted.",
              "felt/table/__init__.", "felt/table/scenes.", "felt/table/eventlog",
              "felt/table/journal.", "felt/protocol.", "felt/check.", "board.json")
+# The code a `verify` answer runs: felt.verify and what it imports from the flash, as a
+# module or a package planted in its place.
+VERIFY_CODE = ("felt/verify.", "felt/verify/", "felt/image.", "felt/image/")
 
 
 def start(argv):
@@ -65,7 +68,7 @@ def start(argv):
     path = arg(argv, "--journal", None if port else board["journal"])
     if problems:
         try:
-            show_tilt(argv, board, path, tilt, image)
+            show_tilt(argv, board, path, tilt, image, checked_verify(problems))
         except Exception as e:  # noqa: BLE001 - the console has said it
             print("felt: the tilt could not be shown: %s" % type(e).__name__, file=sys.stderr)
         sys.exit(TILT_EXIT)
@@ -108,9 +111,21 @@ def said(problems):
     return {"code": "program_check_failed", "file": name, "why": why}
 
 
-def show_tilt(argv, board, path, tilt, image):
+def checked_verify(problems):
+    """felt.verify for a tilted board's `verify` answers, imported only when the check
+    found it and what it imports intact (a planted felt/verify.py answered the lab:
+    issue 38, item 6); else why not, a string.  Imported now, right after the check:
+    nothing is imported from the flash once the tilt is decided."""
+    for name, why in problems:
+        if [t for t in VERIFY_CODE if name.startswith(t)]:
+            return "%s failed the program check: %s" % (name, why)
+    return lazy.load("felt.verify")
+
+
+def show_tilt(argv, board, path, tilt, image, verify):
     """The table never starts: the tilt goes to the event log, the LEDs and the link
-    (felt.tilted), and stays until a signed image is installed."""
+    (felt.tilted), and stays until a signed image is installed.  `verify`: felt.verify,
+    checked, or why a `verify` is refused."""
     try:
         import asyncio
     except ImportError:
@@ -123,7 +138,7 @@ def show_tilt(argv, board, path, tilt, image):
     # It shows its tilt and answers questions, no more: the dealer's devices stay off.
     board = dict(board, keypad=None, display=None, muck_reader=None,
                  shuffler=dict(board["shuffler"], data=None))
-    asyncio.run(tilted.run(open_hal(argv, board), board, tilt, image))
+    asyncio.run(tilted.run(open_hal(argv, board), board, tilt, image, verify))
 
 
 def join(root, name):

@@ -303,3 +303,35 @@ def test_with_the_signature_broken_no_file_runs_to_show_the_tilt(image, keys, ca
     assert code == cli.TILTED
     assert "program_check_failed: manifest.json: not signed by a key this board trusts" in err
     assert not (image / "ran").exists()
+
+
+# What a planted felt/verify.py would answer the lab, and leave behind if it ran.
+PLANTED_VERIFY = """
+def answer(root, seed):
+    open(%r, 'w').write('ran')
+    return {'seed': seed, 'mac': '00' * 32}
+"""
+
+
+@pytest.mark.parametrize("spoil, named", [
+    (lambda d: (d / "felt" / "verify.py").write_text(PLANTED_VERIFY % str(d / "ran")),
+     "felt/verify.py"),
+    (lambda d: flip(d / "felt" / "verify.mpy"), "felt/verify.mpy"),
+    (lambda d: flip(d / "felt" / "image.mpy", at=-2), "felt/image.mpy"),
+])
+def test_a_tilted_board_answers_verify_with_no_code_its_check_found_changed(image, keys,
+                                                                           spoil, named):
+    """Issue 38, item 6: on a .mpy board a planted felt/verify.py tilted the board, and a
+    `verify` then imported it and it answered the lab.  The board answers `verify` only
+    with code its check found intact, imported before the tilt; else it says why."""
+    spoil(image)
+    fw = FirmwareProcess(image / "board.json", runtime="micropython", image=image,
+                         trust=keys / "felt.pub")
+    try:
+        seed = "ab" * 32
+        answer = fw.link.request("verify", {"seed": seed}, "verify")
+        assert answer["seed"] == seed and answer["mac"] is None
+        assert answer["why"].startswith("%s failed the program check: " % named)
+    finally:
+        fw.close()
+    assert not (image / "ran").exists()
