@@ -4,14 +4,15 @@
     felt-tech --port /dev/ttyUSB0 --key keys/tech.key rules '{"min_wager": 10}'
     felt-tech --port /dev/ttyUSB0 --key keys/tech.key deck A
     felt-tech --port /dev/ttyUSB0 --key keys/tech.key clear
-    felt-tech --port /dev/ttyUSB0 --key keys/tech.key service   # a Pico's USB REPL, one boot
+    felt-tech --port /dev/ttyUSB0 --key keys/felt.key service   # a Pico's USB REPL, one boot
     felt-tech --port /dev/ttyUSB0 --key keys/felt.key revoke 3b6a27bc...   # 64 hex digits
 
 It asks the board for its challenge, signs the command for that board and challenge
 with the technician's private key, and sends it; the board answers with an ack, or a
 nak saying why (docs/protocol.md).  A board takes commands signed by the technicians'
 keys provisioned in its tech.pub, and `revoke` (a key trusted for nothing from then on)
-signed by a key of its felt.pub, which signs images (felt-flash provision).
+and `service` signed by an owner's key, one of its felt.pub, which signs images
+(felt-flash provision).
 """
 
 import json
@@ -70,8 +71,8 @@ def body_of(cmd, arg):
 def main(argv=None):
     ap = cli.parser("felt-tech", __doc__)
     cli.link_options(ap)
-    ap.add_argument("--key", required=True, help="the technician's private key (revoke: a key "
-                                                 "that signs images)")
+    ap.add_argument("--key", required=True, help="the technician's private key (revoke, "
+                                                 "service: an owner's, which signs images)")
     ap.add_argument("cmd", choices=COMMANDS)
     ap.add_argument("arg", nargs="?", help="cfg/rules: JSON or a JSON file; deck: A or B; "
                                            "revoke: the public key in hex")

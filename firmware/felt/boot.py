@@ -40,7 +40,7 @@ from felt.runtime import arg, open_hal, reset_plainly  # noqa: E402
 
 def main(argv, repl_shut=False):
     """Boot.  `repl_shut`: the board's USB REPL is shut while the table plays, and a
-    technician's signed `service` opens it (the Pico image: firmware/pico/boot.py)."""
+    owner's signed `service` opens it (the Pico image: firmware/pico/boot.py)."""
     # The program check and the board definition, from a module forgotten after them:
     # the table plays with none of their code in the heap.
     from felt import lazy

@@ -44,7 +44,7 @@ MAX_MANIFEST = 16 * 1024
 MAX_KEYS = 8
 FIRMWARE = "firmware"   # the manifest's entry naming a firmware with felt frozen in
 NEWEST = "felt.newest"  # {"board", "version"} of the newest image the board has run
-# Beside the keys, for one boot: a technician's signed `service` asked for the USB REPL
+# Beside the keys, for one boot: an owner's signed `service` asked for the USB REPL
 # (felt.table.technician); the boot that finds it removes it (opened_for_service).
 SERVICE = "felt.service"
 # What the board keeps beside its program, unlisted: the manifest and its signature, the
@@ -63,7 +63,7 @@ def frozen():
 
 
 def opened_for_service(trust):
-    """Whether this boot is the one a technician's signed `service` command asked for
+    """Whether this boot is the one an owner's signed `service` command asked for
     (its flag beside the keys `trust`): the flag is removed, so the next boot plays."""
     try:
         os.remove(beside(trust, SERVICE))

@@ -124,7 +124,7 @@ async def run(hal, board, journal, rebooted=None, trust=None, image=None, repl_s
     `trust`: the file of keys a technician's commands are signed with
     (felt.table.technician), None on a developer's table over the link; `image`: the
     folder of the signed image it runs, None if none (felt.verify); `repl_shut`: the
-    board's USB REPL is shut while it plays, and a technician's `service` opens it."""
+    board's USB REPL is shut while it plays, and an owner's `service` opens it."""
     guard = Guard(hal.ticks_ms)
     # The guard's own reset leaves a note (`rebooted`); on an RP2040 machine.reset()
     # leaves the watchdog's reset cause as well, so only a reset without a note was the

@@ -1,7 +1,7 @@
 # The Pico image's boot.py (frozen: firmware/pico/manifest.py), where the table runs.
 # MicroPython starts USB only once boot.py has returned, so while the table plays the
 # board has no USB device at all: no REPL answers, no Ctrl-C stops it (issue 21, item 2).
-# boot.py returns only at the boot a technician's signed `service` command asked for
+# boot.py returns only at the boot an owner's signed `service` command asked for
 # (felt.table.technician leaves its flag); then USB starts, and main.py (frozen too)
 # leaves the REPL to answer until the board is reset.  Anything that ends the table
 # otherwise resets the board.

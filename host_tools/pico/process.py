@@ -44,12 +44,14 @@ class PicoProcess:
         self.seed = seed
         self.timeline = [] if measure else None
         self._dir = tempfile.mkdtemp(prefix="felt-pico-")
-        self.tech_key = self.tech_key_file = None
+        self.tech_key = self.tech_key_file = self.owner_key = None
         if image is None:
-            # A Pico runs only a signed image: one signed with a key of this session's;
-            # its technician's commands are signed with another (Session's tech_key).
+            # A Pico runs only a signed image: one signed with a key of this session's
+            # (the owner's: it signs `service` too); its technician's commands are
+            # signed with another (Session's tech_key).
             image = os.path.join(self._dir, "image")
             key, _ = flash.keygen(os.path.join(self._dir, "felt"))
+            self.owner_key = flash.load_key(str(key))
             tech_key, tech_pub = flash.keygen(os.path.join(self._dir, "tech"))
             self.tech_key = flash.load_key(str(tech_key))
             self.tech_key_file = str(tech_key)    # for felt-console --key, while this runs

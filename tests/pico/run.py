@@ -228,13 +228,14 @@ def test_felt_flash_verify_computes_what_a_pico_answers_and_sees_a_byte_changed(
             fw.close()
 
 
-def test_the_usb_repl_answers_only_at_the_boot_a_technicians_service_asked_for():
+def test_the_usb_repl_answers_only_at_the_boot_an_owners_service_asked_for():
     # Issue 21, item 2, as the attack: a PC at the USB port sends Ctrl-C, the raw REPL's
     # Ctrl-A and a line of code while the table plays (before, Ctrl-C stopped Felt and
-    # the REPL ran the code: print(6*7) said 42); then an unsigned `service`.  Nothing
-    # answers, nothing reboots.  A technician's signed `service` reboots the board into
-    # its REPL, which runs code until reset (Ctrl-D's soft reset too: the board resets
-    # the chip); the boot after plays, the REPL shut again.
+    # the REPL ran the code: print(6*7) said 42); then an unsigned `service`, and one a
+    # technician's key signed (issue 38, item 1: from the REPL a technician made their
+    # key an owner's).  Nothing answers, nothing reboots.  An owner's signed `service`
+    # reboots the board into its REPL, which runs code until reset (Ctrl-D's soft reset
+    # too: the board resets the chip); the boot after plays, the REPL shut again.
     from host_tools import tech
     from host_tools.emulator.session import DEFAULT_BOARD
     from host_tools.pico.process import PicoProcess
@@ -258,8 +259,12 @@ def test_the_usb_repl_answers_only_at_the_boot_a_technicians_service_asked_for()
         assert fw.link.request("state", {}, "state")["state"] == "idle"
         assert fw.link.send("service", {}) == \
             "service is a technician's command: send it signed (tech)"
+        time.sleep(1.0)         # after a refused signature, none is checked for a second
+        assert tech.send(fw.link, fw.tech_key, "service", {}) == \
+            "service refused: not signed by a trusted key for this board's challenge"
         assert usb.resets == [], usb.resets
-        assert tech.send(fw.link, fw.tech_key, "service", {}) is None
+        time.sleep(1.0)
+        assert tech.send(fw.link, fw.owner_key, "service", {}) is None
         fw.link.drain(0)        # what the table said before: the hello below is a boot's
         # Enter, until the REPL answers: the emulated USB host sends no SOF, so what the
         # board printed before the host connected waits for the host's first packet.
@@ -285,7 +290,7 @@ def test_the_usb_repl_answers_only_at_the_boot_a_technicians_service_asked_for()
     details = [(r["code"], r["detail"]) for r in records]
     assert [d for c, d in details if c == "technician"][-1].startswith("service, signed by"), \
         details
-    assert details[-1] == ("task_reset", "service mode, as a technician's signed command "
+    assert details[-1] == ("task_reset", "service mode, as an owner's signed command "
                                          "asked"), details
 
 

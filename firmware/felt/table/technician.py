@@ -1,10 +1,10 @@
 """The technician's authority: configuring the table, changing its rules, registering a
 deck, clearing a tilt, reading past rounds (`recall`, hole cards and all) and the event
-log, and opening the USB REPL (`service`) are done only by a command signed with a
-technician's key the board trusts (its `tech.pub`, felt.image.keys_for), never by
-whoever is on the link.  Revoking a key
-(`revoke`) takes a key that signs images (its `felt.pub`): the higher role.  Seat
-buttons and the dealer's panel stay as they are.
+log are done only by a command signed with a technician's key the board trusts (its
+`tech.pub`, felt.image.keys_for), never by whoever is on the link.  Revoking a key
+(`revoke`) and opening the USB REPL (`service`, from which the key files could be
+rewritten) take an owner's key, one that signs images (its `felt.pub`): the higher
+role (issue 38).  Seat buttons and the dealer's panel stay as they are.
 
 A signed command is `tech {"cmd": kind, "body": {...}, "sig": hex}`: an Ed25519
 signature (felt.ed25519) of `felt-tech ` followed by the canonical JSON
@@ -29,6 +29,7 @@ from felt.table import messages
 PREFIX = b"felt-tech "
 CHALLENGE_MS = 5 * 60 * 1000    # a challenge older than this is never taken: ask again
 RETRY_MS = 1000                 # after a refused signature, none is checked this long
+OWNERS_ONLY = ("revoke", "service")     # signed by a key that signs images, never a technician's
 
 
 def challenge(ctl, p):
@@ -130,7 +131,7 @@ def service(ctl, p):
             f.write("service\n")
     finally:
         lazy.forget("felt.image")
-    ctl.service("service mode, as a technician's signed command asked")
+    ctl.service("service mode, as an owner's signed command asked")
     return None
 
 
@@ -174,11 +175,12 @@ def signed_bytes(board, nonce, cmd, body):
 
 def signer(trust, board, challenge, p):
     """The id of the key that signed the command `p` for this board and challenge, of
-    those the board trusts for it (a technician's; an image key's for `revoke`), or None."""
+    those the board trusts for it (a technician's; an owner's, which signs images, for
+    OWNERS_ONLY), or None."""
     sig = binascii.unhexlify(p["sig"])
     data = signed_bytes(board, challenge, p["cmd"], p["body"])
     image = lazy.load("felt.image")
-    keys = image.keys_for(trust, image.IMAGES if p["cmd"] == "revoke" else image.TECHNICIANS)
+    keys = image.keys_for(trust, image.IMAGES if p["cmd"] in OWNERS_ONLY else image.TECHNICIANS)
     if isinstance(keys, tuple):        # (file, why): none to trust
         keys = ()
     ed25519 = lazy.load("felt.ed25519")

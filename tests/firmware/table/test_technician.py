@@ -39,7 +39,11 @@ REVOKE_IMAGE_KEY_BY_TRUSTED = ("1cecc7d39d7fa4f5eea612f164cc80239e843c13c3f1b19e
                                "d7170060da8d1a548fc61942d846334dec38dd5fb69577615034a632097bb608")
 REVOKE_IMAGE_KEY_BY_ITSELF = ("60092d2b9817a22128e81306cecef66faa2c039289be7b6583dbc88d4562aa81"
                               "d7924cddc75e197f45195a2bb409d71d030234125e2c799d3db0eb005972a104")
-# The USB REPL opened (issue 21, item 2), signed for NONCE by the trusted key.
+# The USB REPL opened (issue 21, item 2), signed for NONCE by the owner's (image) key:
+# from the REPL a technician's key was made an owner's (issue 38, item 1).
+SERVICE_BY_OWNER = ("8c16c8495e6e575c649573c6eaae2ca0e753f9d6da0a57793e743f119d699ad8"
+                    "f4730e1f45d1eb0cc81f8719255bb58fb2bc507ff05745f28956b28a76a8990f")
+# The same, signed by the technician's key: refused.
 SERVICE_SIGNED = ("a5793a6b68ce03d07ea774eb7803aa9a86ff088e9c48168b566bcfbb5770720d"
                   "4195c621ad72ab3d47b4c1c699a6540b13f32913c65f1f6e92f04c7647e62f0e")
 CLEAR_SIGNED = ("c7218a24b3af8d87546bc21e7c782ca7680192ac3647aa0f9d97f6d5473f89c8"
@@ -389,7 +393,7 @@ def test_revoke_is_a_technicians_command_and_a_table_without_keys_has_none_to_re
         "revoke key must be a 32-byte public key in lower-case hex"
 
 
-def test_service_is_a_technicians_and_opens_nothing_where_the_repl_is_never_shut():
+def test_service_is_an_owners_and_opens_nothing_where_the_repl_is_never_shut():
     # Issue 21, item 2: only the Pico image (felt frozen) shuts its USB REPL, so only
     # there is there a service mode to open; elsewhere the signed command is refused,
     # leaves no flag and reboots nothing.
@@ -397,7 +401,7 @@ def test_service_is_a_technicians_and_opens_nothing_where_the_repl_is_never_shut
     reboots = []
     assert ctl.handle("service", {}) == \
         "service is a technician's command: send it signed (tech)"
-    assert ctl.handle("tech", tech("service", {}, SERVICE_SIGNED)) == \
+    assert ctl.handle("tech", tech("service", {}, SERVICE_BY_OWNER)) == \
         "this board's USB REPL is never shut (felt is not frozen into its firmware): " \
         "there is no service mode to open"
     from felt import lazy
@@ -405,15 +409,15 @@ def test_service_is_a_technicians_and_opens_nothing_where_the_repl_is_never_shut
     assert not image.opened_for_service(ctl.trust) and reboots == []
 
 
-def test_a_technicians_service_reboots_into_the_repl_for_one_boot():
+def test_an_owners_service_reboots_into_the_repl_for_one_boot():
     # On the Pico image, whose REPL is shut: the flag is written beside the keys, the
     # loop ends with why (felt.guard), the command is logged; the boot after finds the
     # flag once (felt.boot.main), the next plays.  On the image: tests/pico/run.py.
     ctl, hal = keyed()
     reboots = []
     ctl.service = reboots.append          # as felt.loop gives it where the REPL is shut
-    assert ctl.handle("tech", tech("service", {}, SERVICE_SIGNED)) is None
-    assert reboots == ["service mode, as a technician's signed command asked"]
+    assert ctl.handle("tech", tech("service", {}, SERVICE_BY_OWNER)) is None
+    assert reboots == ["service mode, as an owner's signed command asked"]
     assert ctl.eventlog.memory[-1]["detail"].startswith("service, signed by key ")
     from felt import lazy
     image = lazy.load("felt.image")
@@ -425,3 +429,20 @@ def key_id(hex_key):
     import binascii
     from felt.image import key_id as kid
     return kid(binascii.unhexlify(hex_key))
+
+
+def test_a_technicians_key_cannot_open_the_usb_repl():
+    # Issue 38, item 1, as the attack: a technician's signed `service` opened the USB
+    # REPL, from which they appended their key to felt.pub and revoked the owner's.
+    # `service` is the owner's command alone: refused, no flag left, nothing rebooted.
+    ctl, hal = keyed()
+    reboots = []
+    ctl.service = reboots.append
+    assert ctl.handle("tech", tech("service", {}, SERVICE_SIGNED)) == \
+        "service refused: not signed by a trusted key for this board's challenge"
+    assert reboots == [] and codes(ctl)[-1] == "technician_refused"
+    from felt import lazy
+    image = lazy.load("felt.image")
+    assert not image.opened_for_service(ctl.trust)
+    # Still the technician's own commands are theirs.
+    assert refused_signature(ctl, "cfg", CFG, CFG_SIGNED) is None
