@@ -31,14 +31,16 @@ FAULT_RUN = ["--game", "holdem", "--players", "11", "--seed", "5", "--faults", "
 
 
 def signed_image(folder):
-    """A key pair and the pico-11 image signed with it, in `folder`, and a technician's
-    key pair beside (tech.pub): the arguments that run it (felt-emulator --image)."""
+    """A key pair, a technician's, the trust document naming them and the pico-11 image
+    signed with the first, in `folder`: the arguments that run it (felt-emulator
+    --image)."""
     from host_tools import flash
-    private, public = flash.keygen(Path(folder) / "bench")
-    tech_key, _ = flash.keygen(Path(folder) / "tech")
+    private, _ = flash.keygen(Path(folder) / "bench")
+    tech_key, tech_pub = flash.keygen(Path(folder) / "tech")
+    trust = flash.write_trust(Path(folder) / "trust", private, tech=tech_pub)
     image = Path(folder) / "image"
     flash.build("pico-11", image, private)
-    return {"image": image, "trust": public, "tech_key": tech_key}
+    return {"image": image, "trust": trust, "tech_key": tech_key}
 
 
 def program_check_ms(signed, boots=5):

@@ -1,8 +1,9 @@
 """felt-flash: make signing keys, build signed images, provision, install and verify boards.
 
     felt-flash keygen                                   # keys/felt.key and keys/felt.pub
+    felt-flash root --key keys/felt.key --tech keys/tech.pub --out keys/trust
     felt-flash build --board pico-11 --key keys/felt.key --out build/image
-    felt-flash provision --trust keys/felt.pub --port /dev/ttyACM0
+    felt-flash provision --key keys/felt.key --tech keys/tech.pub --port /dev/ttyACM0
     felt-flash install --image build/image --port /dev/ttyACM0 [--new-table] [--dry-run]
     felt-flash verify --image build/image --port /dev/ttyUSB0      # over the board's link
     felt-flash verify --image build/image --usb /dev/ttyACM0       # its files, by USB
@@ -12,8 +13,17 @@ An image is the board's filesystem as it is flashed (the felt package as `.mpy`
 bytecode, main.py as source, the board definition as board.json; a CircuitPython board
 gets source), with `manifest.json` (every file's size and SHA-256, the board, the
 firmware's version) and `manifest.sig`, the manifest's Ed25519 signature.  A board runs
-only an image signed by a key it trusts (`felt.pub`, provisioned): it checks at every
-boot (felt.image), and `install` refuses an image the board would refuse.
+only an image signed by an owner's key of its trust document (`trust.json` and
+`trust.sig`, provisioned): it checks at every boot (felt.image), and `install` refuses an
+image the board would refuse.
+
+`root` writes a trust document (trust.json: the owners' keys, which sign images, new
+documents and the owner's commands, and the technicians' keys, which sign their
+commands) and its signature (trust.sig) by the owner's key, in folder --out: version 1,
+or the version of the document already there + 1 (--version to say it).  `felt-tech
+--key <owner's key> root <folder>/trust.json` sends it to a board, which takes it only
+when its version is above the one it holds and the key that signed it is an owner in
+both; a key left out is revoked.  `provision` and `pico` write version 1.
 
 `verify --port` asks the board over its link, as a regulator's lab does: a fresh random
 seed, answered with HMAC-SHA256(seed, the board's program: every file the manifest
@@ -27,7 +37,7 @@ image into place, so a build that fails leaves the folder as it was.
 
 `pico` is for a Pico running the firmware `make pico` builds, with felt frozen into it:
 it writes that firmware as `firmware.uf2` and the board's filesystem (board.json,
-felt.pub, and a signed manifest naming board.json and the firmware's SHA-256) as
+the trust document, and a signed manifest naming board.json and the firmware's SHA-256) as
 `filesystem.uf2`, for the Pico's RPI-RP2 drive, and as `filesystem.img` (littlefs),
 with a copy of board.json beside them (`felt-emulator --runtime pico --image` plays the
 devices it names).
@@ -69,7 +79,7 @@ class Refused(cli.UserError):
 
 def keygen(prefix):
     """A new key pair: <prefix>.key (private, PEM, readable by its owner only) and
-    <prefix>.pub (the public key in hex, as a board's felt.pub holds it)."""
+    <prefix>.pub (the public key in hex, as a trust document names it)."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     private, public = Path(str(prefix) + ".key"), Path(str(prefix) + ".pub")
@@ -104,6 +114,81 @@ def public_hex(key):
     from cryptography.hazmat.primitives import serialization
     return key.public_key().public_bytes(serialization.Encoding.Raw,
                                          serialization.PublicFormat.Raw).hex()
+
+
+def public_keys(path, option):
+    """The public keys (hex) in the file `path`, one a line (# comments), as keygen
+    writes them; Refused naming `option` when it holds none or a line that is not one."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise Refused("%s %s: %s" % (option, path, getattr(e, "strerror", None) or e))
+    keys = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    for k in keys:
+        try:
+            if len(bytes.fromhex(k)) != 32 or k != k.lower():
+                raise ValueError
+        except ValueError:
+            raise Refused("%s %s: a line that is not a 32-byte public key in lower-case hex"
+                          % (option, path))
+    if not keys:
+        raise Refused("%s %s: no public key in the file" % (option, path))
+    return keys
+
+
+# ----- the trust document ----------------------------------------------------------------
+
+
+def write_trust(out, key_path, owners=None, tech=None, version=None):
+    """The trust document (felt.image.TRUST) and its signature by the owner's private key
+    in `key_path`, written in folder `out`: the owners' keys in the file `owners` (else
+    the signing key's), the technicians' in the file `tech` (else none); `version`, else
+    the version of the document already in `out` + 1, else 1.  Refused, writing nothing,
+    for a document a board would not take.  Returns the path of trust.json."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise Refused("--out %s is a file, not a folder" % out)
+    key = load_key(key_path)
+    if version is None:
+        version = _held_version(out) + 1
+    doc = {"version": version,
+           board_image.OWNERS: public_keys(owners, "--owners") if owners else [public_hex(key)],
+           board_image.TECHNICIANS: public_keys(tech, "--tech") if tech else []}
+    why = board_image.trust_why(doc)
+    if why is None and public_hex(key) not in doc[board_image.OWNERS]:
+        why = "the signing key %s is not one of its owners (a board takes a new document " \
+              "signed by a key that is an owner in it and in the one it holds)" % key_path
+    if why is not None:
+        raise Refused("trust document: %s" % why)
+    from felt.protocol import dumps
+    out.mkdir(parents=True, exist_ok=True)
+    (out / board_image.TRUST_SIG).write_text(
+        key.sign(board_image.ROOT + dumps(doc).encode()).hex() + "\n")
+    (out / board_image.TRUST).write_text(dumps(doc))
+    return out / board_image.TRUST
+
+
+def _held_version(folder):
+    """The version of the trust document in `folder`, 0 when there is none."""
+    path = folder / board_image.TRUST
+    if not path.exists():
+        return 0
+    doc = board_image.document(str(path))
+    if isinstance(doc, tuple):
+        raise Refused("%s: %s: give --version" % (path, doc[1]))
+    return doc["version"]
+
+
+def trust_json(path):
+    """The file trust.json `path` given by the user, refused unless it reads as a trust
+    document with trust.sig beside it."""
+    doc = board_image.document(str(path))
+    if isinstance(doc, tuple):
+        raise Refused("--trust %s: %s" % (path, "no such file" if not Path(path).is_file()
+                                          else doc[1]))
+    if not (Path(path).parent / board_image.TRUST_SIG).is_file():
+        raise Refused("--trust %s: no %s beside it" % (path, board_image.TRUST_SIG))
+    return Path(path)
 
 
 # ----- images ----------------------------------------------------------------------------
@@ -190,12 +275,13 @@ FS_BLOCK, FS_BLOCKS, FS_PROG = 4096, 352, 256
 PICO_FILES = ("firmware.uf2", "filesystem.uf2", "filesystem.img", "board.json")
 
 
-def pico(board, out, key_path, firmware=PICO_UF2, trust=None, force=False, tech=None):
+def pico(board, out, key_path, firmware=PICO_UF2, owners=None, force=False, tech=None):
     """The files that flash a Pico, in folder `out`: the firmware (a UF2 `make pico`
     built, felt frozen in) and the board's filesystem as a UF2 and as a raw littlefs
-    image.  The filesystem holds board.json, felt.pub (the keys in file `trust`, else
-    the signing key's), tech.pub (the technicians' keys in file `tech`, if given) and
-    the manifest, signed, naming board.json and the firmware.  Returns the manifest."""
+    image.  The filesystem holds board.json, the trust document (version 1, signed by
+    the key: the owners' keys in file `owners`, else the signing key's; the
+    technicians' in file `tech`, if given) and the manifest, signed, naming board.json
+    and the firmware.  Returns the manifest."""
     out = Path(out)
     _may_replace(out, force, "filesystem.img")
     try:
@@ -210,16 +296,11 @@ def pico(board, out, key_path, firmware=PICO_UF2, trust=None, force=False, tech=
     board_file = cli.board_file(str(board))
     board = load_board(str(board_file))
     key = load_key(key_path)
-    keys = trust_file(trust).read_bytes() if trust else (public_hex(key) + "\n").encode()
-    tech_keys = trust_file(tech, "--tech").read_bytes() if tech else None
 
     def make(folder):
         data = folder / "filesystem"
-        data.mkdir()
+        write_trust(data, key_path, owners, tech, 1)
         (data / "board.json").write_bytes(board_file.read_bytes())
-        (data / board_image.TRUST).write_bytes(keys)
-        if tech_keys is not None:
-            (data / board_image.TECH_KEYS).write_bytes(tech_keys)
         from felt import FIRMWARE as VERSION
         manifest = {"board": board["name"], "version": VERSION,
                     "files": {"board.json": list(board_image.sha256_file(str(data / "board.json")))},
@@ -258,10 +339,11 @@ def _sign(folder, manifest, key):
     (folder / board_image.SIGNATURE).write_text(key.sign(data).hex() + "\n")
 
 
-def check_image(folder, trust):
-    """Refused unless the image in `folder` is whole and signed by a key in the file
-    `trust`: the board's own check (felt.image), run here first."""
-    problems, summary = board_image.check(str(folder), str(trust))
+def check_image(folder, trust_json):
+    """Refused unless the image in `folder` is whole and signed by an owner's key of the
+    trust document in the file `trust_json`: the board's own check (felt.image), run
+    here first."""
+    problems, summary = board_image.check(str(folder), str(trust_json))
     if problems:
         raise Refused("image %s refused: %s" % (
             folder, "; ".join("%s: %s" % p for p in problems)))
@@ -309,18 +391,16 @@ def on_board(cmd, what, capture=True, cwd=None):
     return got.stdout
 
 
-def board_trust(port, trust=None):
-    """The file holding the board's trusted keys: `trust`, or the board's felt.pub read
-    back (a temporary file)."""
-    if trust is not None:
-        return Path(trust)
-    data = on_board(mpremote(port, "fs", "cat", ":" + board_image.TRUST),
-                    "reading %s from the board on %s (felt-flash provision puts it there)"
-                    % (board_image.TRUST, port))
-    fd, path = tempfile.mkstemp(suffix=".pub")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    return Path(path)
+def board_trust(port):
+    """The board's trust document read back, with its signature: the path of trust.json
+    in a temporary folder."""
+    folder = Path(tempfile.mkdtemp(prefix="felt-trust-"))
+    for name in (board_image.TRUST, board_image.TRUST_SIG):
+        data = on_board(mpremote(port, "fs", "cat", ":" + name),
+                        "reading %s from the board on %s (felt-flash provision puts it "
+                        "there)" % (name, port))
+        (folder / name).write_bytes(data)
+    return folder / board_image.TRUST
 
 
 def install_commands(port, folder, journal=None):
@@ -425,15 +505,6 @@ def compare(manifest, found):
 # ----- the command line ------------------------------------------------------------------
 
 
-def trust_file(path, option="--trust"):
-    """The public key file `path`, refused unless it holds keys a board would take."""
-    keys = board_image.trusted(str(path))
-    if isinstance(keys, tuple):
-        raise Refused("%s %s: %s" % (option, path, "no such file" if not Path(path).is_file()
-                                     else keys[1]))
-    return Path(path)
-
-
 def expected_mac(folder, seed):
     """The HMAC a board running the image in `folder` answers `verify` with for `seed`
     (bytes), computed here with Python's hmac from the image's files (felt.verify says
@@ -518,12 +589,26 @@ def read_manifest(folder):
                       % (folder, board_image.MANIFEST, getattr(e, "strerror", None) or e))
 
 
+OWNERS_HELP = ("the owners' public keys (they sign images, trust documents and the owner's "
+               "commands): a file in hex, one a line (default: --key's)")
+TECH_HELP = ("the technicians' public keys (their commands; never an image): a file in hex, "
+             "one a line; without them the board takes no technician's command")
+
+
 @cli.command("felt-flash")
 def main(argv=None):
     ap = cli.parser("felt-flash", __doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("keygen", help="a new signing key pair")
     p.add_argument("--out", default=str(KEYS), help="writes OUT.key and OUT.pub")
+    p = sub.add_parser("root", help="a trust document signed by the owner's key")
+    p.add_argument("--key", required=True, help="the owner's private key that signs it")
+    p.add_argument("--owners", help=OWNERS_HELP)
+    p.add_argument("--tech", help=TECH_HELP)
+    p.add_argument("--version", type=cli.count(1), help="its version (default: the version "
+                                                        "of the document in --out + 1, or 1)")
+    p.add_argument("--out", default=str(Path("keys") / "trust"),
+                   help="the folder for trust.json and trust.sig")
     p = sub.add_parser("build", help="build and sign an image")
     p.add_argument("--board", required=True,
                    help="the board: a name from hardware/boards/ or a definition file")
@@ -535,25 +620,24 @@ def main(argv=None):
     p = sub.add_parser("pico", help="a Pico's firmware and filesystem, to copy in BOOTSEL mode")
     p.add_argument("--board", required=True,
                    help="the board: a name from hardware/boards/ or a definition file")
-    p.add_argument("--key", required=True, help="the private key that signs it")
-    p.add_argument("--trust", help="the keys the board trusts (default: --key's public key)")
-    p.add_argument("--tech", help="the technicians' public keys (their commands; never an "
-                                  "image): without them the board takes no technician's command")
+    p.add_argument("--key", required=True, help="the owner's private key that signs it")
+    p.add_argument("--owners", help=OWNERS_HELP)
+    p.add_argument("--tech", help=TECH_HELP)
     p.add_argument("--uf2", default=str(PICO_UF2), help="the firmware (make pico builds it)")
     p.add_argument("--out", default=str(REPO / "build" / "pico" / "flash"),
                    help="the folder for firmware.uf2, filesystem.uf2 and filesystem.img")
     p.add_argument("--force", action="store_true", help="replace what is already in --out")
-    p = sub.add_parser("provision", help="make the board trust a public key")
-    p.add_argument("--trust", required=True, help="the keys that sign images: a file in hex, "
-                                                  "one a line")
-    p.add_argument("--tech", help="the technicians' keys, for their signed commands: a file "
-                                  "in hex, one a line")
+    p = sub.add_parser("provision", help="give the board its trust document, version 1")
+    p.add_argument("--key", required=True, help="the owner's private key that signs it")
+    p.add_argument("--owners", help=OWNERS_HELP)
+    p.add_argument("--tech", help=TECH_HELP)
     p.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
     p.add_argument("--dry-run", action="store_true", help="print, change nothing")
     p = sub.add_parser("install", help="install a signed image on a board")
     p.add_argument("--image", required=True, help="a folder felt-flash build made")
     p.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
-    p.add_argument("--trust", help="the board's public key file (default: read it back)")
+    p.add_argument("--trust", help="the board's trust.json, trust.sig beside it (default: "
+                                   "read them back)")
     p.add_argument("--new-table", action="store_true",
                    help="remove the board's journal: the table starts unconfigured instead "
                         "of resuming")
@@ -570,31 +654,33 @@ def main(argv=None):
     if args.cmd == "keygen":
         private, public = keygen(args.out)
         print("wrote %s (keep it secret) and %s (provision boards with it)" % (private, public))
+    elif args.cmd == "root":
+        path = write_trust(args.out, args.key, args.owners, args.tech, args.version)
+        print("wrote %s (version %d) and %s, signed with %s" % (
+            path, board_image.document(str(path))["version"], board_image.TRUST_SIG, args.key))
     elif args.cmd == "build":
         manifest = build(args.board, Path(args.out), args.key, args.force)
         print("built %s: %d files, %s for %s, signed with %s" % (
             args.out, len(manifest["files"]), manifest["version"], manifest["board"], args.key))
     elif args.cmd == "pico":
-        manifest = pico(args.board, args.out, args.key, args.uf2, args.trust, args.force,
+        manifest = pico(args.board, args.out, args.key, args.uf2, args.owners, args.force,
                         args.tech)
         print("wrote %s: firmware.uf2 (%s, %d bytes) and filesystem.uf2 for %s, signed with "
               "%s; copy filesystem.uf2, then firmware.uf2, onto the Pico's RPI-RP2 drive"
               % (args.out, manifest["version"], manifest[board_image.FIRMWARE][0],
                  manifest["board"], args.key))
     elif args.cmd == "provision":
-        trust_file(args.trust)
-        if args.tech:
-            trust_file(args.tech, "--tech")
-        _run(mpremote(args.port, "fs", "cp", args.trust, ":" + board_image.TRUST), args.dry_run)
-        if args.tech:
-            _run(mpremote(args.port, "fs", "cp", args.tech, ":" + board_image.TECH_KEYS),
-                 args.dry_run)
+        with tempfile.TemporaryDirectory() as d:
+            path = write_trust(d, args.key, args.owners, args.tech, 1)
+            for name in (board_image.TRUST_SIG, board_image.TRUST):
+                _run(mpremote(args.port, "fs", "cp", str(path.parent / name), ":" + name),
+                     args.dry_run)
     elif args.cmd == "install":
         folder = Path(args.image)
         if args.dry_run and args.trust is None:
             ap.error("install --dry-run needs --trust: the board is not read")
         read_manifest(folder)
-        trust = trust_file(args.trust) if args.trust else board_trust(args.port)
+        trust = trust_json(args.trust) if args.trust else board_trust(args.port)
         print("image %s: %s" % (folder, check_image(folder, trust)))
         journal = load_board(str(folder / "board.json"))["journal"] if args.new_table else None
         for cmd in install_commands(args.port, folder, journal):

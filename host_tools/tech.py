@@ -5,14 +5,15 @@
     felt-tech --port /dev/ttyUSB0 --key keys/tech.key deck A
     felt-tech --port /dev/ttyUSB0 --key keys/tech.key clear
     felt-tech --port /dev/ttyUSB0 --key keys/felt.key service   # a Pico's USB REPL, one boot
-    felt-tech --port /dev/ttyUSB0 --key keys/felt.key revoke 3b6a27bc...   # 64 hex digits
+    felt-tech --port /dev/ttyUSB0 --key keys/felt.key root keys/trust/trust.json
 
 It asks the board for its challenge, signs the command for that board and challenge
 with the technician's private key, and sends it; the board answers with an ack, or a
 nak saying why (docs/protocol.md).  A board takes commands signed by the technicians'
-keys provisioned in its tech.pub, and `revoke` (a key trusted for nothing from then on)
-and `service` signed by an owner's key, one of its felt.pub, which signs images
-(felt-flash provision).
+keys its trust document names (felt-flash provision), and the owner's commands signed
+by an owner's key, one that signs images: `service`, and `root`, a new trust document
+(felt-flash root makes it, trust.sig beside it; a key it leaves out is revoked).  There
+is no `revoke` of its own: a new document without the key is the one way.
 """
 
 import json
@@ -20,9 +21,10 @@ import sys
 
 from felt.table.technician import signed_bytes
 from host_tools import cli
-from host_tools.flash import load_key
+from felt.image import TRUST_SIG
+from host_tools.flash import load_key, trust_json
 
-COMMANDS = ("cfg", "rules", "deck", "clear", "revoke", "service")
+COMMANDS = ("cfg", "rules", "deck", "clear", "root", "service")
 PLAIN = ("clear", "service")    # the commands that take no argument
 
 
@@ -53,8 +55,10 @@ def body_of(cmd, arg):
         return {}
     if cmd == "deck":
         return {"register": arg}
-    if cmd == "revoke":
-        return {"key": arg}
+    if cmd == "root":
+        path = trust_json(arg)
+        return {"doc": json.loads(path.read_text()),
+                "sig": (path.parent / TRUST_SIG).read_text().strip()}
     try:
         text = open(arg).read() if arg and not arg.lstrip().startswith("{") else arg
         body = json.loads(text)
@@ -71,11 +75,11 @@ def body_of(cmd, arg):
 def main(argv=None):
     ap = cli.parser("felt-tech", __doc__)
     cli.link_options(ap)
-    ap.add_argument("--key", required=True, help="the technician's private key (revoke, "
+    ap.add_argument("--key", required=True, help="the technician's private key (root, "
                                                  "service: an owner's, which signs images)")
     ap.add_argument("cmd", choices=COMMANDS)
     ap.add_argument("arg", nargs="?", help="cfg/rules: JSON or a JSON file; deck: A or B; "
-                                           "revoke: the public key in hex")
+                                           "root: a trust.json (felt-flash root)")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if args.cmd in PLAIN and args.arg is not None:
         ap.error("%s takes no argument" % args.cmd)

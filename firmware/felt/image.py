@@ -4,14 +4,18 @@ program file is the one a trusted key signed (docs/tilts.md, `program_check_fail
 An image (host_tools/flash.py builds it) is the board's program files plus
 `manifest.json`, which lists each file's size and SHA-256 with the firmware's version,
 and `manifest.sig`, an Ed25519 signature of the manifest's bytes in hex (felt.ed25519).
-The board trusts the public keys in `felt.pub` (hex, one a line), put there when the
-board was provisioned, not by an image: those sign images.  Keys have roles (issue 21,
-item 5): a technician's keys, in `tech.pub` beside it, sign technicians' commands and
-never an image (felt.table.technician); a key in `revoked.pub` beside them, written by
-a command signed with an image key, is trusted for nothing (keys_for).  The check fails when the signature is not by
-a trusted key, or any file listed is missing or differs, or a program file is there
-that the manifest does not list: a program file is anything under `felt/` or `lib/`
-(where MicroPython imports from), any `.py` or `.mpy`, and `board.json`.
+The board trusts the keys of one document, `trust.json` (issue 38, item 1):
+{"version": N, "owners": [hex], "technicians": [hex]}, with `trust.sig` beside it, an
+owner's Ed25519 signature of ROOT and its canonical JSON (felt.protocol.dumps), put
+there when the board was provisioned, not by an image.  Owners' keys sign images, new
+trust documents and the owner's commands; technicians' keys sign technicians' commands
+only (felt.table.technician).  A key is revoked by a newer version that leaves it out
+(replace_trust, the owner's `root` command): versions only grow, so an older document
+is never taken again (taken).  The check fails when the trust document is not taken,
+or the signature is not by an owner's key, or any file listed is missing or differs, or
+a program file is there that the manifest does not list: a program file is anything
+under `felt/` or `lib/` (where MicroPython imports from), any `.py` or `.mpy`, and
+`board.json`.
 
 On a Pico the felt package is frozen into the firmware (firmware/pico/) and nothing on
 the filesystem is imported: the program is the firmware itself.  Its manifest then lists
@@ -33,23 +37,26 @@ import os
 
 MANIFEST = "manifest.json"
 SIGNATURE = "manifest.sig"
-TRUST = "felt.pub"          # the keys that sign images
-TECH_KEYS = "tech.pub"      # the technicians' keys: they sign commands, never an image
-REVOKED = "revoked.pub"     # keys revoked by a signed command: trusted for nothing
-IMAGES, TECHNICIANS = "images", "technicians"   # the roles of keys_for()
-MAX_REVOKED = 32
+TRUST = "trust.json"        # the board's keys, one document an owner signed
+TRUST_SIG = "trust.sig"     # its signature, in hex
+ROOT = b"felt-root "        # what an owner's key signs: ROOT + the document's canonical JSON
+OWNERS, TECHNICIANS = "owners", "technicians"   # the roles of keys_for()
+MAX_VERSION = (1 << 30) - 1     # a trust document's version: a small int on a board
+MAX_TRUST = 1024
 PROGRAM_DIRS = ("felt", "lib")
 CHUNK = 512         # bytes hashed at a time: the heap never holds a whole file
 MAX_MANIFEST = 16 * 1024
-MAX_KEYS = 8
+MAX_KEYS = 8        # owners and technicians in all: a `root` command carries them in one frame
 FIRMWARE = "firmware"   # the manifest's entry naming a firmware with felt frozen in
-NEWEST = "felt.newest"  # {"board", "version"} of the newest image the board has run
+# {"board", "version"} of the newest image the board has run, and {"root", "trust"}: the
+# version and SHA-256 of the newest trust document it took.
+NEWEST = "felt.newest"
 # Beside the keys, for one boot: an owner's signed `service` asked for the USB REPL
 # (felt.table.technician); the boot that finds it removes it (opened_for_service).
 SERVICE = "felt.service"
 # What the board keeps beside its program, unlisted: the manifest and its signature, the
 # keys, the newest image it ran (the journal's files too: unlisted()).
-KEPT = (MANIFEST, SIGNATURE, TRUST, TECH_KEYS, REVOKED, NEWEST)
+KEPT = (MANIFEST, SIGNATURE, TRUST, TRUST_SIG, NEWEST)
 XIP = 0x10000000        # where the RP2040 maps its flash for reading
 MAX_FIRMWARE = 0xA0000  # the rp2 port's filesystem starts there (RPI_PICO)
 
@@ -85,9 +92,10 @@ def check(root, trust, firmware=None):
     the boot knows which of its own files it may still run to show the tilt.
     `firmware`: when felt is frozen into the firmware, a function giving its first n
     bytes (flash): the manifest must then name the firmware, and it is hashed too."""
-    keys = keys_for(trust, IMAGES)
-    if isinstance(keys, tuple):
-        return [keys], "no trusted key"
+    doc = taken(trust, root)
+    if isinstance(doc, tuple):
+        return [doc], "no trusted key"
+    keys = _unhexed(doc[OWNERS])
     manifest, parsed = _manifest(root)
     if parsed is None:
         return [(MANIFEST, "the manifest is missing: the program was not installed as "
@@ -126,14 +134,26 @@ def check(root, trust, firmware=None):
         signer or "unknown")
 
 
-def remember(root):
-    """The image in `root` passed the check: its board and version become the newest
-    the board has run, unless it is older (it is not: check refused it then)."""
+def remember(root, trust):
+    """The image in `root` passed the check, with the trust document in file `trust`:
+    its board and version become the newest the board has run, unless it is older (it
+    is not: check refused it then), and the document the newest it took."""
     parsed = manifest(root)
-    newest = _newest(root)
-    if newest is None or version(parsed.get("version")) > version(newest["version"]):
+    newest = _newest(root) or {}
+    if newest.get("version") is None or \
+            version(parsed.get("version")) > version(newest["version"]):
+        newest = dict(newest, board=parsed.get("board"), version=parsed["version"])
+    _record_trust(root, newest, document(trust))
+
+
+def _record_trust(root, newest, doc):
+    """NEWEST in folder `root`: `newest` with the version and SHA-256 of the trust
+    document `doc` (taken), written only when that changes what it holds (the flash
+    is not worn by a write at every boot)."""
+    newest = dict(newest, root=doc["version"], trust=trust_digest(doc))
+    if newest != _newest(root):
         with open(_join(root, NEWEST), "w") as f:
-            f.write(json.dumps({"board": parsed.get("board"), "version": parsed["version"]}))
+            f.write(json.dumps(newest))
 
 
 def _rolled_back(root, parsed):
@@ -141,7 +161,7 @@ def _rolled_back(root, parsed):
     if version(parsed.get("version")) is None:
         return "its version is not written as felt a.b.c"
     newest = _newest(root)
-    if newest is None:
+    if newest is None or newest.get("version") is None:
         return None
     if parsed.get("board") != newest["board"]:
         return "an image for board %s: this board runs images for %s" % (
@@ -153,13 +173,14 @@ def _rolled_back(root, parsed):
 
 
 def _newest(root):
-    """{"board", "version"} from NEWEST, or None (a board new to signed images, or the
-    file unreadable: then any version may run once)."""
+    """{"board", "version", "root", "trust"} from NEWEST, or None (a board new to signed
+    images, or the file unreadable: then any version may run once)."""
     try:
-        newest = json.loads(_read(_join(root, NEWEST), 200))
-        if version(newest["version"]) is not None:
+        newest = json.loads(_read(_join(root, NEWEST), 300))
+        if isinstance(newest, dict) and (newest.get("version") is None or
+                                         version(newest["version"]) is not None):
             return newest
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, TypeError):
         pass
     return None
 
@@ -284,22 +305,127 @@ def _firmware_differs(firmware, entry):
 
 
 def keys_for(trust, role):
-    """The keys the board trusts for `role`, or (file, why not).  IMAGES: those of the
-    file `trust` (felt.pub) that are neither a technician's nor revoked; TECHNICIANS:
-    those of tech.pub beside it that are not revoked.  A key file that does not read
-    trusts no key at all."""
-    path = trust if role == IMAGES else beside(trust, TECH_KEYS)
-    keys = trusted(path)
-    if isinstance(keys, tuple):
-        return keys
-    barred = _keys(beside(trust, REVOKED), MAX_REVOKED) or []
-    if role == IMAGES and isinstance(barred, list):
-        tech = _keys(beside(trust, TECH_KEYS), MAX_KEYS) or []
-        barred = tech if isinstance(tech, tuple) else barred + tech
-    if isinstance(barred, tuple):
-        return barred
-    keys = [k for k in keys if k not in barred]
-    return keys or (_name(path), "every key in it is revoked or a technician's")
+    """The keys of the trust document in the file `trust` for `role` (OWNERS: they sign
+    images, trust documents and the owner's commands; TECHNICIANS: technicians'
+    commands), at least one, or (file, why not).  The document is the one boot took
+    (taken): it is read here, not checked again."""
+    doc = document(trust)
+    if isinstance(doc, tuple):
+        return doc
+    return _unhexed(doc[role]) or (_name(trust), "it names no key for the %s" % role)
+
+
+def taken(trust, root):
+    """The trust document in the file `trust` as the boot takes it, or (file, why not):
+    signed by one of its own owners' keys (TRUST_SIG beside it), its version not below
+    the newest this board took (NEWEST in folder `root`), and at that version the very
+    document taken then."""
+    doc = document(trust)
+    if isinstance(doc, tuple):
+        return doc
+    newest = _newest(root) or {}
+    held = newest.get("root")
+    if isinstance(held, int) and doc["version"] < held:
+        return _name(trust), "version %d is older than %d, the newest this board took" % (
+            doc["version"], held)
+    if held == doc["version"] and newest.get("trust") != trust_digest(doc):
+        return _name(trust), "not the document of version %d this board took" % held
+    sig = _read(beside(trust, TRUST_SIG), 200)
+    if trust_signer(doc, sig, _unhexed(doc[OWNERS])) is None:
+        return _name(trust), "not signed by one of its owners' keys (%s)" % TRUST_SIG
+    return doc
+
+
+def trust_digest(doc):
+    """The SHA-256 of the trust document `doc` (its canonical JSON), in hex."""
+    from felt.protocol import dumps
+    return binascii.hexlify(hashlib.sha256(dumps(doc).encode()).digest()).decode()
+
+
+def trust_signer(doc, sig, keys):
+    """The id of the key of `keys` that signed the trust document `doc` (`sig`: the
+    signature in hex, bytes or str), or None."""
+    from felt.protocol import dumps
+    sig = _unhex(sig.strip()) if sig is not None else None
+    if sig is None or len(sig) != 64:
+        return None
+    from felt import ed25519
+    data = ROOT + dumps(doc).encode()
+    for k in keys:
+        if ed25519.verify(k, data, sig):
+            return key_id(k)
+    return None
+
+
+def replace_trust(trust, root, doc, sig):
+    """The owner's `root` command: the trust document in file `trust` replaced by `doc`,
+    signed (`sig`, hex) by a key that is an owner in the document the board holds and in
+    `doc` (an owner hands over by a version naming both), its version above the one held;
+    recorded in NEWEST in folder `root` (None: the board keeps no record).  Returns None,
+    or why not, changing nothing."""
+    why = trust_why(doc)
+    if why is not None:
+        return "root doc: %s" % why
+    held = document(trust)
+    if isinstance(held, tuple):
+        return "%s: %s" % held
+    if doc["version"] <= held["version"]:
+        return "root doc: version %d is not above %d, the version this board holds" % (
+            doc["version"], held["version"])
+    both = [k for k in _unhexed(held[OWNERS]) if k in _unhexed(doc[OWNERS])]
+    if trust_signer(doc, sig, both) is None:
+        return "root sig: not by a key that is an owner in the document this board holds " \
+               "and in the new one"
+    from felt.protocol import dumps
+    # Each file whole under .new, then renamed over the old (as the journal's are).
+    for name, data in ((TRUST_SIG, sig + "\n"), (TRUST, dumps(doc))):
+        path = beside(trust, name)
+        with open(path + ".new", "w") as f:
+            f.write(data)
+        _rename(path + ".new", path)
+    if root is not None:
+        _record_trust(root, _newest(root) or {}, doc)
+    return None
+
+
+def document(path):
+    """The trust document in the file at `path` as read, or (file, why not)."""
+    raw = _read(path, MAX_TRUST)
+    if raw is None:
+        return _name(path), "no trust document: the board was not provisioned " \
+                            "(felt-flash provision)"
+    try:
+        doc = json.loads(raw)
+    except ValueError:
+        return _name(path), "not JSON"
+    why = trust_why(doc)
+    return doc if why is None else (_name(path), why)
+
+
+def trust_why(doc):
+    """Why `doc` is not a trust document, or None: {"version": 1 to MAX_VERSION,
+    "owners": [at least one key], "technicians": [keys]}, each key 32 bytes in
+    lower-case hex, none twice, MAX_KEYS in all."""
+    if not isinstance(doc, dict) or sorted(doc) != [OWNERS, TECHNICIANS, "version"]:
+        return 'not a trust document: {"version", "owners", "technicians"}'
+    if type(doc["version"]) is not int or not 1 <= doc["version"] <= MAX_VERSION:
+        return "its version must be a whole number 1 to %d" % MAX_VERSION
+    keys = []
+    for role in (OWNERS, TECHNICIANS):
+        if not isinstance(doc[role], list):
+            return "its %s must be a list of public keys" % role
+        for k in doc[role]:
+            if not (isinstance(k, str) and len(k) == 64 and _unhex(k) is not None and
+                    k == k.lower()):
+                return "its %s must be 32-byte public keys in lower-case hex" % role
+            keys.append(k)
+    if not doc[OWNERS]:
+        return "it names no owner's key"
+    if len(keys) > MAX_KEYS:
+        return "more than %d keys" % MAX_KEYS
+    if len(set(keys)) != len(keys):
+        return "a key named twice (a key has one role)"
+    return None
 
 
 def beside(trust, name):
@@ -307,36 +433,16 @@ def beside(trust, name):
     return trust[:trust.rfind("/") + 1] + name
 
 
-def trusted(path):
-    """The public keys (bytes) in the file at `path`, at least one, or (file, why not)."""
-    keys = _keys(path, MAX_KEYS)
-    if keys is None:
-        return _name(path), "no trusted key: the board was not provisioned (felt-flash " \
-                            "provision)"
-    if not keys:
-        return _name(path), "no trusted key in the file"
-    return keys
+def _unhexed(keys):
+    return [binascii.unhexlify(k) for k in keys]
 
 
-def _keys(path, most):
-    """The public keys in the file at `path` (hex, one a line, # comments), None when
-    there is no such file, or (file, why not).  Read a line at a time: a technician's
-    command reads them with the table's heap in pieces."""
-    keys = []
+def _rename(old, new):
     try:
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line and not line.startswith("#"):
-                    key = _unhex(line)
-                    if key is None or len(key) != 32:
-                        return _name(path), "a line that is not a 32-byte public key in hex"
-                    if len(keys) == most:
-                        return _name(path), "more than %d keys" % most
-                    keys.append(key)
+        os.rename(old, new)
     except OSError:
-        return None
-    return keys
+        os.remove(new)       # a filesystem that will not rename onto a file
+        os.rename(old, new)
 
 
 def _name(path):

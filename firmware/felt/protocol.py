@@ -29,7 +29,7 @@ _QUEUE = const(8)  # frames a Sender holds awaiting their turn
 
 # Kinds the receiver must answer with ack or nak; the sender resends them until it does.
 ACKED = ("btn", "dealer", "card", "shuf", "cfg", "need", "shuffle", "discard", "chip", "clock",
-         "shoe", "deck", "rules", "tech", "clear", "wager", "revoke", "service")
+         "shoe", "deck", "rules", "tech", "clear", "wager", "root", "service")
 # Questions to the board: answered by their reply, never acked, changing nothing.
 QUERIES = ("hello", "state", "sign", "heap", "eventlog", "challenge", "recall", "verify",
            "public")

@@ -45,7 +45,7 @@ def start(argv):
     image = arg(argv, "--image", None if port else "")
     problems = trust = took = None
     if image is not None:
-        trust = arg(argv, "--trust", join(image, "felt.pub"))
+        trust = arg(argv, "--trust", join(image, "trust.json"))     # felt.image.TRUST
         problems, took, shown = check_program(image, trust)
     if problems:
         tilt = said(problems)
@@ -89,7 +89,7 @@ def check_program(root, trust):
     problems, summary = image.check(root, trust, image.flash if image.frozen() else None)
     if not problems:
         try:
-            image.remember(root)     # anti-rollback: the newest image this board has run
+            image.remember(root, trust)     # anti-rollback: the newest image and trust
         except OSError as e:
             print("felt: the newest image could not be noted: %s" % e, file=sys.stderr)
     took = ticks_diff(ticks_ms(), start)

@@ -87,10 +87,10 @@ def parse_args(argv):
                          "program checked at boot: with --runtime micropython an image of "
                          "felt-flash build, with --runtime pico the files felt-flash pico "
                          "wrote (the Pico's firmware and filesystem, its keys in it)")
-    ap.add_argument("--trust", metavar="FILE", default="keys/felt.pub",
-                    help="with --image and --runtime micropython: the keys the board trusts "
-                         "for images (default %(default)s); its technicians' keys are "
-                         "tech.pub beside it")
+    ap.add_argument("--trust", metavar="FILE", default="keys/trust/trust.json",
+                    help="with --image and --runtime micropython: the board's trust document "
+                         "(default %(default)s; felt-flash root makes it, trust.sig beside "
+                         "it): its owners' keys sign images, its technicians' commands")
     ap.add_argument("--tech-key", metavar="FILE", default="keys/tech.key",
                     help="with --image: the technician's private key, which signs the "
                          "table's configuration and deck registrations (default %(default)s)")
@@ -135,12 +135,13 @@ def parse_args(argv):
                      "--board")
         if args.runtime == "pico" and "trust" in args.given:
             ap.error("--trust is for --runtime micropython: a Pico's filesystem holds the "
-                     "keys it trusts (felt-flash pico --trust)")
+                     "keys it trusts (felt-flash pico --owners, --tech)")
         if args.runtime == "pico" and not (Path(args.image) / "filesystem.img").is_file():
             ap.error("--image %s: no Pico's files there (no filesystem.img): felt-flash pico "
                      "writes them" % args.image)
         if args.runtime == "micropython" and not Path(args.trust).is_file():
-            ap.error("--trust %s: no such key file (felt-flash keygen makes one)" % args.trust)
+            ap.error("--trust %s: no such trust document (felt-flash root makes one)"
+                     % args.trust)
         args.board = image_board(Path(args.image))
         from host_tools.flash import load_key
         try:

@@ -326,7 +326,8 @@ class FirmwareProcess:
     def __init__(self, board_path, journal=None, python=sys.executable, phh=None,
                  runtime="cpython", heap=None, measure=False, image=None, trust=None):
         """`image`: run a signed image (felt-flash build) as a board flashed with it, its
-        program checked at boot against the public key file `trust` (MicroPython only)."""
+        program checked at boot against the trust document `trust` (trust.json, felt-flash
+        root; MicroPython only)."""
         if runtime not in RUNTIMES:
             raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
         self.journal = journal

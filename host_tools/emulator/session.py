@@ -92,7 +92,7 @@ class Session:
         """`inject`: None (no faults), "manual" (faults only when armed or injected, e.g.
         from the terminal view's keys) or "random" (also at random moments).  `runtime`
         and `heap`: what the firmware runs on; `measure`: its perf frames (HostLink.perf);
-        `image` and `trust`: a signed image to run and the key the board trusts
+        `image` and `trust`: a signed image to run and the board's trust document
         (host_tools.emulator.link.FirmwareProcess); `tech_key`: the private key that
         signs the technician's commands to it (host_tools.tech); `presses_only`: the
         players act with their seat buttons alone, as at a wired board, which takes no

@@ -77,6 +77,7 @@ def files(tmp_path_factory):
     (d / "noleds.json").write_text('{"name": "noleds", "runtime": "micropython"}')
     private, public = flash.keygen(d / "felt")
     flash.build("pico-11", d / "image", private)
+    flash.write_trust(d, private)
     (d / "busy").mkdir()
     (d / "busy" / "mine.txt").write_text("mine")
     (d / "scenario.json").write_text("{}")
@@ -100,11 +101,11 @@ REFUSED = [
     ("felt-emulator", "--straddle --game draw5 --hands 2", "straddle"),
     ("felt-emulator", "--heap 150K --hands 2", "--runtime micropython"),
     ("felt-emulator", "--runtime micropython --heap 10K --hands 2", "at least 16K"),
-    ("felt-emulator", "--trust keys/felt.pub --hands 2", "--trust goes with --image"),
+    ("felt-emulator", "--trust keys/trust/trust.json --hands 2", "--trust goes with --image"),
     ("felt-emulator", "--tech-key {d}/felt.key --hands 2", "--tech-key goes with --image"),
     ("felt-emulator", "--image {d}/image --hands 2", "--runtime micropython"),
     ("felt-emulator", "--runtime pico --image {d}/image --hands 2", "no Pico's files there"),
-    ("felt-emulator", "--runtime pico --image {d}/image --trust {d}/felt.pub --hands 2",
+    ("felt-emulator", "--runtime pico --image {d}/image --trust {d}/trust.json --hands 2",
      "a Pico's filesystem holds the keys it trusts"),
     ("felt-tech", "--port /dev/ttyNONE --key {d}/felt.key clear",
      "/dev/ttyNONE: no such port: is the board plugged in?"),
@@ -125,14 +126,19 @@ REFUSED = [
     # Issue 22: mpremote blamed "another program" for a board that is not plugged in.
     ("felt-flash", "install --image {d}/image --port /dev/ttyNONE",
      "/dev/ttyNONE: no such port: is the board plugged in?"),
-    ("felt-flash", "install --image {d}/image --port /dev/ttyNONE --trust {d}/felt.pub",
+    ("felt-flash", "install --image {d}/image --port /dev/ttyNONE --trust {d}/trust.json",
      "/dev/ttyNONE: no such port: is the board plugged in?"),
     ("felt-flash", "verify --image {d}/image --port /dev/ttyNONE", "/dev/ttyNONE"),
     ("felt-flash", "verify --image {d}/image --dir {d}/nope", "no such folder"),
     ("felt-flash", "verify --image {d}/image --dir {d}/image --port auto", "verify reads one board"),
-    ("felt-flash", "provision --trust {d}/felt.pub --port /dev/ttyNONE",
+    ("felt-flash", "provision --key {d}/felt.key --port /dev/ttyNONE",
      "/dev/ttyNONE: no such port: is the board plugged in?"),
-    ("felt-flash", "provision --trust {d}/felt.key", "not a 32-byte public key"),
+    ("felt-flash", "provision --key {d}/felt.key --tech {d}/felt.key", "not a 32-byte public key"),
+    ("felt-flash", "install --image {d}/image --dry-run --trust {d}/felt.pub", "not JSON"),
+    ("felt-flash", "root --key {d}/felt.key --owners {d}/felt.key --out {d}/new",
+     "not a 32-byte public key"),
+    ("felt-flash", "root --key {d}/felt.key --out {d}/bad.json", "is a file, not a folder"),
+    ("felt-tech", "--port /dev/ttyNONE --key {d}/felt.key root {d}/felt.pub", "not JSON"),
     ("felt-flash", "install --image {d}/image --dry-run", "needs --trust"),
     ("felt-flash", "build --board no-such-board --key {d}/felt.key --out {d}/new",
      "no board"),

@@ -326,10 +326,11 @@ def signed_image(tmp_path_factory):
         pytest.skip(str(e))
     keys = tmp_path_factory.mktemp("keys")
     flash.keygen(keys / "felt")
-    flash.keygen(keys / "tech")        # the technician's: tech.pub beside felt.pub
+    flash.keygen(keys / "tech")        # the technician's
     flash.keygen(keys / "other")
     image = tmp_path_factory.mktemp("image") / "image"
     flash.build("pico-11", image, keys / "felt.key")
+    flash.write_trust(keys, keys / "felt.key", tech=keys / "tech.pub")   # the board's keys
     return image, keys
 
 
@@ -341,7 +342,7 @@ def signed_image(tmp_path_factory):
 def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(signed_image):
     image, keys = signed_image
     # No --tech-key: the emulator plays no technician, the console signs.
-    served = Served("--runtime", "micropython", "--image", image, "--trust", keys / "felt.pub",
+    served = Served("--runtime", "micropython", "--image", image, "--trust", keys / "trust.json",
                     cwd=keys)
     try:
         unsigned = felt_console("--port", served.url, "deck", "A", "send", "deck",
@@ -389,7 +390,7 @@ def test_a_tilted_board_says_so_and_refuses_every_question(signed_image, tmp_pat
     data[len(data) // 2] ^= 1
     target.write_bytes(bytes(data))
     served = Served("--runtime", "micropython", "--image", spoilt, "--trust",
-                    keys / "felt.pub")
+                    keys / "trust.json")
     try:
         r = felt_console("--port", served.url, "--key", keys / "tech.key", "state", "log",
                          "deck", "A")

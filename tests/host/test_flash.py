@@ -44,7 +44,8 @@ def test_micropython_image_gets_bytecode_main_board_json_and_a_signed_manifest(t
     data = (out / "manifest.json").read_bytes()
     public.verify(bytes.fromhex((out / "manifest.sig").read_text().strip()), data)
     assert json.loads(data) == manifest
-    assert flash.check_image(out, key.with_suffix(".pub")).startswith("%d files" % len(manifest["files"]))
+    trust = flash.write_trust(tmp_path / "trust", key)
+    assert flash.check_image(out, trust).startswith("%d files" % len(manifest["files"]))
 
 
 def test_circuitpython_image_gets_source(tmp_path, key):
@@ -94,7 +95,7 @@ def test_install_removes_the_old_program_copies_the_image_then_soft_resets(tmp_p
     # item 2: install left planted folders in place); the keys and the journal stay.
     board = tmp_path / "board"
     for name in ("felt/poker/round.mpy", "main.py", "json/__init__.py", "hashlib.py",
-                 "notes.txt", "felt.pub", "tech.pub", "revoked.pub", "felt.newest",
+                 "notes.txt", "trust.json", "trust.sig", "felt.newest",
                  "journal.jsonl", "journal.jsonl.1", "journal.jsonl.events.kept"):
         (board / name).parent.mkdir(parents=True, exist_ok=True)
         (board / name).write_text("x")
@@ -105,8 +106,8 @@ def test_install_removes_the_old_program_copies_the_image_then_soft_resets(tmp_p
     finally:
         os.chdir(here)
     assert sorted(p.name for p in board.iterdir()) == [
-        "felt.newest", "felt.pub", "journal.jsonl", "journal.jsonl.1",
-        "journal.jsonl.events.kept", "revoked.pub", "tech.pub"]
+        "felt.newest", "journal.jsonl", "journal.jsonl.1",
+        "journal.jsonl.events.kept", "trust.json", "trust.sig"]
     assert str(out / "main.py") in cmd and str(out / "manifest.sig") in cmd
 
 
@@ -122,7 +123,8 @@ def test_a_new_table_removes_the_journal_too(tmp_path, key, capsys):
     # Its archives too, the oldest first, the journal last (docs/journal.md).
     assert removed.index("'journal.jsonl.10'") < removed.index("'journal.jsonl.1'") < \
         removed.index("'journal.jsonl'")
-    assert flash.main(["install", "--image", str(out), "--trust", str(key.with_suffix(".pub")),
+    trust = flash.write_trust(tmp_path / "trust", key)
+    assert flash.main(["install", "--image", str(out), "--trust", str(trust),
                        "--dry-run", "--new-table"]) == 0
     assert "'journal.jsonl.1', 'journal.jsonl']" in capsys.readouterr().out
 

@@ -55,16 +55,21 @@ def test_pico_writes_the_firmware_and_a_filesystem_holding_only_the_boards_data(
     assert len(raw) == 352 * 4096     # the rp2 port's RPI_PICO filesystem, 0xA0000 on
     assert uf2.read(out / "filesystem.uf2") == (0x100A0000, raw)
     files = mount(raw)
-    assert sorted(files) == ["board.json", "felt.pub", "manifest.json", "manifest.sig"]
+    assert sorted(files) == ["board.json", "manifest.json", "manifest.sig", "trust.json",
+                             "trust.sig"]
     assert json.loads(files["board.json"])["name"] == "pico-11"
-    assert files["felt.pub"].decode() == key.with_suffix(".pub").read_text()
+    owner = key.with_suffix(".pub").read_text().strip()
+    assert json.loads(files["trust.json"]) == {"version": 1, "owners": [owner],
+                                               "technicians": []}
     # Signed; it names board.json and the firmware as the UF2 writes it (whole pages).
     assert json.loads(files["manifest.json"]) == manifest
     written = CODE.ljust(4 * 256, b"\0")
     assert manifest["firmware"] == [len(written), hashlib.sha256(written).hexdigest()]
     assert list(manifest["files"]) == ["board.json"]
-    Ed25519PublicKey.from_public_bytes(bytes.fromhex(files["felt.pub"].decode())).verify(
+    Ed25519PublicKey.from_public_bytes(bytes.fromhex(owner)).verify(
         bytes.fromhex(files["manifest.sig"].decode()), files["manifest.json"])
+    Ed25519PublicKey.from_public_bytes(bytes.fromhex(owner)).verify(
+        bytes.fromhex(files["trust.sig"].decode()), image.ROOT + files["trust.json"])
 
 
 def test_the_board_checks_the_firmware_it_runs_against_the_manifest(tmp_path, key, firmware):
@@ -73,7 +78,7 @@ def test_the_board_checks_the_firmware_it_runs_against_the_manifest(tmp_path, ke
     root.mkdir()
     for name, data in mount((tmp_path / "flash" / "filesystem.img").read_bytes()).items():
         (root / name).write_bytes(data)
-    trust = str(root / "felt.pub")
+    trust = str(root / "trust.json")
     good = CODE.ljust(4 * 256, b"\0")
     problems, summary = image.check(str(root), trust, lambda n: good[:n])
     assert problems == [] and summary.startswith("1 files and the firmware")
@@ -90,18 +95,21 @@ def test_the_board_checks_the_firmware_it_runs_against_the_manifest(tmp_path, ke
 
 def test_an_image_of_program_files_is_refused_by_a_frozen_firmware(tmp_path, key):
     flash.build("pico-11", tmp_path / "image", key)
-    problems, _ = image.check(str(tmp_path / "image"), str(key.with_suffix(".pub")),
-                              lambda n: b"")
+    trust = flash.write_trust(tmp_path / "trust", key)
+    problems, _ = image.check(str(tmp_path / "image"), str(trust), lambda n: b"")
     assert problems[0][0] == "manifest.json" and "felt-flash pico" in problems[0][1]
 
 
-def test_trust_puts_the_given_keys_on_the_board(tmp_path, key, firmware):
+def test_owners_and_tech_put_the_given_keys_in_the_boards_trust_document(tmp_path, key,
+                                                                          firmware):
     other = flash.keygen(tmp_path / "other")[1]
+    tech = flash.keygen(tmp_path / "tech")[1]
     keys = tmp_path / "keys.pub"
     keys.write_text(key.with_suffix(".pub").read_text() + other.read_text())
-    flash.pico("pico-11", tmp_path / "flash", key, firmware, trust=keys)
-    assert mount((tmp_path / "flash" / "filesystem.img").read_bytes())["felt.pub"] == \
-        keys.read_bytes()
+    flash.pico("pico-11", tmp_path / "flash", key, firmware, owners=keys, tech=tech)
+    doc = json.loads(mount((tmp_path / "flash" / "filesystem.img").read_bytes())["trust.json"])
+    assert doc == {"version": 1, "owners": keys.read_text().split(),
+                   "technicians": [tech.read_text().strip()]}
 
 
 @pytest.mark.parametrize("damage, said", [
@@ -160,7 +168,7 @@ def test_verify_computes_a_picos_answer_from_its_firmware_uf2_and_filesystem_img
     fs = (tmp_path / "flash" / "filesystem.img").read_bytes()
     board = tmp_path / "board"
     board.mkdir()
-    for name in ("board.json", "felt.pub", "manifest.json", "manifest.sig"):
+    for name in ("board.json", "trust.json", "manifest.json", "manifest.sig"):
         (board / name).write_bytes(filesystem.read(fs, name))
     _, code = uf2.read(firmware)
     seed = os.urandom(32)

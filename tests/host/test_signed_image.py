@@ -27,8 +27,10 @@ except MicroPythonMissing as e:   # make test builds it; a bare pytest may lack 
 def keys(tmp_path_factory):
     d = tmp_path_factory.mktemp("keys")
     flash.keygen(d / "felt")
-    flash.keygen(d / "tech")        # the technician's: tech.pub beside felt.pub
+    flash.keygen(d / "tech")        # the technician's
     flash.keygen(d / "other")
+    # The board's trust document: the owner's key signs images, the technician's commands.
+    flash.write_trust(d, d / "felt.key", tech=d / "tech.pub")
     return d
 
 
@@ -62,7 +64,7 @@ def flip(path, at=None):
 
 
 def test_a_signed_image_plays(image, keys, capsys):
-    code, out, err = emulate(image, keys / "felt.pub", capsys)
+    code, out, err = emulate(image, keys / "trust.json", capsys)
     assert code == 0, err
     assert out.strip().splitlines()[-1] == "summary: hands=2 chips_start=3000 chips_end=3000 faults=0"
 
@@ -99,7 +101,7 @@ def test_a_signed_image_plays(image, keys, capsys):
 def test_a_changed_missing_or_extra_file_tilts_at_boot_and_nothing_plays(
         image, keys, capsys, spoil, named, why):
     spoil(image)
-    code, out, err = emulate(image, keys / "felt.pub", capsys)
+    code, out, err = emulate(image, keys / "trust.json", capsys)
     assert code == cli.TILTED
     assert "program_check_failed: %s: " % named in err and why in err
     assert "hand 1" not in out
@@ -109,12 +111,12 @@ def test_an_image_signed_with_another_key_is_refused_by_the_board_and_by_felt_fl
         keys, tmp_path, capsys):
     other = tmp_path / "other"
     flash.build("pico-11", other, keys / "other.key")
-    code, out, err = emulate(other, keys / "felt.pub", capsys)
+    code, out, err = emulate(other, keys / "trust.json", capsys)
     assert code == cli.TILTED
     assert "program_check_failed: manifest.json: not signed by a key this board trusts" in err
     with pytest.raises(flash.Refused, match="not signed by a key this board trusts"):
-        flash.check_image(other, keys / "felt.pub")
-    assert flash.main(["install", "--image", str(other), "--trust", str(keys / "felt.pub"),
+        flash.check_image(other, keys / "trust.json")
+    assert flash.main(["install", "--image", str(other), "--trust", str(keys / "trust.json"),
                        "--dry-run"]) == 1
     assert "refused" in capsys.readouterr().err
 
@@ -127,21 +129,21 @@ def test_a_manifest_edited_to_match_a_changed_file_fails_its_signature(image, ke
         flash.board_image.sha256_file(str(target)))
     (image / "manifest.json").write_text(json.dumps(manifest, sort_keys=True,
                                                     separators=(",", ":")))
-    code, out, err = emulate(image, keys / "felt.pub", capsys)
+    code, out, err = emulate(image, keys / "trust.json", capsys)
     assert code == cli.TILTED
     assert "manifest.json: not signed by a key this board trusts" in err
 
 
 def test_a_board_without_a_trusted_key_tilts(image, tmp_path, capsys):
-    code, out, err = emulate(image, tmp_path / "felt.pub", capsys)   # no such file
-    assert code == 2 and "no such key file" in err     # the emulator refuses to start it...
+    code, out, err = emulate(image, tmp_path / "trust.json", capsys)   # no such file
+    assert code == 2 and "no such trust document" in err   # the emulator refuses to start it...
     fw = FirmwareProcess(image / "board.json", runtime="micropython", image=image,
-                         trust=tmp_path / "felt.pub")
+                         trust=tmp_path / "trust.json")
     try:                                    # ...and the board itself tilts
         kind, p = fw.link.recv()
         assert kind == "px"
         hello = fw.link.request("hello", {}, "hello")
-        assert hello["tilt"]["file"] == "felt.pub" and "provision" in hello["tilt"]["why"]
+        assert hello["tilt"]["file"] == "trust.json" and "provision" in hello["tilt"]["why"]
     finally:
         fw.close()
 
@@ -150,7 +152,7 @@ def test_a_tilted_board_lights_its_centre_refuses_play_and_logs_it(image, keys, 
     flip(image / "felt" / "table" / "controller.mpy")
     journal = tmp_path / "journal.jsonl"
     fw = FirmwareProcess(image / "board.json", journal=journal, runtime="micropython",
-                         image=image, trust=keys / "felt.pub")
+                         image=image, trust=keys / "trust.json")
     try:
         kind, p = fw.link.recv()
         assert kind == "px"
@@ -189,7 +191,7 @@ def test_technician_commands_over_the_link_signed_replayed_and_unsigned(built, k
     signed command; the same frame sent again, or a plain one, changes nothing."""
     key = flash.load_key(keys / "tech.key")
     with Session(players=3, seed=2, runtime="micropython", image=built,
-                 board=built / "board.json", trust=keys / "felt.pub", tech_key=key) as s:
+                 board=built / "board.json", trust=keys / "trust.json", tech_key=key) as s:
         assert s.hello["signed"] is True
         before = s.state()
         assert before["config"] is not None          # open() configured it, signed
@@ -228,7 +230,7 @@ def verified(released, image, keys, capsys):
     """(felt-flash verify's exit status, what it said after the port) for an emulated
     board running `image`, checked against the image `released`."""
     from test_console import Served
-    served = Served("--runtime", "micropython", "--image", image, "--trust", keys / "felt.pub")
+    served = Served("--runtime", "micropython", "--image", image, "--trust", keys / "trust.json")
     try:
         code = flash.main(["verify", "--image", str(released), "--port", served.url])
     finally:
@@ -247,10 +249,12 @@ def test_an_older_image_or_one_for_another_board_is_refused_once_a_newer_one_ran
     for another board."""
     import felt
     from felt import image as board_image
-    code, out, err = emulate(image, keys / "felt.pub", capsys)
+    code, out, err = emulate(image, keys / "trust.json", capsys)
     assert code == 0, err
     newest = json.loads((image / board_image.NEWEST).read_text())
-    assert newest == {"board": "pico-11", "version": felt.FIRMWARE}
+    assert newest == {"board": "pico-11", "version": felt.FIRMWARE, "root": 1,
+                      "trust": board_image.trust_digest(board_image.document(
+                          str(keys / "trust.json")))}
     monkeypatch.setattr(felt, "FIRMWARE", "felt 0.0.9")
     flash.build("pico-11", tmp_path / "older", keys / "felt.key")
     flash.build("feather-rp2040-cp", tmp_path / "another", keys / "felt.key")
@@ -260,7 +264,7 @@ def test_an_older_image_or_one_for_another_board_is_refused_once_a_newer_one_ran
                       ("another", "an image for board feather-rp2040-cp: this board runs "
                                   "images for pico-11")):
         shutil.copy(image / board_image.NEWEST, tmp_path / name)   # the board's flash keeps it
-        code, out, err = emulate(tmp_path / name, keys / "felt.pub", capsys)
+        code, out, err = emulate(tmp_path / name, keys / "trust.json", capsys)
         assert code == cli.TILTED
         assert "program_check_failed: manifest.json: %s" % why in err
     # A newer image runs, and becomes the newest.
@@ -268,27 +272,27 @@ def test_an_older_image_or_one_for_another_board_is_refused_once_a_newer_one_ran
     flash.build("pico-11", tmp_path / "newer", keys / "felt.key")
     monkeypatch.undo()
     shutil.copy(image / board_image.NEWEST, tmp_path / "newer")
-    code, out, err = emulate(tmp_path / "newer", keys / "felt.pub", capsys)
+    code, out, err = emulate(tmp_path / "newer", keys / "trust.json", capsys)
     assert code == 0, err
     assert json.loads((tmp_path / "newer" / board_image.NEWEST).read_text())["version"] == \
         "felt 9.0.0"
 
 
-def test_a_technicians_key_cannot_sign_an_image_even_where_felt_pub_lists_it(keys, tmp_path,
-                                                                             capsys):
+def test_a_technicians_key_cannot_sign_an_image_nor_be_an_owner_too(keys, tmp_path, capsys):
     # Issue 21, item 5: with one key for everything a floor technician's key signed
-    # firmware.  Here an installer put the technician's key in felt.pub as well.
+    # firmware.  A trust document gives a key one role: an image the technician's key
+    # signed is refused, and a document naming it an owner as well is never written.
     image = tmp_path / "image"
     flash.build("pico-11", image, keys / "tech.key")
-    board = tmp_path / "board"
-    board.mkdir()
-    (board / "felt.pub").write_text((keys / "felt.pub").read_text() +
-                                    (keys / "tech.pub").read_text())
-    for name in ("tech.pub", "tech.key"):
-        shutil.copy(keys / name, board / name)
-    code, out, err = emulate(image, board / "felt.pub", capsys)
+    code, out, err = emulate(image, keys / "trust.json", capsys)
     assert code == cli.TILTED
     assert "manifest.json: not signed by a key this board trusts" in err
+    both = tmp_path / "both.pub"
+    both.write_text((keys / "felt.pub").read_text() + (keys / "tech.pub").read_text())
+    with pytest.raises(flash.Refused, match="a key named twice"):
+        flash.write_trust(tmp_path / "trust", keys / "felt.key", owners=both,
+                          tech=keys / "tech.pub")
+    assert not (tmp_path / "trust").exists()
 
 
 def test_with_the_signature_broken_no_file_runs_to_show_the_tilt(image, keys, capsys):
@@ -299,7 +303,7 @@ def test_with_the_signature_broken_no_file_runs_to_show_the_tilt(image, keys, ca
     manifest = json.loads((image / "manifest.json").read_text())
     manifest["files"]["felt/tilted.py"] = list(sha256_file(str(image / "felt" / "tilted.py")))
     (image / "manifest.json").write_text(json.dumps(manifest))
-    code, out, err = emulate(image, keys / "felt.pub", capsys)
+    code, out, err = emulate(image, keys / "trust.json", capsys)
     assert code == cli.TILTED
     assert "program_check_failed: manifest.json: not signed by a key this board trusts" in err
     assert not (image / "ran").exists()
@@ -326,7 +330,7 @@ def test_a_tilted_board_answers_verify_with_no_code_its_check_found_changed(imag
     with code its check found intact, imported before the tilt; else it says why."""
     spoil(image)
     fw = FirmwareProcess(image / "board.json", runtime="micropython", image=image,
-                         trust=keys / "felt.pub")
+                         trust=keys / "trust.json")
     try:
         seed = "ab" * 32
         answer = fw.link.request("verify", {"seed": seed}, "verify")
@@ -335,3 +339,77 @@ def test_a_tilted_board_answers_verify_with_no_code_its_check_found_changed(imag
     finally:
         fw.close()
     assert not (image / "ran").exists()
+
+
+def signed_trust(folder, key, doc):
+    """The trust document `doc` written in `folder` with its signature by the private
+    `key`, as whoever can write the board's flash could (felt-flash root refuses a
+    document its key is not an owner of)."""
+    from felt.protocol import dumps
+    from felt.image import ROOT
+    (folder / "trust.json").write_text(dumps(doc))
+    (folder / "trust.sig").write_text(key.sign(ROOT + dumps(doc).encode()).hex())
+
+
+def test_a_trust_document_rewritten_on_the_flash_tilts_at_boot(image, keys, tmp_path, capsys):
+    """Issue 38, item 1, as the attack: from the REPL a technician's key was made an
+    owner's.  The board takes its trust document only signed by one of its own owners,
+    at a version not below the one it took, and at that version only the one it took."""
+    board = tmp_path / "board"
+    board.mkdir()
+    for name in ("trust.json", "trust.sig", "tech.key"):
+        shutil.copy(keys / name, board / name)
+    code, out, err = emulate(image, board / "trust.json", capsys)
+    assert code == 0, err                    # the board took version 1 and noted it
+    technician = flash.load_key(keys / "tech.key")
+    owner_hex = flash.public_hex(flash.load_key(keys / "felt.key"))
+    tech_hex = flash.public_hex(technician)
+    for doc, why in (
+            ({"version": 1, "owners": [owner_hex, tech_hex], "technicians": []},
+             "not the document of version 1 this board took"),
+            ({"version": 2, "owners": [owner_hex], "technicians": [tech_hex]},
+             "not signed by one of its owners' keys (trust.sig)")):
+        signed_trust(board, technician, doc)
+        code, out, err = emulate(image, board / "trust.json", capsys)
+        assert code == cli.TILTED
+        assert "program_check_failed: trust.json: %s" % why in err
+        assert "hand 1" not in out
+
+
+def test_a_new_trust_document_comes_only_from_the_owner_and_never_goes_back(
+        built, keys, tmp_path):
+    """Over the link on the MicroPython runtime: `felt-tech root` with a document
+    felt-flash root made, version 2 leaving the technician's key out.  Signed by the
+    technician it is refused; by the owner it is taken, and the technician's commands
+    are refused from then on.  Version 1 put back on the flash tilts the next boot."""
+    board = tmp_path / "board"
+    shutil.copytree(built, board)
+    trust = tmp_path / "trust"
+    trust.mkdir()
+    for name in ("trust.json", "trust.sig"):
+        shutil.copy(keys / name, trust / name)
+    technician, owner = flash.load_key(keys / "tech.key"), flash.load_key(keys / "felt.key")
+    new = flash.write_trust(tmp_path / "v2", keys / "felt.key", version=2)
+    body = tech.body_of("root", str(new))
+    with Session(players=3, seed=2, runtime="micropython", image=board,
+                 board=board / "board.json", trust=trust / "trust.json",
+                 tech_key=technician) as s:
+        link = s.link
+        assert tech.send(link, technician, "root", body) == \
+            "root refused: not signed by a trusted key for this board's challenge"
+        time.sleep(1.0)       # after a refused signature, none is checked for a second
+        assert tech.send(link, owner, "root", body) is None
+        assert tech.send(link, technician, "rules", {"min_wager": 4}) == \
+            "rules refused: not signed by a trusted key for this board's challenge"
+    assert (trust / "trust.json").read_text() == new.read_text()
+    assert json.loads((board / "felt.newest").read_text())["root"] == 2
+    for name in ("trust.json", "trust.sig"):
+        shutil.copy(keys / name, trust / name)
+    fw = FirmwareProcess(board / "board.json", runtime="micropython", image=board,
+                         trust=trust / "trust.json")
+    try:
+        hello = fw.link.request("hello", {}, "hello")
+        assert hello["tilt"]["file"] == "trust.json"
+        assert hello["tilt"]["why"] == "version 1 is older than 2, the newest this board took"
+    finally:
+        fw.close()

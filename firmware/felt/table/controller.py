@@ -30,7 +30,7 @@ from felt.table.states import IDLE, PLACING, SHUFFLING, HAND_SHUFFLE, CUT, PLAYI
 
 # A technician's, signed, where the board trusts keys (felt.table.technician).
 # Past rounds' cards and the event log are read by a technician only (issue 21).
-TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear", "recall", "eventlog", "revoke", "service")
+TECHNICIAN_ONLY = ("cfg", "rules", "deck", "clear", "recall", "eventlog", "root", "service")
 TECHNICIAN = "felt.table.technician"
 RECOVERY = "felt.table.recovery"   # reading the journal at boot (felt.lazy)
 CONFIGURE = "felt.table.configure"  # configuring, changing the rules, the sign (felt.lazy)
@@ -291,10 +291,10 @@ class Controller:
     def _on_clear(self, p):
         return self.cold(TECHNICIAN, "clear", p)
 
-    def _on_revoke(self, p):
+    def _on_root(self, p):
         if self.trust is None:
-            return "this table trusts no key: there is none to revoke"
-        return self.cold(TECHNICIAN, "revoke", p)
+            return "this table trusts no key: there is no trust document to replace"
+        return self.cold(TECHNICIAN, "root", p)
 
     def _on_service(self, p):
         return self.cold(TECHNICIAN, "service", p)

@@ -1,10 +1,11 @@
 """The technician's authority: configuring the table, changing its rules, registering a
 deck, clearing a tilt, reading past rounds (`recall`, hole cards and all) and the event
-log are done only by a command signed with a technician's key the board trusts (its
-`tech.pub`, felt.image.keys_for), never by whoever is on the link.  Revoking a key
-(`revoke`) and opening the USB REPL (`service`, from which the key files could be
-rewritten) take an owner's key, one that signs images (its `felt.pub`): the higher
-role (issue 38).  Seat buttons and the dealer's panel stay as they are.
+log are done only by a command signed with a technician's key the board trusts (the
+`technicians` of its trust.json, felt.image.keys_for), never by whoever is on the link.
+A new trust document (`root`, which revokes a key by leaving it out) and opening the USB
+REPL (`service`, from which the board's files could be rewritten) take an owner's key,
+one that signs images: the higher role (issue 38).  Seat buttons and the dealer's panel
+stay as they are.
 
 A signed command is `tech {"cmd": kind, "body": {...}, "sig": hex}`: an Ed25519
 signature (felt.ed25519) of `felt-tech ` followed by the canonical JSON
@@ -29,7 +30,7 @@ from felt.table import messages
 PREFIX = b"felt-tech "
 CHALLENGE_MS = 5 * 60 * 1000    # a challenge older than this is never taken: ask again
 RETRY_MS = 1000                 # after a refused signature, none is checked this long
-OWNERS_ONLY = ("revoke", "service")     # signed by a key that signs images, never a technician's
+OWNERS_ONLY = ("root", "service")     # signed by an owner's key, never a technician's
 
 
 def challenge(ctl, p):
@@ -94,27 +95,19 @@ def clear(ctl, p):
     return None
 
 
-def revoke(ctl, p):
-    """`revoke`: the key is trusted for nothing from now on (felt.image.REVOKED, kept on
-    the flash beside the keys; a re-flash leaves it).  Not the last key that signs
-    images: the board would then trust no image, and only BOOTSEL could mend it."""
+def root(ctl, p):
+    """`root`: the board's trust document replaced by a newer version an owner signed
+    (felt.image.replace_trust); a key it leaves out is trusted for nothing from then on,
+    and the older versions are never taken again."""
     image = lazy.load("felt.image")
     try:
-        key = binascii.unhexlify(p["key"])
-        images = image.keys_for(ctl.trust, image.IMAGES)
-        tech = image.keys_for(ctl.trust, image.TECHNICIANS)
-        if not [k for k in (images if isinstance(images, list) else []) +
-                (tech if isinstance(tech, list) else []) if k == key]:
-            return "key %s is not one this board trusts" % image.key_id(key)
-        if images == [key]:
-            return "key %s is the last that signs this board's images: provision " \
-                   "another first" % image.key_id(key)
-        with open(image.beside(ctl.trust, image.REVOKED), "a") as f:
-            f.write(p["key"] + "\n")
-        ctl.record("key_revoked", "key %s" % image.key_id(key))
-        return None
+        why = image.replace_trust(ctl.trust, ctl.image, p["doc"], p["sig"])
     finally:
+        lazy.forget("felt.ed25519")
         lazy.forget("felt.image")
+    if why is None:
+        ctl.record("trust_replaced", "version %d" % p["doc"]["version"])
+    return why
 
 
 def service(ctl, p):
@@ -175,12 +168,11 @@ def signed_bytes(board, nonce, cmd, body):
 
 def signer(trust, board, challenge, p):
     """The id of the key that signed the command `p` for this board and challenge, of
-    those the board trusts for it (a technician's; an owner's, which signs images, for
-    OWNERS_ONLY), or None."""
+    those the board trusts for it (a technician's; an owner's for OWNERS_ONLY), or None."""
     sig = binascii.unhexlify(p["sig"])
     data = signed_bytes(board, challenge, p["cmd"], p["body"])
     image = lazy.load("felt.image")
-    keys = image.keys_for(trust, image.IMAGES if p["cmd"] in OWNERS_ONLY else image.TECHNICIANS)
+    keys = image.keys_for(trust, image.OWNERS if p["cmd"] in OWNERS_ONLY else image.TECHNICIANS)
     if isinstance(keys, tuple):        # (file, why): none to trust
         keys = ()
     ed25519 = lazy.load("felt.ed25519")

@@ -28,17 +28,34 @@ RECALL_SIGNED = ("f7b3fea283dceed112007301c42d6f0e0f57fa480786dbbf0c1ca66e921529
                  "da90feffd536718ed4681159680d583c029a2316b8aee98a2abb8cc945443c05")
 EVENTLOG_SIGNED = ("916bcdd898be8e5f7ed260a9cf9cb847835382661d7321f5d1c3cc7f1558efcb"
                    "e2a928751fe8ab1991a6aa2efd76b2fb2549d13aa301701d36d81f0480ca1d0a")
-# Keys have roles (issue 21, item 5): the RFC 8032 TEST 3 key signs images; a command
-# it signs is refused, but for `revoke`, which only it may sign.
+# Keys have roles (issue 21, item 5): the RFC 8032 TEST 3 key is the owner's, which
+# signs images; a technician's command it signs is refused, but the owner's own.
 IMAGE_KEY = "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025"
 CFG_BY_IMAGE_KEY = ("93480540d7e08b2d8b3dff84b2c7d9ff6ffceb612724f5cf60735eb9f8a40d8a"
                     "3de669f1a12481200319d6aece1e7c5f88d5c4f9f6f996c4811fcafa14d3a00e")
-REVOKE_TRUSTED_BY_IMAGE_KEY = ("8513ddd7872d60f2265bb9add6b46fd1d6b6cf3a535a5872dc0c539670e26aaf"
-                               "f527c0536aa7e1c29baafff495a74c50388a65a4f734471240e9e9477cf4e70f")
-REVOKE_IMAGE_KEY_BY_TRUSTED = ("1cecc7d39d7fa4f5eea612f164cc80239e843c13c3f1b19e6cd039fd6a90ca3f"
-                               "d7170060da8d1a548fc61942d846334dec38dd5fb69577615034a632097bb608")
-REVOKE_IMAGE_KEY_BY_ITSELF = ("60092d2b9817a22128e81306cecef66faa2c039289be7b6583dbc88d4562aa81"
-                              "d7924cddc75e197f45195a2bb409d71d030234125e2c799d3db0eb005972a104")
+# The trust document (issue 38, item 1): version 1 trusts IMAGE_KEY as the owner and
+# TRUSTED as a technician (trust_file); version 2, signed by the owner, leaves TRUSTED
+# out (V2_SIG), and comes in a `root` command signed for NONCE.
+V1 = {"version": 1, "owners": [IMAGE_KEY], "technicians": [TRUSTED]}
+V1_SIG = ("0fab74b0eb679c997b0b567237d7ed16582650d9bcccda394d113634b2f9fb71"
+          "53397a22b6b354ced1f5ca15ab67879f19163f5fc099be686183fc1bc7987701")
+V2 = {"version": 2, "owners": [IMAGE_KEY], "technicians": []}
+V2_SIG = ("eb2a94fc9bae55b26470a36f7ac014732c1daca9efdee7f2ef0b368f668f283c"
+          "36c94b2f269c4033dda7fc9b933c2c59586615cd2516dede30883db3ae54b901")
+ROOT_V2_BY_OWNER = ("1ce1956db4c351dd4fac3bea41c5ccd6a4e0590fa4e63d2340ff0e5d4ccd29de"
+                    "2d648bc4ecbdaab6fe8a16698ce2d081e64068f9c2de6002918ee1ba8cf14400")
+ROOT_V2_BY_TECH = ("4f9ae5721037f67e91835c9c2720d81be3fcb6a330a2d1716bee707a3c72d095"
+                   "3e5339f347c8aa2c7982cfff4a1909cdc5a9dade512ac3f4890da78c91f65f0c")
+ROOT_V1_BY_OWNER = ("6e61987cec5fd521f013fd696483ceb04d343793e98a82f02520272687013bb7"
+                    "a7431dfb204f03d441a3a6da2a184d3932903965a5938746abc054bf66c94e0d")
+# The technician's grab: version 2 naming their key an owner, signed by it (GRAB_SIG);
+# the command carrying it signed by the owner, so that only the document's signature
+# is at stake.
+GRAB = {"version": 2, "owners": [IMAGE_KEY, TRUSTED], "technicians": []}
+GRAB_SIG = ("485077609117632b5de2de0e1da48b10ce39e530b33cdd7e3a808d360c31ae62"
+            "561b0b789dfe4d4a7e7623df9afe5fa76f4158a9d85c6eef255e60007d94e103")
+ROOT_GRAB_BY_OWNER = ("9c56a9f4b5d76305d140d649a02cf20da973bb3c6a9a23e1d29bf1b27fdae19a"
+                      "d1373135346b8278875eb69c95f3bcfc55265d98bd13d7a477909422f49c9302")
 # The USB REPL opened (issue 21, item 2), signed for NONCE by the owner's (image) key:
 # from the REPL a technician's key was made an owner's (issue 38, item 1).
 SERVICE_BY_OWNER = ("8c16c8495e6e575c649573c6eaae2ca0e753f9d6da0a57793e743f119d699ad8"
@@ -51,25 +68,25 @@ CLEAR_SIGNED = ("c7218a24b3af8d87546bc21e7c782ca7680192ac3647aa0f9d97f6d5473f89c
 
 
 def trust_file():
-    """A board's key files (felt.image): felt.pub trusting IMAGE_KEY for images, tech.pub
-    TRUSTED for technicians' commands, nothing revoked."""
+    """A board's trust document (felt.image): V1 and its signature, in a folder of
+    their own that also holds the board's record of them (felt.newest); its path."""
+    from felt import protocol
     folder = scratch_dir("technician-keys")
-    for name, key in (("felt.pub", IMAGE_KEY), ("tech.pub", TRUSTED)):
+    for name, data in (("trust.json", protocol.dumps(V1)), ("trust.sig", V1_SIG + "\n"),
+                       ("felt.newest", '{"root": 1}')):
         with open(folder + "/" + name, "w") as f:
-            f.write("# an RFC 8032 test key\n%s\n" % key)
-    try:
-        os.remove(folder + "/revoked.pub")
-    except OSError:
-        pass
-    return folder + "/felt.pub"
+            f.write(data)
+    return folder + "/trust.json"
 
 
 def keyed(path=None):
-    """A table that trusts TRUSTED, its challenge NONCE; (controller, hal)."""
+    """A table that trusts TRUSTED, its challenge NONCE; (controller, hal).  Its image
+    folder is the trust document's: the board's record is kept there."""
     from felt.table.controller import Controller
     from felt.table.journal import Journal
     hal = FakeHal()
-    ctl = Controller(hal, BOARD, Journal(path), trust_file())
+    trust = trust_file()
+    ctl = Controller(hal, BOARD, Journal(path), trust, trust[:trust.rfind("/")])
     given(ctl, NONCE)
     return ctl, hal
 
@@ -203,7 +220,7 @@ def test_a_flood_of_bogus_commands_is_counted_and_flushes_no_technician_record()
 def test_a_malformed_technician_command_is_refused_with_why():
     ctl, hal = keyed()
     assert ctl.handle("tech", {"cmd": "btn", "body": {}, "sig": CFG_SIGNED}) == \
-        'tech cmd must be one of cfg, rules, deck, clear, recall, eventlog, revoke, service, not "btn"'
+        'tech cmd must be one of cfg, rules, deck, clear, recall, eventlog, root, service, not "btn"'
     assert ctl.handle("tech", tech("cfg", CFG, "00" * 10)) == \
         "tech sig must be 64 bytes in lower-case hex"
     assert ctl.challenge == NONCE                      # checked before anything is spent
@@ -355,42 +372,94 @@ def test_a_key_that_signs_images_cannot_sign_a_technicians_command():
     assert ctl.config is None
 
 
-def test_a_key_revoked_by_an_image_keys_command_is_trusted_for_nothing_after():
+def test_a_new_trust_document_signed_by_the_owner_revokes_a_key_and_never_goes_back():
+    # Issue 38, item 1: a key is revoked by a newer version that leaves it out; versions
+    # only grow, so the older document that named it is never taken again.
     ctl, hal = keyed()
-    assert ctl.handle("tech", tech("revoke", {"key": TRUSTED},
-                                   REVOKE_TRUSTED_BY_IMAGE_KEY)) is None
-    assert codes(ctl)[-2:] == ["key_revoked", "technician"]
+    assert ctl.handle("tech", tech("root", {"doc": V2, "sig": V2_SIG}, ROOT_V2_BY_OWNER)) \
+        is None
+    assert codes(ctl)[-2:] == ["trust_replaced", "technician"]
     assert refused_signature(ctl, "cfg", CFG, CFG_SIGNED) == \
         "cfg refused: not signed by a trusted key for this board's challenge"
     assert ctl.config is None
-    # Kept on the flash: the board booted again still refuses it.
-    from felt.table.controller import Controller
-    from felt.table.journal import Journal
-    again = Controller(FakeHal(), BOARD, Journal(), ctl.trust)
-    given(again, NONCE)
-    assert again.handle("tech", tech("cfg", CFG, CFG_SIGNED)).startswith("cfg refused")
+    from felt import lazy
+    image = lazy.load("felt.image")
+    assert image.document(ctl.trust) == V2
+    # The boot after takes it: its owner signed it, and it is the one recorded.
+    assert image.taken(ctl.trust, ctl.image) == V2
+    assert refused_signature(ctl, "root", {"doc": V1, "sig": V1_SIG}, ROOT_V1_BY_OWNER) == \
+        "root doc: version 1 is not above 2, the version this board holds"
+    # Put back on the flash, as whoever writes it could: the boot refuses it.
+    written(ctl, V1, V1_SIG)
+    assert image.taken(ctl.trust, ctl.image) == \
+        ("trust.json", "version 1 is older than 2, the newest this board took")
 
 
-def test_a_technician_cannot_revoke_and_the_last_image_key_is_never_revoked():
+def test_a_technicians_key_cannot_change_the_trust_document():
+    # Issue 38, item 1, as the attack: the technician signs a `root`, or a document
+    # naming their own key an owner; both are refused and change nothing.
     ctl, hal = keyed()
-    assert ctl.handle("tech", tech("revoke", {"key": IMAGE_KEY}, REVOKE_IMAGE_KEY_BY_TRUSTED)) \
-        == "revoke refused: not signed by a trusted key for this board's challenge"
-    assert refused_signature(ctl, "revoke", {"key": IMAGE_KEY}, REVOKE_IMAGE_KEY_BY_ITSELF) == \
-        "key %s is the last that signs this board's images: provision another first" % \
-        key_id(IMAGE_KEY)
-    assert refused_signature(ctl, "cfg", CFG, CFG_SIGNED) is None   # nothing was revoked
+    assert ctl.handle("tech", tech("root", {"doc": V2, "sig": V2_SIG}, ROOT_V2_BY_TECH)) == \
+        "root refused: not signed by a trusted key for this board's challenge"
+    assert refused_signature(ctl, "root", {"doc": GRAB, "sig": GRAB_SIG},
+                             ROOT_GRAB_BY_OWNER) == \
+        "root sig: not by a key that is an owner in the document this board holds and in " \
+        "the new one"
+    from felt import lazy
+    image = lazy.load("felt.image")
+    assert image.document(ctl.trust) == V1
+    assert "trust_replaced" not in codes(ctl)
+    # Nor on the flash (a REPL's write): the grab at the version the board took, or with
+    # its owner's signature kept, tilts the boot.
+    written(ctl, dict(GRAB, version=1), GRAB_SIG)
+    assert image.taken(ctl.trust, ctl.image) == \
+        ("trust.json", "not the document of version 1 this board took")
+    written(ctl, GRAB, V1_SIG)
+    assert image.taken(ctl.trust, ctl.image) == \
+        ("trust.json", "not signed by one of its owners' keys (trust.sig)")
 
 
-def test_revoke_is_a_technicians_command_and_a_table_without_keys_has_none_to_revoke():
+def written(ctl, doc, sig):
+    """The trust document `doc` and its signature written on the board's flash."""
+    from felt import protocol
+    with open(ctl.trust, "w") as f:
+        f.write(protocol.dumps(doc))
+    with open(ctl.image + "/trust.sig", "w") as f:
+        f.write(sig)
+
+
+def test_root_is_a_signed_command_and_a_table_without_keys_has_no_document_to_replace():
     ctl, hal = keyed()
-    assert ctl.handle("revoke", {"key": TRUSTED}) == \
-        "revoke is a technician's command: send it signed (tech)"
+    assert ctl.handle("root", {"doc": V2, "sig": V2_SIG}) == \
+        "root is a technician's command: send it signed (tech)"
     from felt.table.controller import Controller
     plain = Controller(FakeHal(), BOARD)
-    assert plain.handle("revoke", {"key": TRUSTED}) == \
-        "this table trusts no key: there is none to revoke"
-    assert plain.handle("revoke", {"key": "00"}) == \
-        "revoke key must be a 32-byte public key in lower-case hex"
+    assert plain.handle("root", {"doc": V2, "sig": V2_SIG}) == \
+        "this table trusts no key: there is no trust document to replace"
+    assert plain.handle("root", {"doc": V2, "sig": "00"}) == \
+        "root sig must be 64 bytes in lower-case hex"
+
+
+def test_a_trust_document_that_does_not_read_is_refused_with_why():
+    from felt import lazy
+    image = lazy.load("felt.image")
+    shape = 'not a trust document: {"version", "owners", "technicians"}'
+    version = "its version must be a whole number 1 to %d" % image.MAX_VERSION
+    for doc, why in (([], shape), (dict(V1, extra=1), shape),
+                     (dict(V1, version=0), version), (dict(V1, version=True), version),
+                     (dict(V1, version=1 << 30), version),
+                     (dict(V1, owners=[]), "it names no owner's key"),
+                     (dict(V1, owners=[IMAGE_KEY.upper()]),
+                      "its owners must be 32-byte public keys in lower-case hex"),
+                     (dict(V1, technicians="x"), "its technicians must be a list of public keys"),
+                     (dict(V1, technicians=[IMAGE_KEY]), "a key named twice (a key has one role)"),
+                     (dict(V1, technicians=["%064x" % i for i in range(8)]), "more than 8 keys")):
+        assert image.trust_why(doc) == why
+    # Nothing is written for a document that does not read.
+    ctl, hal = keyed()
+    assert image.replace_trust(ctl.trust, ctl.image, dict(V2, version=0), V2_SIG) == \
+        "root doc: %s" % version
+    assert image.document(ctl.trust) == V1
 
 
 def test_service_is_an_owners_and_opens_nothing_where_the_repl_is_never_shut():
@@ -433,7 +502,7 @@ def key_id(hex_key):
 
 def test_a_technicians_key_cannot_open_the_usb_repl():
     # Issue 38, item 1, as the attack: a technician's signed `service` opened the USB
-    # REPL, from which they appended their key to felt.pub and revoked the owner's.
+    # REPL, from which they appended their key to the owners' and revoked the owner's.
     # `service` is the owner's command alone: refused, no flag left, nothing rebooted.
     ctl, hal = keyed()
     reboots = []
