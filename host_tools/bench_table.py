@@ -40,6 +40,7 @@ def signed_image(folder):
     trust = flash.write_trust(Path(folder) / "trust", private, tech=tech_pub)
     image = Path(folder) / "image"
     flash.build("pico-11", image, private)
+    flash.first_record(image, trust, "pico-11")
     return {"image": image, "trust": trust, "tech_key": tech_key}
 
 

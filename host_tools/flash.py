@@ -2,8 +2,8 @@
 
     felt-flash keygen                                   # keys/felt.key and keys/felt.pub
     felt-flash root --key keys/felt.key --tech keys/tech.pub --out keys/trust
-    felt-flash build --board pico-11 --key keys/felt.key --out build/image
-    felt-flash provision --key keys/felt.key --tech keys/tech.pub --port /dev/ttyACM0
+    felt-flash build --board pico-11 --key keys/felt.key --out build/image [--chip ID]
+    felt-flash provision --board pico-11 --key keys/felt.key --tech keys/tech.pub --port /dev/ttyACM0
     felt-flash install --image build/image --port /dev/ttyACM0 [--new-table] [--dry-run]
     felt-flash verify --image build/image --port /dev/ttyUSB0      # over the board's link
     felt-flash verify --image build/image --usb /dev/ttyACM0       # its files, by USB
@@ -23,7 +23,14 @@ commands) and its signature (trust.sig) by the owner's key, in folder --out: ver
 or the version of the document already there + 1 (--version to say it).  `felt-tech
 --key <owner's key> root <folder>/trust.json` sends it to a board, which takes it only
 when its version is above the one it holds and the key that signed it is an owner in
-both; a key left out is revoked.  `provision` and `pico` write version 1.
+both; a key left out is revoked.  `provision` and `pico` write version 1, and the board's
+first record (felt.newest): a board whose record is missing runs no image.
+
+Each image carries a build number (`"build"`) the tool sets: one more than the last the
+key signed (kept in `<key file>.build`), at least the whole minutes since 2025-01-01
+UTC.  A board runs no build lower than the highest it has run, nor another image of
+that same build.  `--chip ID` (the chip's unique id, as the board's `challenge` names
+it) makes an image that runs on that board only.
 
 `verify --port` asks the board over its link, as a regulator's lab does: a fresh random
 seed, answered with HMAC-SHA256(seed, the board's program: every file the manifest
@@ -55,6 +62,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from felt import image as board_image
@@ -179,6 +187,16 @@ def _held_version(folder):
     return doc["version"]
 
 
+def first_record(folder, trust_json, board):
+    """The board's first record (felt.image.NEWEST) in `folder`, as provisioning writes
+    it: the board named `board` takes the trust document in the file `trust_json`, and
+    runs no image yet.  A board whose record is missing runs none."""
+    doc = board_image.document(str(trust_json))
+    path = Path(folder) / board_image.NEWEST
+    path.write_text(json.dumps(board_image.first_record(board, doc)))
+    return path
+
+
 def trust_json(path):
     """The file trust.json `path` given by the user, refused unless it reads as a trust
     document with trust.sig beside it."""
@@ -194,17 +212,66 @@ def trust_json(path):
 # ----- images ----------------------------------------------------------------------------
 
 
-def build(board, out, key_path, force=False):
+def build(board, out, key_path, force=False, chip=None):
     """The signed image of `board` (a name from hardware/boards/ or a definition file)
-    in folder `out`; returns the manifest.  A folder `out` holding anything is refused,
-    unless `force` and it holds an image (manifest.json): then the new image replaces it,
-    once it is whole."""
+    in folder `out`, for the chip `chip` only when given; returns the manifest.  A folder
+    `out` holding anything is refused, unless `force` and it holds an image
+    (manifest.json): then the new image replaces it, once it is whole."""
     out = Path(out)
     _may_replace(out, force, board_image.MANIFEST)
     board_file = cli.board_file(str(board))   # refuses a malformed definition with its reason
     board = load_board(str(board_file))
     key = load_key(key_path)
-    return _into(out, lambda folder: _build(board, board_file, folder, key))
+    number = next_build(key_path)
+    made = _into(out, lambda folder: _build(board, board_file, folder, key,
+                                            _stamp(number, chip)))
+    _note_build(key_path, number)
+    return made
+
+
+# A build number: whole minutes since this moment (2025-01-01 00:00 UTC), or one more than
+# the last the key signed, whichever is higher.
+BUILD_EPOCH = 1735689600
+
+
+def build_minutes():
+    return (int(time.time()) - BUILD_EPOCH) // 60
+
+
+def next_build(key_path):
+    """The build number of the next image the key in `key_path` signs: one more than the
+    last (kept in `<key file>.build`), at least the minutes since BUILD_EPOCH, so that
+    it only grows even where that file is lost."""
+    last = _last_build(key_path)
+    number = max(last + 1, build_minutes())
+    if number > board_image.MAX_BUILD:
+        raise Refused("build number %d is past the most a board reads (%d)"
+                      % (number, board_image.MAX_BUILD))
+    return number
+
+
+def _last_build(key_path):
+    path = Path(str(key_path) + ".build")
+    try:
+        return int(path.read_text())
+    except FileNotFoundError:
+        return 0
+    except (OSError, ValueError) as e:
+        raise Refused("%s: not a build number (%s): it keeps the last build the key "
+                      "signed" % (path, getattr(e, "strerror", None) or e))
+
+
+def _note_build(key_path, number):
+    Path(str(key_path) + ".build").write_text("%d\n" % number)
+
+
+def _stamp(number, chip):
+    """The manifest's entries the tool sets: the build number, and the chip it is for."""
+    if chip is not None and not (len(chip) % 2 == 0 and chip and
+                                 not [c for c in chip if c not in "0123456789abcdef"]):
+        raise Refused("--chip %s: the chip's unique id in lower-case hex (felt-tech's "
+                      "challenge names it)" % chip)
+    return {"build": number} if chip is None else {"build": number, "chip": chip}
 
 
 def _may_replace(out, force, mark):
@@ -239,7 +306,7 @@ def _into(out, make):
     return made
 
 
-def _build(board, board_file, out, key):
+def _build(board, board_file, out, key, stamp):
     # CircuitPython's .mpy format follows its own releases, so its boards get source.
     bytecode = board["runtime"] != "circuitpython"
     if bytecode:
@@ -259,7 +326,7 @@ def _build(board, board_file, out, key):
     for name in board_image.program_files(str(out)):
         size, digest = board_image.sha256_file(str(out / name))
         files[name] = [size, digest]
-    manifest = {"board": board["name"], "files": files, "version": VERSION}
+    manifest = dict(stamp, board=board["name"], files=files, version=VERSION)
     _sign(out, manifest, key)
     return manifest
 
@@ -275,13 +342,15 @@ FS_BLOCK, FS_BLOCKS, FS_PROG = 4096, 352, 256
 PICO_FILES = ("firmware.uf2", "filesystem.uf2", "filesystem.img", "board.json")
 
 
-def pico(board, out, key_path, firmware=PICO_UF2, owners=None, force=False, tech=None):
+def pico(board, out, key_path, firmware=PICO_UF2, owners=None, force=False, tech=None,
+         chip=None):
     """The files that flash a Pico, in folder `out`: the firmware (a UF2 `make pico`
     built, felt frozen in) and the board's filesystem as a UF2 and as a raw littlefs
     image.  The filesystem holds board.json, the trust document (version 1, signed by
     the key: the owners' keys in file `owners`, else the signing key's; the
-    technicians' in file `tech`, if given) and the manifest, signed, naming board.json
-    and the firmware.  Returns the manifest."""
+    technicians' in file `tech`, if given), the board's first record (felt.newest:
+    provisioning writes it) and the manifest, signed, naming board.json and the firmware
+    (and the chip `chip`, when given).  Returns the manifest."""
     out = Path(out)
     _may_replace(out, force, "filesystem.img")
     try:
@@ -296,19 +365,21 @@ def pico(board, out, key_path, firmware=PICO_UF2, owners=None, force=False, tech
     board_file = cli.board_file(str(board))
     board = load_board(str(board_file))
     key = load_key(key_path)
+    number = next_build(key_path)
+    stamp = _stamp(number, chip)
 
     def make(folder):
         data = folder / "filesystem"
-        write_trust(data, key_path, owners, tech, 1)
+        first_record(data, write_trust(data, key_path, owners, tech, 1), board["name"])
         (data / "board.json").write_bytes(board_file.read_bytes())
         from felt import FIRMWARE as VERSION
-        manifest = {"board": board["name"], "version": VERSION,
-                    "files": {"board.json": list(board_image.sha256_file(str(data / "board.json")))},
-                    board_image.FIRMWARE: [len(code), hashlib.sha256(code).hexdigest()]}
+        manifest = dict(stamp, board=board["name"], version=VERSION, files={
+            "board.json": list(board_image.sha256_file(str(data / "board.json")))})
+        manifest[board_image.FIRMWARE] = [len(code), hashlib.sha256(code).hexdigest()]
         _sign(data, manifest, key)
         # The board's own check, with the firmware as the board will read it.
         problems, _ = board_image.check(str(data), str(data / board_image.TRUST),
-                                        lambda n: code[:n])
+                                        lambda n: code[:n], record=False)
         if problems:
             raise Refused("the filesystem would be refused: %s"
                           % "; ".join("%s: %s" % p for p in problems))
@@ -320,7 +391,9 @@ def pico(board, out, key_path, firmware=PICO_UF2, owners=None, force=False, tech
         # The board the files are for, as on the filesystem: felt-emulator --image reads it.
         (folder / "board.json").write_bytes(board_file.read_bytes())
         return manifest
-    return _into(out, make)
+    made = _into(out, make)
+    _note_build(key_path, number)
+    return made
 
 
 def littlefs_image(folder):
@@ -343,7 +416,7 @@ def check_image(folder, trust_json):
     """Refused unless the image in `folder` is whole and signed by an owner's key of the
     trust document in the file `trust_json`: the board's own check (felt.image), run
     here first."""
-    problems, summary = board_image.check(str(folder), str(trust_json))
+    problems, summary = board_image.check(str(folder), str(trust_json), record=False)
     if problems:
         raise Refused("image %s refused: %s" % (
             folder, "; ".join("%s: %s" % p for p in problems)))
@@ -615,6 +688,8 @@ def main(argv=None):
     p.add_argument("--key", required=True, help="the private key that signs it")
     p.add_argument("--out", default=str(REPO / "build" / "image"),
                    help="the image's folder: empty, missing, or (with --force) an image")
+    p.add_argument("--chip", help="the chip's unique id in hex (felt-tech's challenge names "
+                                  "it): the image runs on that board only")
     p.add_argument("--force", action="store_true",
                    help="replace the image already in --out")
     p = sub.add_parser("pico", help="a Pico's firmware and filesystem, to copy in BOOTSEL mode")
@@ -624,14 +699,21 @@ def main(argv=None):
     p.add_argument("--owners", help=OWNERS_HELP)
     p.add_argument("--tech", help=TECH_HELP)
     p.add_argument("--uf2", default=str(PICO_UF2), help="the firmware (make pico builds it)")
+    p.add_argument("--chip", help="the chip's unique id in hex (felt-tech's challenge names "
+                                  "it): the image runs on that board only")
     p.add_argument("--out", default=str(REPO / "build" / "pico" / "flash"),
                    help="the folder for firmware.uf2, filesystem.uf2 and filesystem.img")
     p.add_argument("--force", action="store_true", help="replace what is already in --out")
-    p = sub.add_parser("provision", help="give the board its trust document, version 1")
+    p = sub.add_parser("provision", help="give the board its trust document, version 1, "
+                                         "and its first record")
+    p.add_argument("--board", required=True, help="the board's name: it runs images for it "
+                                                  "only")
     p.add_argument("--key", required=True, help="the owner's private key that signs it")
     p.add_argument("--owners", help=OWNERS_HELP)
     p.add_argument("--tech", help=TECH_HELP)
     p.add_argument("--port", default="auto", help="the board's serial port (mpremote)")
+    p.add_argument("--dir", help="an emulated board's flash, a folder (felt-emulator --image), "
+                                 "in place of --port")
     p.add_argument("--dry-run", action="store_true", help="print, change nothing")
     p = sub.add_parser("install", help="install a signed image on a board")
     p.add_argument("--image", required=True, help="a folder felt-flash build made")
@@ -659,21 +741,30 @@ def main(argv=None):
         print("wrote %s (version %d) and %s, signed with %s" % (
             path, board_image.document(str(path))["version"], board_image.TRUST_SIG, args.key))
     elif args.cmd == "build":
-        manifest = build(args.board, Path(args.out), args.key, args.force)
-        print("built %s: %d files, %s for %s, signed with %s" % (
-            args.out, len(manifest["files"]), manifest["version"], manifest["board"], args.key))
+        manifest = build(args.board, Path(args.out), args.key, args.force, args.chip)
+        print("built %s: %d files, build %d (%s) for %s, signed with %s" % (
+            args.out, len(manifest["files"]), manifest["build"], manifest["version"],
+            manifest["board"], args.key))
     elif args.cmd == "pico":
         manifest = pico(args.board, args.out, args.key, args.uf2, args.owners, args.force,
-                        args.tech)
-        print("wrote %s: firmware.uf2 (%s, %d bytes) and filesystem.uf2 for %s, signed with "
-              "%s; copy filesystem.uf2, then firmware.uf2, onto the Pico's RPI-RP2 drive"
-              % (args.out, manifest["version"], manifest[board_image.FIRMWARE][0],
-                 manifest["board"], args.key))
+                        args.tech, args.chip)
+        print("wrote %s: firmware.uf2 (%s, %d bytes) and filesystem.uf2 for %s, build %d, "
+              "signed with %s; copy filesystem.uf2, then firmware.uf2, onto the Pico's "
+              "RPI-RP2 drive" % (args.out, manifest["version"], manifest[board_image.FIRMWARE][0],
+                                 manifest["board"], manifest["build"], args.key))
     elif args.cmd == "provision":
+        if args.dir is not None:
+            if not Path(args.dir).is_dir():
+                raise Refused("--dir %s: no such folder" % args.dir)
+            first_record(args.dir, write_trust(args.dir, args.key, args.owners, args.tech, 1),
+                         args.board)
+            print("provisioned %s: %s, %s and %s" % (args.dir, board_image.TRUST,
+                                                     board_image.TRUST_SIG, board_image.NEWEST))
+            return 0
         with tempfile.TemporaryDirectory() as d:
-            path = write_trust(d, args.key, args.owners, args.tech, 1)
-            for name in (board_image.TRUST_SIG, board_image.TRUST):
-                _run(mpremote(args.port, "fs", "cp", str(path.parent / name), ":" + name),
+            first_record(d, write_trust(d, args.key, args.owners, args.tech, 1), args.board)
+            for name in (board_image.TRUST_SIG, board_image.TRUST, board_image.NEWEST):
+                _run(mpremote(args.port, "fs", "cp", str(Path(d) / name), ":" + name),
                      args.dry_run)
     elif args.cmd == "install":
         folder = Path(args.image)

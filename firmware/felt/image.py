@@ -23,9 +23,15 @@ the board's data files (board.json) and names the firmware (`"firmware": [size, 
 of the bytes the UF2 writes from the start of flash), which the check hashes in place
 (docs/board.md, "Flashing a Pico", says what each check promises).
 
-Anti-rollback and board binding: the board keeps the board name and the version of the
-newest signed image it has run (NEWEST, written at boot once an image passes); an image
-signed for another board, or older than that, is refused like a changed file.
+Anti-rollback and board binding (issue 38, item 2): each image carries a build number
+that only grows (`"build"`, set by felt-flash build), and may name the chip it is for
+(`"chip"`, the chip's unique id in hex: felt.runtime.chip_id).  The board keeps a record, NEWEST:
+its board name, the highest build it has run and the SHA-256 of that build's manifest
+(written at boot once an image passes), with the trust document's version and SHA-256
+(taken).  An image for another board or chip, of a lower build, or of the same build with
+another manifest, is refused like a changed file; so is any image where the record is
+missing or does not read (provisioning writes the first: first_record).  The firmware's
+version (`"version"`, felt a.b.c) is information only.
 
 Only a boot needs this, so boot loads it and forgets it after (felt.lazy).
 """
@@ -34,6 +40,8 @@ import binascii
 import hashlib
 import json
 import os
+
+from felt.runtime import chip_id
 
 MANIFEST = "manifest.json"
 SIGNATURE = "manifest.sig"
@@ -48,9 +56,11 @@ CHUNK = 512         # bytes hashed at a time: the heap never holds a whole file
 MAX_MANIFEST = 16 * 1024
 MAX_KEYS = 8        # owners and technicians in all: a `root` command carries them in one frame
 FIRMWARE = "firmware"   # the manifest's entry naming a firmware with felt frozen in
-# {"board", "version"} of the newest image the board has run, and {"root", "trust"}: the
-# version and SHA-256 of the newest trust document it took.
+# The board's record: {"board", "build", "manifest"} of the newest image it has run (the
+# manifest's SHA-256) and {"root", "trust"}, the version and SHA-256 of the newest trust
+# document it took.
 NEWEST = "felt.newest"
+MAX_BUILD = (1 << 30) - 1       # a build number: a small int on a board
 # Beside the keys, for one boot: an owner's signed `service` asked for the USB REPL
 # (felt.table.technician); the boot that finds it removes it (opened_for_service).
 SERVICE = "felt.service"
@@ -85,13 +95,15 @@ def flash(n):
     return uctypes.bytearray_at(XIP, n)
 
 
-def check(root, trust, firmware=None):
+def check(root, trust, firmware=None, record=True):
     """([(file, why), ...], summary): what is wrong with the image in folder `root` ("" for
     the current one, as on a board), signed by a key in the file `trust`; none when it
     is whole and signed.  Every listed file is hashed even when the signature fails, so
     the boot knows which of its own files it may still run to show the tilt.
     `firmware`: when felt is frozen into the firmware, a function giving its first n
-    bytes (flash): the manifest must then name the firmware, and it is hashed too."""
+    bytes (flash): the manifest must then name the firmware, and it is hashed too.
+    `record`: whether the board's record (NEWEST in `root`) is held against it; a host
+    checking an image before it is flashed (felt-flash) has none."""
     doc = taken(trust, root)
     if isinstance(doc, tuple):
         return [doc], "no trusted key"
@@ -114,9 +126,9 @@ def check(root, trust, firmware=None):
     if signer is None:
         problems.append((MANIFEST, "not signed by a key this board trusts"))
     else:
-        why = _rolled_back(root, parsed)
+        why = _rolled_back(root, parsed, manifest) if record else None
         if why is not None:
-            problems.append((MANIFEST, why))
+            problems.append(why)
     if firmware is not None:
         why = _firmware_differs(firmware, named)
         if why is not None:
@@ -136,14 +148,21 @@ def check(root, trust, firmware=None):
 
 def remember(root, trust):
     """The image in `root` passed the check, with the trust document in file `trust`:
-    its board and version become the newest the board has run, unless it is older (it
-    is not: check refused it then), and the document the newest it took."""
-    parsed = manifest(root)
+    its board, build and manifest become the newest the board has run, unless its build
+    is the one recorded (a lower one, check refused), and the document the newest it
+    took."""
+    raw, parsed = _manifest(root)
     newest = _newest(root) or {}
-    if newest.get("version") is None or \
-            version(parsed.get("version")) > version(newest["version"]):
-        newest = dict(newest, board=parsed.get("board"), version=parsed["version"])
+    if parsed["build"] != newest.get("build"):
+        newest = dict(newest, board=parsed["board"], build=parsed["build"],
+                      manifest=_digest(raw))
     _record_trust(root, newest, document(trust))
+
+
+def first_record(board, doc):
+    """The record provisioning writes as NEWEST for a board named `board` that takes the
+    trust document `doc`: no image run yet, so the first build it is given may run."""
+    return {"board": board, "root": doc["version"], "trust": trust_digest(doc)}
 
 
 def _record_trust(root, newest, doc):
@@ -156,42 +175,46 @@ def _record_trust(root, newest, doc):
             f.write(json.dumps(newest))
 
 
-def _rolled_back(root, parsed):
-    """Why the signed manifest may not run on this board, or None."""
-    if version(parsed.get("version")) is None:
-        return "its version is not written as felt a.b.c"
+def _rolled_back(root, parsed, raw):
+    """(file, why) the signed manifest `parsed` (its bytes `raw`) may not run on this
+    board, or None."""
     newest = _newest(root)
-    if newest is None or newest.get("version") is None:
-        return None
+    if newest is None:
+        return NEWEST, "the board's record of the newest image it ran is missing or does " \
+                       "not read: provision the board again (felt-flash provision)"
+    build = parsed.get("build")
+    if type(build) is not int or not 1 <= build <= MAX_BUILD:
+        return MANIFEST, "it has no build number (felt-flash build sets it)"
     if parsed.get("board") != newest["board"]:
-        return "an image for board %s: this board runs images for %s" % (
+        return MANIFEST, "an image for board %s: this board runs images for %s" % (
             parsed.get("board"), newest["board"])
-    if version(parsed["version"]) < version(newest["version"]):
-        return "version %s is older than %s, the newest this board has run" % (
-            parsed["version"], newest["version"])
+    chip = parsed.get("chip")
+    if chip is not None and chip != chip_id():
+        return MANIFEST, "an image for chip %s: this board's chip is %s" % (chip, chip_id())
+    held = newest.get("build")
+    if held is not None and build < held:
+        return MANIFEST, "build %d is older than build %d, the newest this board has " \
+                         "run" % (build, held)
+    if build == held and _digest(raw) != newest.get("manifest"):
+        return MANIFEST, "another image than the build %d this board has run" % build
     return None
 
 
 def _newest(root):
-    """{"board", "version", "root", "trust"} from NEWEST, or None (a board new to signed
-    images, or the file unreadable: then any version may run once)."""
+    """The board's record (NEWEST) as read, or None when there is none or it does not
+    read."""
     try:
         newest = json.loads(_read(_join(root, NEWEST), 300))
-        if isinstance(newest, dict) and (newest.get("version") is None or
-                                         version(newest["version"]) is not None):
-            return newest
     except (ValueError, TypeError):
-        pass
-    return None
-
-
-def version(text):
-    """(a, b, c) from "felt a.b.c" (felt.FIRMWARE), or None."""
-    try:
-        parts = tuple(int(p) for p in text.split()[-1].split("."))
-    except (ValueError, AttributeError, IndexError):
         return None
-    return parts if len(parts) == 3 and min(parts) >= 0 else None
+    if not isinstance(newest, dict) or not isinstance(newest.get("board"), str) or \
+            not isinstance(newest.get("root"), int):
+        return None
+    return newest
+
+
+def _digest(data):
+    return binascii.hexlify(hashlib.sha256(data).digest()).decode()
 
 
 def manifest(root):

@@ -2,6 +2,8 @@
 command line, open the HAL, and reset the board the plain way.
 """
 
+import binascii
+import os
 import sys
 
 
@@ -25,6 +27,21 @@ def open_hal(argv, board):
     hal = lazy.load("felt.hal.assembly").open(board)   # felt.hal.mp's parts
     lazy.forget("felt.hal.assembly")   # run once: ~0.8 KB of heap on a Pico
     return hal
+
+
+def chip_id():
+    """This chip's unique id in hex (machine.unique_id: on a Pico, read from its flash),
+    or where the runtime has none, FELT_CHIP from the environment (the emulator gives
+    the board one so: FirmwareProcess's `chip`), else None."""
+    try:
+        import machine
+        return binascii.hexlify(machine.unique_id()).decode()
+    except (ImportError, AttributeError):
+        pass
+    try:
+        return os.getenv("FELT_CHIP") or None
+    except AttributeError:      # a port whose os has no getenv
+        return None
 
 
 def reset_plainly():

@@ -87,10 +87,11 @@ def parse_args(argv):
                          "program checked at boot: with --runtime micropython an image of "
                          "felt-flash build, with --runtime pico the files felt-flash pico "
                          "wrote (the Pico's firmware and filesystem, its keys in it)")
-    ap.add_argument("--trust", metavar="FILE", default="keys/trust/trust.json",
+    ap.add_argument("--trust", metavar="FILE",
                     help="with --image and --runtime micropython: the board's trust document "
-                         "(default %(default)s; felt-flash root makes it, trust.sig beside "
-                         "it): its owners' keys sign images, its technicians' commands")
+                         "(default: trust.json in the image's folder, as felt-flash provision "
+                         "--dir writes it with the board's record; trust.sig beside it): its "
+                         "owners' keys sign images, its technicians' commands")
     ap.add_argument("--tech-key", metavar="FILE", default="keys/tech.key",
                     help="with --image: the technician's private key, which signs the "
                          "table's configuration and deck registrations (default %(default)s)")
@@ -139,9 +140,11 @@ def parse_args(argv):
         if args.runtime == "pico" and not (Path(args.image) / "filesystem.img").is_file():
             ap.error("--image %s: no Pico's files there (no filesystem.img): felt-flash pico "
                      "writes them" % args.image)
+        if args.trust is None:
+            args.trust = str(Path(args.image) / "trust.json")
         if args.runtime == "micropython" and not Path(args.trust).is_file():
-            ap.error("--trust %s: no such trust document (felt-flash root makes one)"
-                     % args.trust)
+            ap.error("--trust %s: no such trust document (felt-flash provision --dir "
+                     "writes one)" % args.trust)
         args.board = image_board(Path(args.image))
         from host_tools.flash import load_key
         try:

@@ -324,10 +324,12 @@ class FirmwareProcess:
     given)."""
 
     def __init__(self, board_path, journal=None, python=sys.executable, phh=None,
-                 runtime="cpython", heap=None, measure=False, image=None, trust=None):
+                 runtime="cpython", heap=None, measure=False, image=None, trust=None,
+                 chip=None):
         """`image`: run a signed image (felt-flash build) as a board flashed with it, its
         program checked at boot against the trust document `trust` (trust.json, felt-flash
-        root; MicroPython only)."""
+        root; MicroPython only).  `chip`: the board's chip id in hex, which a runtime
+        without one is given so (felt.runtime.chip_id); None: none."""
         if runtime not in RUNTIMES:
             raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
         self.journal = journal
@@ -358,6 +360,9 @@ class FirmwareProcess:
             self.env = dict(os.environ)
             self.env["PYTHONPATH"] = str(REPO / "firmware") + os.pathsep + \
                 self.env.get("PYTHONPATH", "")
+        self.env.pop("FELT_CHIP", None)
+        if chip is not None:
+            self.env["FELT_CHIP"] = chip
         self._boot()
 
     def _boot(self):

@@ -330,7 +330,8 @@ def signed_image(tmp_path_factory):
     flash.keygen(keys / "other")
     image = tmp_path_factory.mktemp("image") / "image"
     flash.build("pico-11", image, keys / "felt.key")
-    flash.write_trust(keys, keys / "felt.key", tech=keys / "tech.pub")   # the board's keys
+    flash.first_record(image, flash.write_trust(keys, keys / "felt.key", tech=keys / "tech.pub"),
+                       "pico-11")     # the board provisioned: its keys and its first record
     return image, keys
 
 

@@ -55,12 +55,15 @@ def test_pico_writes_the_firmware_and_a_filesystem_holding_only_the_boards_data(
     assert len(raw) == 352 * 4096     # the rp2 port's RPI_PICO filesystem, 0xA0000 on
     assert uf2.read(out / "filesystem.uf2") == (0x100A0000, raw)
     files = mount(raw)
-    assert sorted(files) == ["board.json", "manifest.json", "manifest.sig", "trust.json",
-                             "trust.sig"]
+    assert sorted(files) == ["board.json", "felt.newest", "manifest.json", "manifest.sig",
+                             "trust.json", "trust.sig"]
     assert json.loads(files["board.json"])["name"] == "pico-11"
     owner = key.with_suffix(".pub").read_text().strip()
-    assert json.loads(files["trust.json"]) == {"version": 1, "owners": [owner],
-                                               "technicians": []}
+    doc = {"version": 1, "owners": [owner], "technicians": []}
+    assert json.loads(files["trust.json"]) == doc
+    # Provisioned: the board's first record, no image run yet.
+    assert json.loads(files["felt.newest"]) == image.first_record("pico-11", doc)
+    assert manifest["build"] >= 1 and "chip" not in manifest
     # Signed; it names board.json and the firmware as the UF2 writes it (whole pages).
     assert json.loads(files["manifest.json"]) == manifest
     written = CODE.ljust(4 * 256, b"\0")

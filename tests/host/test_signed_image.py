@@ -13,7 +13,7 @@ from felt.image import sha256_file
 from felt.table import scenes
 from host_tools import flash, tech
 from host_tools.emulator import cli
-from host_tools.emulator.link import FirmwareProcess, QueryRefused
+from host_tools.emulator.link import FirmwareProcess, QueryRefused, Tilted
 from host_tools.emulator.session import Session, table_config
 from host_tools.micropython import MicroPythonMissing, binary
 
@@ -38,6 +38,7 @@ def keys(tmp_path_factory):
 def built(keys, tmp_path_factory):
     image = tmp_path_factory.mktemp("image") / "image"
     flash.build("pico-11", image, keys / "felt.key")
+    flash.first_record(image, keys / "trust.json", "pico-11")    # provisioned
     return image
 
 
@@ -241,41 +242,111 @@ def verified(released, image, keys, capsys):
     return code, said.split(": ", 1)[1].split(" %s" % released)[0]
 
 
-def test_an_older_image_or_one_for_another_board_is_refused_once_a_newer_one_ran(
+def test_a_lower_build_or_another_image_of_the_same_build_is_refused_once_one_ran(
         image, keys, tmp_path, capsys, monkeypatch):
-    """Anti-rollback and board binding (issue 21, item 4): an image signed with the board's
-    own key saying `felt 0.0.9`, or naming another board, was accepted.  The board keeps
-    the newest image it has run (felt.newest) and refuses, with a tilt, what is older or
-    for another board."""
-    import felt
+    """Anti-rollback and board binding (issue 21, item 4; issue 38, item 2): every build
+    was signed `felt 0.1.0`, so any other build of that version ran.  Each image carries
+    a build number felt-flash sets; the board keeps the highest it has run with its
+    manifest's SHA-256 (felt.newest) and refuses, with a tilt, a lower build, another
+    image of the same build, and an image for another board."""
     from felt import image as board_image
-    code, out, err = emulate(image, keys / "trust.json", capsys)
-    assert code == 0, err
-    newest = json.loads((image / board_image.NEWEST).read_text())
-    assert newest == {"board": "pico-11", "version": felt.FIRMWARE, "root": 1,
-                      "trust": board_image.trust_digest(board_image.document(
-                          str(keys / "trust.json")))}
-    monkeypatch.setattr(felt, "FIRMWARE", "felt 0.0.9")
-    flash.build("pico-11", tmp_path / "older", keys / "felt.key")
-    flash.build("feather-rp2040-cp", tmp_path / "another", keys / "felt.key")
-    monkeypatch.undo()
-    for name, why in (("older", "version felt 0.0.9 is older than %s, the newest this "
-                                "board has run" % felt.FIRMWARE),
-                      ("another", "an image for board feather-rp2040-cp: this board runs "
-                                  "images for pico-11")):
-        shutil.copy(image / board_image.NEWEST, tmp_path / name)   # the board's flash keeps it
-        code, out, err = emulate(tmp_path / name, keys / "trust.json", capsys)
-        assert code == cli.TILTED
-        assert "program_check_failed: manifest.json: %s" % why in err
-    # A newer image runs, and becomes the newest.
-    monkeypatch.setattr(felt, "FIRMWARE", "felt 9.0.0")
+    older = tmp_path / "older"
+    flash.build("pico-11", older, keys / "felt.key")
     flash.build("pico-11", tmp_path / "newer", keys / "felt.key")
+    flash.build("feather-rp2040-cp", tmp_path / "another", keys / "felt.key")
+    newer = json.loads((tmp_path / "newer" / "manifest.json").read_text())["build"]
+    # The same number again for another program, as a key file's count wound back within
+    # the minute would give.
+    import felt
+    (keys / "felt.key.build").write_text("%d\n" % (newer - 1))
+    monkeypatch.setattr(flash, "build_minutes", lambda: 0)
+    monkeypatch.setattr(felt, "FIRMWARE", "felt 0.0.9")
+    flash.build("pico-11", tmp_path / "twin", keys / "felt.key")
     monkeypatch.undo()
-    shutil.copy(image / board_image.NEWEST, tmp_path / "newer")
+    twin = json.loads((tmp_path / "twin" / "manifest.json").read_text())
+    assert twin["build"] == newer
+    for name in ("older", "newer", "another", "twin"):
+        flash.first_record(tmp_path / name, keys / "trust.json", "pico-11")
     code, out, err = emulate(tmp_path / "newer", keys / "trust.json", capsys)
     assert code == 0, err
-    assert json.loads((tmp_path / "newer" / board_image.NEWEST).read_text())["version"] == \
-        "felt 9.0.0"
+    record = json.loads((tmp_path / "newer" / board_image.NEWEST).read_text())
+    assert record["build"] == newer and record["board"] == "pico-11"
+    built = json.loads((older / "manifest.json").read_text())["build"]
+    for name, why in (("older", "build %d is older than build %d, the newest this board "
+                                "has run" % (built, newer)),
+                      ("twin", "another image than the build %d this board has run" % newer),
+                      ("another", "an image for board feather-rp2040-cp: this board runs "
+                                  "images for pico-11")):
+        # The board's flash keeps its record across an install.
+        shutil.copy(tmp_path / "newer" / board_image.NEWEST, tmp_path / name)
+        code, out, err = emulate(tmp_path / name, keys / "trust.json", capsys)
+        assert code == cli.TILTED, name
+        assert "program_check_failed: manifest.json: %s" % why in err
+    # The newest runs again, as it did.
+    code, out, err = emulate(tmp_path / "newer", keys / "trust.json", capsys)
+    assert code == 0, err
+
+
+def test_builds_only_grow_and_are_set_by_the_tool(keys, tmp_path, monkeypatch):
+    key = tmp_path / "felt.key"
+    shutil.copy(keys / "felt.key", key)
+    monkeypatch.setattr(flash, "build_minutes", lambda: 1000)
+    assert flash.build("pico-11", tmp_path / "a", key)["build"] == 1000
+    assert (tmp_path / "felt.key.build").read_text() == "1000\n"
+    assert flash.build("pico-11", tmp_path / "b", key)["build"] == 1001    # within the minute
+    monkeypatch.setattr(flash, "build_minutes", lambda: 5000)
+    assert flash.build("pico-11", tmp_path / "c", key)["build"] == 5000
+    (tmp_path / "felt.key.build").unlink()            # the count lost: the clock still grows
+    monkeypatch.setattr(flash, "build_minutes", lambda: 5001)
+    assert flash.build("pico-11", tmp_path / "d", key)["build"] == 5001
+    (tmp_path / "felt.key.build").write_text("soon")
+    with pytest.raises(flash.Refused, match="not a build number"):
+        flash.build("pico-11", tmp_path / "e", key)
+    assert not (tmp_path / "e").exists()
+
+
+def test_a_board_whose_record_is_missing_or_damaged_runs_no_image(image, keys, capsys):
+    """Issue 38, item 2: a damaged felt.newest let an older image run.  A provisioned
+    board whose record is missing or does not read tilts instead."""
+    from felt import image as board_image
+    for damage in (lambda p: p.unlink(), lambda p: p.write_text('{"board": "pico-11"'),
+                   lambda p: p.write_text('{"build": 1}')):
+        flash.first_record(image, keys / "trust.json", "pico-11")
+        damage(image / board_image.NEWEST)
+        code, out, err = emulate(image, keys / "trust.json", capsys)
+        assert code == cli.TILTED
+        assert "program_check_failed: felt.newest: the board's record of the newest image " \
+               "it ran is missing or does not read" in err
+
+
+def test_an_image_for_a_chip_runs_on_that_chip_only(keys, tmp_path):
+    """Issue 38, item 2: an image signed for pico-11 ran on every pico-11.  Built with
+    --chip, it names the chip (its unique id, as the board's challenge gives it) and
+    another chip tilts on it.  The unix port has no unique id: the emulator gives the
+    board one (FirmwareProcess's chip, felt.runtime.chip_id)."""
+    image = tmp_path / "image"
+    assert flash.main(["build", "--board", "pico-11", "--key", str(keys / "felt.key"),
+                       "--out", str(image), "--chip", "e66038b7134f4d2f"]) == 0
+    for chip, tilt in (("e66038b7134f4d2f", None),
+                       ("e66038b7134f4d30", "an image for chip e66038b7134f4d2f: this "
+                                            "board's chip is e66038b7134f4d30"),
+                       (None, "an image for chip e66038b7134f4d2f: this board's chip is "
+                              "None")):
+        flash.first_record(image, keys / "trust.json", "pico-11")
+        fw = FirmwareProcess(image / "board.json", runtime="micropython", image=image,
+                             trust=keys / "trust.json", chip=chip)
+        try:
+            if tilt is None:
+                assert "tilt" not in fw.link.request("hello", {}, "hello")
+                assert fw.link.request("challenge", {}, "challenge")["board"] == chip
+            else:
+                with pytest.raises(Tilted, match="program_check_failed: manifest.json: %s"
+                                   % tilt):
+                    fw.link.request("hello", {}, "hello")
+        finally:
+            fw.close()
+    with pytest.raises(flash.Refused, match="lower-case hex"):
+        flash.build("pico-11", tmp_path / "bad", keys / "felt.key", chip="E66038B7")
 
 
 def test_a_technicians_key_cannot_sign_an_image_nor_be_an_owner_too(keys, tmp_path, capsys):

@@ -195,6 +195,37 @@ def test_files_planted_on_the_flash_never_run_and_tilt_the_board():
     assert ran == [], ran
 
 
+def test_an_image_built_for_a_chip_runs_on_that_chip_only():
+    # Issue 38, item 2: an image signed for pico-11 ran on every pico-11.  Built with
+    # `--chip`, it names the chip's unique id, which the board reads from its flash
+    # (machine.unique_id: the emulated flash answers 0x4B with e6613850432a112c, the
+    # id its `challenge` names); on any other chip it tilts.
+    from host_tools import flash
+    from host_tools.emulator.session import DEFAULT_BOARD
+    from host_tools.pico import bridge
+    from host_tools.pico.process import PicoProcess
+    with tempfile.TemporaryDirectory() as tmp:
+        key, _ = flash.keygen(os.path.join(tmp, "felt"))
+        answers = {}
+        for chip in ("e6613850432a112c", "e6613850432a112d"):
+            image = os.path.join(tmp, chip)
+            flash.pico(DEFAULT_BOARD, image, str(key), firmware=str(bridge.UF2), chip=chip)
+            fw = PicoProcess(DEFAULT_BOARD, image=image)
+            try:
+                fw.link.recv()                            # the boot LED frame
+                hello = fw.link.request("hello", {}, "hello")
+                answers[chip] = (hello.get("tilt"),
+                                 fw.link.request("challenge", {}, "challenge")["board"]
+                                 if "tilt" not in hello else None)
+            finally:
+                fw.close()
+    assert answers["e6613850432a112c"] == (None, "e6613850432a112c"), answers
+    tilt = answers["e6613850432a112d"][0]
+    assert tilt["code"] == "program_check_failed" and tilt["file"] == "manifest.json", tilt
+    assert tilt["why"] == "an image for chip e6613850432a112d: this board's chip is " \
+                          "e6613850432a112c", tilt
+
+
 def test_felt_flash_verify_computes_what_a_pico_answers_and_sees_a_byte_changed():
     # Issue 21, item 3, on the Pico image: the board answers HMAC-SHA256(seed, its
     # firmware and checked files); felt-flash computes it from the released files

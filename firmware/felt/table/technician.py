@@ -143,12 +143,9 @@ def draw(ctl):
 
 
 def board_id(board):
-    """The board's own id where the chip has one (machine.unique_id), else its name."""
-    try:
-        import machine
-        return binascii.hexlify(machine.unique_id()).decode()
-    except (ImportError, AttributeError):
-        return board["name"]
+    """The board's own id where the chip has one (felt.runtime.chip_id), else its name."""
+    from felt.runtime import chip_id
+    return chip_id() or board["name"]
 
 
 def nonce():

@@ -70,10 +70,11 @@ CLEAR_SIGNED = ("c7218a24b3af8d87546bc21e7c782ca7680192ac3647aa0f9d97f6d5473f89c
 def trust_file():
     """A board's trust document (felt.image): V1 and its signature, in a folder of
     their own that also holds the board's record of them (felt.newest); its path."""
-    from felt import protocol
+    import json
+    from felt import image, protocol
     folder = scratch_dir("technician-keys")
     for name, data in (("trust.json", protocol.dumps(V1)), ("trust.sig", V1_SIG + "\n"),
-                       ("felt.newest", '{"root": 1}')):
+                       ("felt.newest", json.dumps(image.first_record("test", V1)))):
         with open(folder + "/" + name, "w") as f:
             f.write(data)
     return folder + "/trust.json"
