@@ -340,9 +340,10 @@ def keys_for(trust, role):
 
 def taken(trust, root):
     """The trust document in the file `trust` as the boot takes it, or (file, why not):
-    signed by one of its own owners' keys (TRUST_SIG beside it), its version not below
-    the newest this board took (NEWEST in folder `root`), and at that version the very
-    document taken then."""
+    its version not below the newest this board took (NEWEST in folder `root`); at that
+    version the very document taken then (its SHA-256: its signature was checked when
+    it was taken, or it was provisioned), above it one signed by one of its own owners'
+    keys (TRUST_SIG beside it: a power cut before a `root` recorded it)."""
     doc = document(trust)
     if isinstance(doc, tuple):
         return doc
@@ -351,8 +352,10 @@ def taken(trust, root):
     if isinstance(held, int) and doc["version"] < held:
         return _name(trust), "version %d is older than %d, the newest this board took" % (
             doc["version"], held)
-    if held == doc["version"] and newest.get("trust") != trust_digest(doc):
-        return _name(trust), "not the document of version %d this board took" % held
+    if held == doc["version"]:
+        if newest.get("trust") != trust_digest(doc):
+            return _name(trust), "not the document of version %d this board took" % held
+        return doc
     sig = _read(beside(trust, TRUST_SIG), 200)
     if trust_signer(doc, sig, _unhexed(doc[OWNERS])) is None:
         return _name(trust), "not signed by one of its owners' keys (%s)" % TRUST_SIG
