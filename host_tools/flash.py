@@ -265,13 +265,22 @@ def _note_build(key_path, number):
     Path(str(key_path) + ".build").write_text("%d\n" % number)
 
 
+def chip_hex(text):
+    """`text` if it reads as a chip's unique id; ValueError saying what it must be."""
+    if not text or len(text) % 2 or [c for c in text if c not in "0123456789abcdef"]:
+        raise ValueError("%s: a chip's unique id is in lower-case hex, as the board's "
+                         "challenge names it" % text)
+    return text
+
+
 def _stamp(number, chip):
     """The manifest's entries the tool sets: the build number, and the chip it is for."""
-    if chip is not None and not (len(chip) % 2 == 0 and chip and
-                                 not [c for c in chip if c not in "0123456789abcdef"]):
-        raise Refused("--chip %s: the chip's unique id in lower-case hex (felt-tech's "
-                      "challenge names it)" % chip)
-    return {"build": number} if chip is None else {"build": number, "chip": chip}
+    if chip is None:
+        return {"build": number}
+    try:
+        return {"build": number, "chip": chip_hex(chip)}
+    except ValueError as e:
+        raise Refused("--chip %s" % e)
 
 
 def _may_replace(out, force, mark):
@@ -688,8 +697,9 @@ def main(argv=None):
     p.add_argument("--key", required=True, help="the private key that signs it")
     p.add_argument("--out", default=str(REPO / "build" / "image"),
                    help="the image's folder: empty, missing, or (with --force) an image")
-    p.add_argument("--chip", help="the chip's unique id in hex (felt-tech's challenge names "
-                                  "it): the image runs on that board only")
+    p.add_argument("--chip", type=cli.checked(chip_hex),
+                   help="the chip's unique id in hex (the board's challenge names it): the "
+                        "image runs on that board only")
     p.add_argument("--force", action="store_true",
                    help="replace the image already in --out")
     p = sub.add_parser("pico", help="a Pico's firmware and filesystem, to copy in BOOTSEL mode")
@@ -699,8 +709,9 @@ def main(argv=None):
     p.add_argument("--owners", help=OWNERS_HELP)
     p.add_argument("--tech", help=TECH_HELP)
     p.add_argument("--uf2", default=str(PICO_UF2), help="the firmware (make pico builds it)")
-    p.add_argument("--chip", help="the chip's unique id in hex (felt-tech's challenge names "
-                                  "it): the image runs on that board only")
+    p.add_argument("--chip", type=cli.checked(chip_hex),
+                   help="the chip's unique id in hex (the board's challenge names it): the "
+                        "image runs on that board only")
     p.add_argument("--out", default=str(REPO / "build" / "pico" / "flash"),
                    help="the folder for firmware.uf2, filesystem.uf2 and filesystem.img")
     p.add_argument("--force", action="store_true", help="replace what is already in --out")

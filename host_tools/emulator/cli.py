@@ -21,6 +21,7 @@ from felt.table.config import BANKED, BANKED_MAX_PLAYERS, MAX_SEATS, \
 from felt.table.recall import files
 from host_tools import cli
 from host_tools.emulator import serve
+from host_tools.flash import chip_hex
 from host_tools.emulator.link import Tilted, add_runtime_arguments, check_runtime
 from host_tools.emulator.session import BANKED_TABLE, DEFAULT_BOARD, RAKES, from_args, \
     round_line, table_config
@@ -92,6 +93,10 @@ def parse_args(argv):
                          "(default: trust.json in the image's folder, as felt-flash provision "
                          "--dir writes it with the board's record; trust.sig beside it): its "
                          "owners' keys sign images, its technicians' commands")
+    ap.add_argument("--chip", metavar="ID", type=cli.checked(chip_hex),
+                    help="with --image and --runtime micropython: the board's chip id in hex "
+                         "(the unix port has none; a Pico's is read from its flash), which an "
+                         "image built with felt-flash build --chip must name")
     ap.add_argument("--tech-key", metavar="FILE", default="keys/tech.key",
                     help="with --image: the technician's private key, which signs the "
                          "table's configuration and deck registrations (default %(default)s)")
@@ -134,6 +139,9 @@ def parse_args(argv):
         if "board" in args.given:
             ap.error("--image runs the board it was built for (its board.json): leave out "
                      "--board")
+        if args.runtime == "pico" and "chip" in args.given:
+            ap.error("--chip is for --runtime micropython: a Pico's chip id is read from its "
+                     "flash")
         if args.runtime == "pico" and "trust" in args.given:
             ap.error("--trust is for --runtime micropython: a Pico's filesystem holds the "
                      "keys it trusts (felt-flash pico --owners, --tech)")
@@ -152,7 +160,7 @@ def parse_args(argv):
         except cli.UserError as e:
             ap.error(str(e))
     else:
-        for option in ("trust", "tech_key"):
+        for option in ("trust", "tech_key", "chip"):
             if option in args.given:
                 ap.error("--%s goes with --image: a table without one checks no program and "
                          "takes unsigned commands" % option.replace("_", "-"))

@@ -309,7 +309,7 @@ def start(board_path, journal=None, runtime="cpython", seed=0, **options):
     felt-flash pico wrote)."""
     if runtime != "pico":
         return FirmwareProcess(board_path, journal, runtime=runtime, **options)
-    given = sorted(k for k in ("heap", "phh") if options.get(k))
+    given = sorted(k for k in ("heap", "phh", "chip") if options.get(k))
     if given:
         raise ValueError("an emulated Pico takes no %s" % ", ".join(given))
     from host_tools.pico.process import PicoProcess

@@ -88,7 +88,7 @@ class Session:
     def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
                  button="dealer_right", journal=None, config=None, phh=None, inject=None,
                  runtime="cpython", heap=None, measure=False, image=None, trust=None,
-                 tech_key=None, trace=None, presses_only=False):
+                 tech_key=None, trace=None, presses_only=False, chip=None):
         """`inject`: None (no faults), "manual" (faults only when armed or injected, e.g.
         from the terminal view's keys) or "random" (also at random moments).  `runtime`
         and `heap`: what the firmware runs on; `measure`: its perf frames (HostLink.perf);
@@ -146,7 +146,8 @@ class Session:
             journal = os.path.join(tempfile.mkdtemp(prefix="felt-journal-"), "journal.jsonl")
         forget_journal(journal)
         self.fw = start_firmware(self.board_path, journal, runtime=runtime, seed=seed, phh=phh,
-                                 heap=heap, measure=measure, image=image, trust=trust)
+                                 heap=heap, measure=measure, image=image, trust=trust,
+                                 chip=chip)
         # An emulated Pico's devices are at its pins (host_tools.pico.bridge).
         self.wired = self.fw.runtime == "pico" and self.board.get("devices", "wired") == "wired"
         # Its seat buttons say no amount: where it has the dealer's panel, the dealer
@@ -520,7 +521,7 @@ def from_args(args, inject):
                       journal=args.journal, config=config, phh=args.phh, inject=inject,
                       runtime=args.runtime, heap=args.heap, image=args.image,
                       trust=args.trust, tech_key=args.tech_key, trace=args.trace,
-                      presses_only=args.presses_only)
+                      presses_only=args.presses_only, chip=args.chip)
     if args.floor is not None:     # the table on the floor's broker (docs/floor.md)
         from host_tools.cli import UserError
         from host_tools.floor.cli import say_waiting

@@ -103,6 +103,9 @@ REFUSED = [
     ("felt-emulator", "--runtime micropython --heap 10K --hands 2", "at least 16K"),
     ("felt-emulator", "--trust keys/trust/trust.json --hands 2", "--trust goes with --image"),
     ("felt-emulator", "--tech-key {d}/felt.key --hands 2", "--tech-key goes with --image"),
+    ("felt-emulator", "--chip ab12 --hands 2", "--chip goes with --image"),
+    ("felt-emulator", "--image {d}/image --runtime micropython --chip AB --hands 2",
+     "lower-case hex"),
     ("felt-emulator", "--image {d}/image --hands 2", "--runtime micropython"),
     ("felt-emulator", "--runtime pico --image {d}/image --hands 2", "no Pico's files there"),
     ("felt-emulator", "--runtime pico --image {d}/image --trust {d}/trust.json --hands 2",
@@ -131,9 +134,11 @@ REFUSED = [
     ("felt-flash", "verify --image {d}/image --port /dev/ttyNONE", "/dev/ttyNONE"),
     ("felt-flash", "verify --image {d}/image --dir {d}/nope", "no such folder"),
     ("felt-flash", "verify --image {d}/image --dir {d}/image --port auto", "verify reads one board"),
-    ("felt-flash", "provision --key {d}/felt.key --port /dev/ttyNONE",
+    ("felt-flash", "provision --board pico-11 --key {d}/felt.key --port /dev/ttyNONE",
      "/dev/ttyNONE: no such port: is the board plugged in?"),
-    ("felt-flash", "provision --key {d}/felt.key --tech {d}/felt.key", "not a 32-byte public key"),
+    ("felt-flash", "provision --board pico-11 --key {d}/felt.key --tech {d}/felt.key",
+     "not a 32-byte public key"),
+    ("felt-flash", "provision --board pico-11 --key {d}/felt.key --dir {d}/nope", "no such folder"),
     ("felt-flash", "install --image {d}/image --dry-run --trust {d}/felt.pub", "not JSON"),
     ("felt-flash", "root --key {d}/felt.key --owners {d}/felt.key --out {d}/new",
      "not a 32-byte public key"),
@@ -187,6 +192,9 @@ SUB_REFUSED = [
      "holds broker, user, password and ca"),
     ("felt-floor", "add-table", "a/b --home {d}/floor", "a table's name"),
     ("felt-floor", "init", "--home {d}/floor2 --broker nohost", "HOST:PORT"),
+    ("felt-flash", "build", "--board pico-11 --key {d}/felt.key --chip x1 --out {d}/new",
+     "lower-case hex"),
+    ("felt-flash", "provision", "--key {d}/felt.key --port /dev/ttyNONE", "--board"),
 ]
 
 

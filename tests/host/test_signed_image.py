@@ -347,6 +347,15 @@ def test_an_image_for_a_chip_runs_on_that_chip_only(keys, tmp_path):
             fw.close()
     with pytest.raises(flash.Refused, match="lower-case hex"):
         flash.build("pico-11", tmp_path / "bad", keys / "felt.key", chip="E66038B7")
+    # felt-emulator gives its board the chip id it is told.
+    flash.first_record(image, keys / "trust.json", "pico-11")
+    assert cli.main(["--runtime", "micropython", "--image", str(image), "--trust",
+                     str(keys / "trust.json"), "--tech-key", str(keys / "tech.key"),
+                     "--chip", "e66038b7134f4d2f", "--hands", "1", "--players", "3"]) == 0
+    flash.first_record(image, keys / "trust.json", "pico-11")
+    assert cli.main(["--runtime", "micropython", "--image", str(image), "--trust",
+                     str(keys / "trust.json"), "--tech-key", str(keys / "tech.key"),
+                     "--hands", "1", "--players", "3"]) == cli.TILTED
 
 
 def test_a_technicians_key_cannot_sign_an_image_nor_be_an_owner_too(keys, tmp_path, capsys):
