@@ -104,7 +104,7 @@ def check(root, trust, firmware=None, record=True):
     bytes (flash): the manifest must then name the firmware, and it is hashed too.
     `record`: whether the board's record (NEWEST in `root`) is held against it; a host
     checking an image before it is flashed (felt-flash) has none."""
-    doc = taken(trust, root)
+    doc = taken(trust, root if record else None)
     if isinstance(doc, tuple):
         return [doc], "no trusted key"
     keys = _unhexed(doc[OWNERS])
@@ -340,14 +340,15 @@ def keys_for(trust, role):
 
 def taken(trust, root):
     """The trust document in the file `trust` as the boot takes it, or (file, why not):
-    its version not below the newest this board took (NEWEST in folder `root`); at that
-    version the very document taken then (its SHA-256: its signature was checked when
-    it was taken, or it was provisioned), above it one signed by one of its own owners'
-    keys (TRUST_SIG beside it: a power cut before a `root` recorded it)."""
+    its version not below the newest this board took (NEWEST in folder `root`; None: no
+    record to hold it against); at that version the very document taken then (its
+    SHA-256: its signature was checked when it was taken, or it was provisioned), above
+    it one signed by one of its own owners' keys (TRUST_SIG beside it: a power cut
+    before a `root` recorded it)."""
     doc = document(trust)
     if isinstance(doc, tuple):
         return doc
-    newest = _newest(root) or {}
+    newest = (_newest(root) if root is not None else None) or {}
     held = newest.get("root")
     if isinstance(held, int) and doc["version"] < held:
         return _name(trust), "version %d is older than %d, the newest this board took" % (

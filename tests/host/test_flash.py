@@ -46,6 +46,10 @@ def test_micropython_image_gets_bytecode_main_board_json_and_a_signed_manifest(t
     assert json.loads(data) == manifest
     trust = flash.write_trust(tmp_path / "trust", key)
     assert flash.check_image(out, trust).startswith("%d files" % len(manifest["files"]))
+    # The host checks the image as the board would, but for the board's record, which is
+    # on the board (an emulated board's folder holds one: it is not the host's to judge).
+    (out / "felt.newest").write_text('{"board": "another", "root": 5, "trust": "00"}')
+    assert flash.check_image(out, trust).startswith("%d files" % len(manifest["files"]))
 
 
 def test_circuitpython_image_gets_source(tmp_path, key):
