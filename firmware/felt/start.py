@@ -80,7 +80,8 @@ def check_program(root, trust):
     its garbage collected: what the table loads next is not cut up by it.  `shown`:
     whether the board may run its own files to show a tilt: frozen into the firmware,
     or on the flash as a manifest whose signature holds lists them (with the signature
-    broken, a rewritten felt/tilted.py listed anew ran at boot: issue 21, item 2)."""
+    broken, a rewritten felt/tilted.py listed anew ran at boot: issue 21, item 2; nor
+    where the trust document was not taken, and nothing was checked: issue 38)."""
     import gc
     from felt.hal.clock import ticks_ms
     from felt.protocol import ticks_diff
@@ -93,7 +94,9 @@ def check_program(root, trust):
         except OSError as e:
             print("felt: the newest image could not be noted: %s" % e, file=sys.stderr)
     took = ticks_diff(ticks_ms(), start)
-    shown = image.frozen() or not [p for p in problems if p[0] == image.MANIFEST or
+    # A trust document not taken (named by its file) leaves no file checked at all.
+    unchecked = (image.MANIFEST, trust.split("/")[-1])
+    shown = image.frozen() or not [p for p in problems if p[0] in unchecked or
                                    [t for t in TILT_PATH if p[0].startswith(t)]]
     lazy.forget("felt.image")
     lazy.forget("felt.ed25519")
