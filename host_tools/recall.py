@@ -288,8 +288,8 @@ def main(argv=None):
     print("%d rounds, oldest first" % len(rounds))
     if args.journal:
         print("MACs: " + ("not checked (no --board-key)" if args.board_key is None else
-                          "checked by the board's key; a line whose MAC does not hold is "
-                          "one that could not be read"))
+                          "checked by the board's key (a line whose MAC does not hold is "
+                          "listed as not read)"))
     for answer in rounds:
         print("\n".join(describe(answer)))
         if args.phh:

@@ -150,7 +150,7 @@ def _read(name, buf, offset, n, parse, key):
                 elif len(line) > lines.most and _long_reads(lines, line):
                     kind = "long"
             except ValueError:
-                pass
+                kind = record = None     # its checksum may hold, its JSON or MAC not
             yield lines.at, n, seq, kind, record
 
 
