@@ -14,8 +14,8 @@ number that runs on across files, the CRC-32 of the sequence number's digits and
 JSON, and the record.  Where the board keeps a key (felt.boardkey, beside the journal),
 each line also carries the MAC of the number and the JSON by it, `<seq> <crc> <mac>
 <json>`, the CRC then over the MAC too: the CRC tells damage from an edit, the MAC an
-edit from the board's own write.  Each file begins with a stamp (the firmware and the table that
-wrote it) and a table record, written whole under `<path>.new` and renamed into place;
+edit from the board's own write.  Each file begins with a stamp (the firmware and the
+table that wrote it) and a table record, written whole under `<path>.new` and renamed into place;
 past `limit` bytes the file is renamed to `<path>.1` as the next table record starts a
 new one, so the file always holds the round under way whole.  The files before it
 are kept as archives, `<path>.1`, `<path>.2`, ..., as many as hold the last `recall`
@@ -244,8 +244,8 @@ class Journal:
 
 def _lines(key, seq, *records):
     """The records' lines, numbered from `seq`, with their MACs by `key` (None: none),
-    one at a time (each made as the one
-    before is written: a board's heap has no room for both): a table record twice, the
+    one at a time (each made as the one before is written: a board's heap has no room
+    for both): a table record twice, the
     second marked as the copy, so that a copy damaged on the flash is read from the
     other (felt.table.recovery).  Both go in one write, which a power cut leaves whole,
     torn in the copy (cut off with its table record at boot) or before it."""
@@ -259,8 +259,8 @@ def _lines(key, seq, *records):
 
 
 def record_line(seq, record, key=None):
-    """One record as its line, printable ASCII: `<seq> <crc> <json>\n`, or with the
-    board's `key`, `<seq> <crc> <mac> <json>\n`."""
+    """One record as its line, printable ASCII: `<seq> <crc> <json>\\n`, or with the
+    board's `key`, `<seq> <crc> <mac> <json>\\n`."""
     try:
         body = protocol.dumps(record)
     except MemoryError:

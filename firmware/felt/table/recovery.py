@@ -294,10 +294,9 @@ def rebuild(header, events):
 def _records(path, found, buf, key):
     """(line number, seq, kind, record) for each whole record of the file, one at a time
     (a board never holds the whole file), each line's MAC checked by `key`, the board's
-    (records.checksummed); Damaged at the first that does not read
-    exactly, but for one half of a table record's pair (below): never for a line whose
-    MAC does not hold, an edit.  A last line cut short
-    by a power cut ends them: found["torn"] is then the offset where the cut begins
+    (records.checksummed); Damaged at the first that does not read exactly, but for one
+    half of a table record's pair (below): never for a line whose MAC does not hold, an
+    edit.  A last line cut short by a power cut ends them: found["torn"] is then the offset where the cut begins
     (else None); found["end"], where the whole records end; found["seq"], the last
     record's number; found["repaired"], the first line passed over for the other copy
     (below), as (its line, what is wrong, the line read instead), else None; and
