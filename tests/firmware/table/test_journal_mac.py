@@ -271,3 +271,17 @@ def test_recall_names_an_edited_line_unread_by_the_key_and_reads_it_unchecked():
     assert unchecked["events"] == checked["events"][:-1] + [edited] or \
         len(unchecked["events"]) == len(checked["events"]) + 1
     assert recall.page(path)["rounds"] == 0     # None: a board that keeps no key
+
+
+def test_a_board_with_a_key_answers_recall_and_public_from_its_checked_records():
+    # The board reads its own journal by its key: recall and a round's public record
+    # give the round it played (by no key, every line of it would be one not read).
+    path, _ = played("mac-queries")
+    ctl, hal = boot(path)
+    assert ctl.handle("recall", {"round": 0}) is None
+    kind, answer = hal.link.sent[-1]
+    assert kind == "recall" and answer["rounds"] == 1 and answer["unread"] == []
+    assert answer["header"]["hand"] == 1 and len(answer["events"]) == len(HOLES.split()) + 3
+    assert ctl.handle("public", {"round": 0}) is None
+    kind, answer = hal.link.sent[-1]
+    assert kind == "public" and answer["rounds"] == 1 and answer["format"] is not None
