@@ -4,11 +4,15 @@
     felt-recall --port /dev/ttyUSB0           # ask the board over its link (`recall`)
     felt-recall --journal journal.jsonl       # a journal copied off a board, archives beside it
     felt-recall --journal FILE --phh DIR      # also DIR/hand-<n>.phh for each round
+    felt-recall --journal FILE --board-key keys/boards/BOARD.key   # its MACs checked
 
 Each round is rebuilt through the rules core from its header and events: the seats and
 stacks, every card and wager in order, the pots and what each took, the rake, and the
 irregularities the table applied.  The rounds come oldest first; a round the journal
-could not read whole says which lines.
+could not read whole says which lines.  A board's journal carries the MAC of each record
+by the board's key (docs/journal.md): read from a file, the MACs are checked with
+--board-key (a line whose MAC does not hold is one that could not be read), and read
+past, said to be unchecked, without it.
 """
 
 import io
@@ -16,10 +20,12 @@ import json
 import os
 import sys
 
+from felt import boardkey
 from felt.poker import variants
 from felt.table import phh, poker_table
 from felt.table.journal import RECALL
 from felt.table.recall import files
+from felt.table.records import UNCHECKED
 from felt.table.recovery import begun
 from host_tools import cli
 from host_tools.words import Narrator
@@ -175,10 +181,25 @@ def write_phh(folder, answer):
     return path
 
 
-def from_journal(path):
-    """ask(k, start) reading the journal files with the firmware's own reader."""
+def from_journal(path, key=UNCHECKED):
+    """ask(k, start) reading the journal files with the firmware's own reader, each
+    line's MAC checked by `key`, the board's (UNCHECKED: read past)."""
     from felt.table import recall
-    return lambda k, start: recall.page(path, k, start)
+    return lambda k, start: recall.page(path, k, start, key=key)
+
+
+def board_key(path):
+    """The board's key in the file `path` (hex, as the board keeps it beside its
+    journal: felt.boardkey); UserError when it holds none."""
+    try:
+        with open(path) as f:
+            key = bytes.fromhex(f.read(4 * boardkey.SIZE).strip())
+    except (OSError, ValueError) as e:
+        raise cli.UserError("--board-key %s: not a board's key: %s" % (path, e), 1)
+    if len(key) != boardkey.SIZE:
+        raise cli.UserError("--board-key %s: not a board's key: %d bytes, not %d" % (
+            path, len(key), boardkey.SIZE), 1)
+    return key
 
 
 def not_a_journal(path):
@@ -191,7 +212,7 @@ def not_a_journal(path):
             with open(name, "rb") as f:
                 for line in f:
                     try:
-                        records.parse(memoryview(line.rstrip(b"\n")))
+                        records.parse(memoryview(line.rstrip(b"\n")), UNCHECKED)
                         return None
                     except ValueError as e:
                         why = why or "%s: %s" % (os.path.basename(name), e)
@@ -232,6 +253,9 @@ def main(argv=None):
                     help="write each round to DIR/hand-<n>.phh")
     ap.add_argument("--key", help="with --port: the technician's private key, for a board "
                                   "that trusts keys")
+    ap.add_argument("--board-key", metavar="KEYFILE",
+                    help="with --journal: the board's key (hex; keys/boards/<board>.key): "
+                         "each record's MAC is checked by it")
     ap.add_argument("--rounds", type=cli.count(1, RECALL), default=RECALL,
                     help="how many of the last rounds, 1 to %d (a board keeps %d; default "
                          "%d)" % (RECALL, RECALL, RECALL))
@@ -241,6 +265,8 @@ def main(argv=None):
     try:
         if args.key and not args.port:
             ap.error("--key is for a board on --port")
+        if args.board_key and not args.journal:
+            ap.error("--board-key is for a journal's file (--journal)")
         key = None
         if args.key:
             from host_tools.flash import load_key
@@ -251,7 +277,8 @@ def main(argv=None):
                 link = HostLink(port.fileno(), args.timeout)
                 rounds = fetch(from_link(link, args.port, key), args.rounds)
         else:
-            rounds = fetch(from_journal(args.journal), args.rounds)
+            macs = UNCHECKED if args.board_key is None else board_key(args.board_key)
+            rounds = fetch(from_journal(args.journal, macs), args.rounds)
     except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError
         raise cli.UserError(str(e), 1)
     why = not_a_journal(args.journal) if args.journal and not rounds else None
@@ -259,6 +286,10 @@ def main(argv=None):
         raise cli.UserError("--journal %s: no line reads as a journal's record (first: %s)"
                             % (args.journal, why), 1)
     print("%d rounds, oldest first" % len(rounds))
+    if args.journal:
+        print("MACs: " + ("not checked (no --board-key)" if args.board_key is None else
+                          "checked by the board's key (a line whose MAC does not hold is "
+                          "listed as not read)"))
     for answer in rounds:
         print("\n".join(describe(answer)))
         if args.phh:

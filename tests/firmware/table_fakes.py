@@ -99,8 +99,9 @@ def journal_path(name):
     docs/tilts.md)."""
     from felt.table.eventlog import files as eventlog_files
     from felt.table.recall import files
+    from felt import boardkey
     path = scratch_dir("journal-" + name) + "/journal.jsonl"
-    for p in files(path) + list(eventlog_files(path + ".events")):
+    for p in files(path) + list(eventlog_files(path + ".events")) + [boardkey.path(path)]:
         try:
             os.remove(p)
         except OSError:
@@ -109,6 +110,17 @@ def journal_path(name):
             except OSError:
                 pass
     return path
+
+
+BOARD_KEY = bytes(range(32))    # a board's key, the tests' own (felt-flash install makes one)
+
+
+def give_key(path, key=BOARD_KEY):
+    """The board keeps `key` beside its journal at `path`, as felt-flash install leaves
+    it (felt.boardkey)."""
+    import binascii
+    from felt import boardkey
+    write_bytes(boardkey.path(path), binascii.hexlify(key))
 
 
 def boot(path, board=BOARD, limit=64 * 1024, recall=10):

@@ -19,9 +19,14 @@ move one number on and the oldest are removed.
 The boots before and after each operation are themselves checked against the table
 that played: a power cut between two records must bring back what was played.
 
+The board keeps its key beside the journal (felt.boardkey), as every installed board
+does, so each line carries its MAC; `keyed=False` cuts a developer's table's journal,
+without one.
+
     python tests/host/journal_cuts.py [SEED...]     # one JSON line of the counts
 """
 
+import binascii
 import json
 import os
 import random
@@ -29,7 +34,7 @@ import shutil
 import sys
 import tempfile
 
-from felt import protocol as P
+from felt import boardkey, protocol as P
 from felt.table import recall as recall_mod
 from felt.table.controller import PLAYING, Controller
 from felt.table.journal import RECALL, Journal
@@ -40,6 +45,7 @@ CFG = {"seats": 4, "stacks": [60, 60, 60, 60], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right",
        "rake": {"method": "time", "hourly": 6, "every": 30, "per": "player"}}
 NAME = "journal.jsonl"
+KEY = bytes(range(7, 7 + boardkey.SIZE))     # the board's key, a test's own
 BUTTONS = {"fold": "fold", "check": "call", "call": "call", "bet": "raise",
            "raise": "raise"}
 
@@ -111,11 +117,20 @@ def boot(folder, limit, journal=None, recall=RECALL):
     return Controller(_Hal(), BOARD, j)
 
 
-def play(seed, rounds, limit, folder, recall=RECALL):
-    """Seeded rounds at a table journaling in `folder`; the operations its journal made
-    and, after each input, (how many operations had been made, lasting(), snapshot())."""
+def first_files(keyed):
+    """The files before the table's first write: the board's key, where it keeps one."""
+    return {NAME + boardkey.SUFFIX: binascii.hexlify(KEY)} if keyed else {}
+
+
+def play(seed, rounds, limit, folder, recall=RECALL, keyed=True):
+    """Seeded rounds at a table journaling in `folder` (holding first_files(keyed)); the
+    operations its journal made and, after each input, (how many operations had been
+    made, lasting(), snapshot())."""
     rng = random.Random(seed)
     ops = []
+    for name, data in first_files(keyed).items():
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(data)
     ctl = boot(folder, limit, RecordingJournal(os.path.join(folder, NAME), ops, limit, recall))
     marks = []
 
@@ -169,7 +184,8 @@ def _boot_on(files, limit, recall=RECALL):
 
 def _recalled(folder):
     """The complete rounds the files in `folder` hold (felt.table.recall)."""
-    return recall_mod.page(os.path.join(folder, NAME))["rounds"]
+    path = os.path.join(folder, NAME)
+    return recall_mod.page(path, key=boardkey.load(path))["rounds"]
 
 
 def _finished(snapshot):
@@ -182,20 +198,22 @@ def _kept(ctl):
     return ctl.lasting(), ctl.snapshot() if ctl.state == PLAYING else None
 
 
-def cut_every_offset(seed, rounds=2, limit=2500, failures=None, recall=RECALL, every=1):
+def cut_every_offset(seed, rounds=2, limit=2500, failures=None, recall=RECALL, every=1,
+                     keyed=True):
     """Power cuts at every byte offset of every journal write (and between the steps of
     each new file's renames and archives' moves) of `rounds` seeded rounds; the counts,
-    as a dict.  `every`: only every so many bytes of a write (and its end) are cut."""
+    as a dict.  `every`: only every so many bytes of a write (and its end) are cut;
+    `keyed`: the board keeps its key (first_files)."""
     counts = {"power_cuts": 0, "resumed_exactly": 0, "stopped_locked": 0, "chips_lost": 0,
               "rounds_missing": 0}
     failures = failures if failures is not None else []
     began = sum(CFG["stacks"])
     live = tempfile.mkdtemp(prefix="felt-live-")
     try:
-        ops, marks = play(seed, rounds, limit, live, recall)
+        ops, marks = play(seed, rounds, limit, live, recall, keyed)
     finally:
         shutil.rmtree(live)
-    _covered(ops)
+    _covered(ops, keyed)
     counts["archives_moved"] = len([op for op in ops if op[0] == "rename"
                                     and op[1][len(NAME) + 1:].isdigit()])
     counts["archives_removed"] = len([op for op in ops if op[0] == "remove"
@@ -205,7 +223,7 @@ def cut_every_offset(seed, rounds=2, limit=2500, failures=None, recall=RECALL, e
         while m < len(marks) and marks[m][0] <= i:
             m += 1
         finished.append(_finished(marks[m - 1][2]) if m else 0)
-    files = {}
+    files = first_files(keyed)
     states = [files]                      # the files after each operation
     for op in ops:
         files = _apply(files, op)
@@ -254,9 +272,13 @@ def cut_every_offset(seed, rounds=2, limit=2500, failures=None, recall=RECALL, e
     return counts
 
 
-def _covered(ops):
-    """Every kind of record was written, and a new file begun over an old one."""
+def _covered(ops, keyed):
+    """Every kind of record was written, each with its MAC where `keyed`, and a new file
+    begun over an old one."""
     written = b"".join(op[2] for op in ops if op[0] == "put")
+    macs = [len(line.split(b" ")[2]) == 16 for line in written.split(b"\n")[:-1]]
+    if macs != [keyed] * len(macs):
+        raise AssertionError("lines written %s their MAC" % ("without" if keyed else "with"))
     for kind in ("stamp", "table", "copy", "round", "event"):
         if (b' {"%s":' % kind.encode()) not in written:
             raise AssertionError("no %s record written" % kind)

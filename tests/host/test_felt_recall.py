@@ -111,7 +111,7 @@ def test_the_last_ten_rounds_are_recalled_over_the_link_from_micropython(played,
     assert recalled(r.stdout) == list(range(last - 9, last + 1))
     from_files = tool("felt-recall", "--journal", folder / "journal.jsonl")
     assert [s for s in r.stdout.splitlines() if not s.startswith("  written: ")] == \
-        from_files.stdout.splitlines()
+        [s for s in from_files.stdout.splitlines() if not s.startswith("MACs: ")]
     check_histories(folder, tmp_path, last)
 
 
@@ -171,3 +171,43 @@ def test_a_bet_or_raise_is_recalled_as_its_total_as_the_view_says_it():
                if re.match(r"  seat \d+ (bets|raises|calls) ", line)]
     assert actions == ["seat 0 calls 2", "seat 1 raises to 4", "seat 2 calls 2",
                        "seat 0 calls 2", "seat 1 bets to 2", "seat 2 raises to 4"], lines
+
+
+def test_a_boards_journal_is_recalled_with_its_macs_checked_by_its_key_or_unchecked(tmp_path):
+    # The board keeps its key beside the journal (felt.boardkey): each record carries
+    # its MAC, across the emulator's power cuts and resumes.  felt-recall reads the
+    # rounds without the key (the MACs unchecked) and with it (--board-key): then a
+    # record edited with its checksum computed again is a line that could not be read.
+    from felt import boardkey
+    from felt.table import journal
+    journal_file = tmp_path / "journal.jsonl"
+    key_file = tmp_path / ("journal.jsonl" + boardkey.SUFFIX)
+    key_file.write_text(bytes(range(32)).hex())
+    r = tool("felt-emulator", "--game", "holdem", "--hands", 12, "--players", 4, "--seed", 3,
+             "--faults", "random", "--journal", journal_file)
+    assert r.returncode == 0 and "errors: 0" in r.stdout, r.stdout[-2000:] + r.stderr
+    assert int(re.search(r"power_cut=(\d+)", r.stdout).group(1)) > 0
+    lines = journal_file.read_bytes().split(b"\n")
+    assert all(len(line.split(b" ")[2]) == 16 for line in lines[:-1])   # MACs written
+    unchecked = tool("felt-recall", "--journal", journal_file)
+    checked = tool("felt-recall", "--journal", journal_file, "--board-key", key_file)
+    assert unchecked.returncode == 0 and checked.returncode == 0, checked.stderr
+    assert "MACs: not checked (no --board-key)\n" in unchecked.stdout
+    assert "MACs: checked by the board's key" in checked.stdout
+    assert recalled(checked.stdout) == recalled(unchecked.stdout) and \
+        len(recalled(checked.stdout)) == 10 and "could not be read:" not in checked.stdout
+    h = [i for i in range(len(lines)) if b'"round":{' in lines[i]][-3]
+    n = min(i for i in range(h, len(lines)) if b' {"event":["card",' in lines[i])
+    seq, _, rest = lines[n].split(b" ", 2)
+    rest = rest.replace(b'{"event":["card","', b'{"event":["card","x', 1)   # its code
+    lines[n] = b"%s %s %s" % (seq, journal.crc_text(seq, rest), rest)
+    journal_file.write_bytes(b"\n".join(lines))
+    unread = "could not be read: the journal line %d" % (n + 1)
+    checked = tool("felt-recall", "--journal", journal_file, "--board-key", key_file)
+    assert checked.returncode == 0 and unread in checked.stdout, checked.stdout
+    unchecked = tool("felt-recall", "--journal", journal_file)
+    assert unchecked.returncode == 0 and unread not in unchecked.stdout
+    key_file.write_text("not a key")
+    bad = tool("felt-recall", "--journal", journal_file, "--board-key", key_file)
+    assert bad.returncode == 1 and bad.stderr.startswith(
+        "felt-recall: --board-key %s: not a board's key: " % key_file), bad.stderr

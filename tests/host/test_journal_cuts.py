@@ -28,6 +28,16 @@ def test_every_cut_in_every_write_resumes_exactly_or_locks_and_loses_no_chip(see
 
 
 @pytest.mark.parametrize("every", EVERY)
+def test_every_cut_in_a_journal_without_macs_resumes_exactly_or_locks(every):
+    # A developer's table keeps no key: its lines carry no MAC, and cut the same.
+    failures = []
+    counts = S.cut_every_offset(1, failures=failures, every=every, keyed=False)
+    assert failures == [] and counts["chips_lost"] == 0 and counts["rounds_missing"] == 0
+    assert counts["power_cuts"] > 3000 // every
+    assert counts["resumed_exactly"] + counts["stopped_locked"] == counts["power_cuts"]
+
+
+@pytest.mark.parametrize("every", EVERY)
 def test_a_cut_at_every_step_of_beginning_a_new_file_resumes_exactly(every):
     # limit=1: every table record begins a new file, so each of its steps is cut:
     # writing <path>.new, renaming the file to <path>.1, renaming <path>.new over it.
@@ -58,7 +68,7 @@ def test_a_cut_while_a_torn_record_is_cut_off_at_boot_resumes_exactly(tmp_path, 
     live = tmp_path / "live"
     live.mkdir()
     ops, marks = S.play(4, 1, 64 * 1024, str(live))
-    files = {}
+    files = S.first_files(True)
     for op in ops:
         files = S._apply(files, op)
     last = files[S.NAME].split(b"\n")[-2]
@@ -66,9 +76,9 @@ def test_a_cut_while_a_torn_record_is_cut_off_at_boot_resumes_exactly(tmp_path, 
     torn[S.NAME] += b'%d 0123abcd {"table":{"bu' % (int(last.split(b" ")[0]) + 1)
     want = booted(files)
     repair = []
-    j = S.RecordingJournal(os.path.join(str(tmp_path), S.NAME), repair, 64 * 1024)
     for name, data in torn.items():
         (tmp_path / name).write_bytes(data)
+    j = S.RecordingJournal(os.path.join(str(tmp_path), S.NAME), repair, 64 * 1024)
     S.boot(str(tmp_path), 64 * 1024, j)
     assert [op[0] for op in repair][-1] == "rename" and (tmp_path / S.NAME).read_bytes() == \
         files[S.NAME]

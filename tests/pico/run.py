@@ -226,6 +226,63 @@ def test_an_image_built_for_a_chip_runs_on_that_chip_only():
                           "e6613850432a112c", tilt
 
 
+def test_a_journal_edited_on_the_flash_with_its_checksums_recomputed_locks_the_table():
+    # Issue 38, item 5, as the attack: the board keeps its key beside the journal, and
+    # each record carries its MAC by it.  The journal is read off the flash, its table
+    # record and copy edited (the stacks, the chips still adding up) with their CRCs
+    # computed again, and written back: the board locks (critical_memory).  The same
+    # journal unedited, its key removed, locks too.
+    import binascii
+    from felt import boardkey, mac, protocol
+    from felt.table import journal as J
+    from host_tools import tech
+    from host_tools.emulator.session import DEFAULT_BOARD
+    from host_tools.pico import filesystem
+    from host_tools.pico.process import PicoProcess
+    key = bytes(range(32))
+    name = "journal.jsonl"
+    key_file = {name + boardkey.SUFFIX: binascii.hexlify(key)}
+
+    def booted(plant):
+        """A board with `plant` on its flash: its state answer, and its journal."""
+        fw = PicoProcess(DEFAULT_BOARD, plant=plant)
+        try:
+            fw.link.recv()                                # the boot LED frame
+            fw.link.request("hello", {}, "hello")         # a host says hello first
+            if name not in plant:
+                cfg = table_config("holdem", 3, 1000, "fixed", "none", "dealer_right",
+                                   False)
+                assert tech.send(fw.link, fw.tech_key, "cfg", cfg) is None
+            state = fw.link.request("state", {}, "state")
+        finally:
+            fw.close()
+        return state, filesystem.read(fw.flash, name)
+
+    state, written = booted(key_file)
+    assert state["locked"] is None and state["stacks"] == [1000] * 3, state
+    lines = written.split(b"\n")[:-1]
+    assert [b' {"stamp":' in lines[0], b' {"table":' in lines[1],
+            b' {"copy":1,"table":' in lines[2]] == [True] * 3, lines
+    for line in lines:
+        seq, _, tag, body = line.split(b" ", 3)
+        assert tag == binascii.hexlify(mac.digest(key, seq + body)[:8]), line
+    for i in (1, 2):
+        seq, _, tag, body = lines[i].split(b" ", 3)
+        record = json.loads(body)
+        record["table"]["stacks"] = [2998, 1, 1]
+        rest = tag + b" " + protocol.dumps(record).encode()
+        lines[i] = b"%s %s %s" % (seq, J.crc_text(seq, rest), rest)
+    edited = dict(key_file)
+    edited[name] = b"\n".join(lines) + b"\n"
+    state, kept = booted(edited)
+    assert state["locked"] == "journal /%s line 2: the MAC does not hold, the checksum " \
+        "does: edited" % name and state["config"] is None, state
+    assert kept == edited[name]                           # the journal left as found
+    state, _ = booted({name: written})                    # the key removed
+    assert state["locked"] == "journal /%s line 1: a MAC, but the board keeps no key: " \
+        "its key file removed, or the journal of another board" % name, state
+
+
 def test_felt_flash_verify_computes_what_a_pico_answers_and_sees_a_byte_changed():
     # Issue 21, item 3, on the Pico image: the board answers HMAC-SHA256(seed, its
     # firmware and checked files); felt-flash computes it from the released files

@@ -239,7 +239,7 @@ class Controller:
         0 the newest complete one, from its record `from` (0 its header)."""
         try:
             answer = lazy.load(RECALL).page(self.journal.path, p.get("round", 0),
-                                            p.get("from", 0))
+                                            p.get("from", 0), key=self.journal.key)
         finally:
             lazy.forget(RECALL)
             lazy.forget(RECORDS)

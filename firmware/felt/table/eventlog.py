@@ -3,8 +3,9 @@ clearing, kept on the board's flash beside the journal (`<journal>.events`) so t
 outlives power cycles, and read over the link (`eventlog`).
 
 Append-only: one line a record, `<seq> <crc> <json>` as the journal writes them
-(felt.table.journal), the record `{"n": seq, "minute": table minute, "hand": rounds
-begun, "code": docs/tilts.md, "detail": a sentence}`.  Bounded: past `limit` bytes a
+(felt.table.journal; never with the board's MAC: the log is evidence, not chips), the
+record `{"n": seq, "minute": table minute, "hand": rounds begun, "code": docs/tilts.md,
+"detail": a sentence}`.  Bounded: past `limit` bytes a
 file becomes `<file>.1` and a new one begins, so the last `limit` to 2 x `limit` bytes
 are kept.  What must outlive a flood of the records anyone can cause (CAUSED) has
 files of its own, `<journal>.events.kept`: tilts, technicians' acts, program checks,

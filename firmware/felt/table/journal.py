@@ -11,8 +11,11 @@ also written there as a Poker Hand History, `hand-<n>.phh` (felt.table.phh, docs
 
 The file (docs/journal.md) holds one line per record, `<seq> <crc> <json>`: a sequence
 number that runs on across files, the CRC-32 of the sequence number's digits and the
-JSON, and the record.  Each file begins with a stamp (the firmware and the table that
-wrote it) and a table record, written whole under `<path>.new` and renamed into place;
+JSON, and the record.  Where the board keeps a key (felt.boardkey, beside the journal),
+each line also carries the MAC of the number and the JSON by it, `<seq> <crc> <mac>
+<json>`, the CRC then over the MAC too: the CRC tells damage from an edit, the MAC an
+edit from the board's own write.  Each file begins with a stamp (the firmware and the
+table that wrote it) and a table record, written whole under `<path>.new` and renamed into place;
 past `limit` bytes the file is renamed to `<path>.1` as the next table record starts a
 new one, so the file always holds the round under way whole.  The files before it
 are kept as archives, `<path>.1`, `<path>.2`, ..., as many as hold the last `recall`
@@ -26,10 +29,11 @@ is `Damaged`, and the table stops (Controller.lock) rather than forget its chips
 import binascii
 import os
 
-from felt import check, lazy, protocol
+from felt import boardkey, check, lazy, mac, protocol
 
 MAX_RECORD = 4096   # bytes in one line: a link frame, a record's "from", is at most 1024
 MAX_WHY = 200       # characters in a reason: it goes out inside one link frame
+MAC_BYTES = 8       # of the HMAC-SHA256 on each line: 16 hex digits keep the lines short
 KINDS = ("stamp", "table", "round", "event")
 RECALL = 10         # complete rounds kept on the flash at the least, for recall
 CALLED_OFF = (None, "void", "dead", "misdeal")
@@ -83,6 +87,9 @@ class Journal:
         self.last_frame = None   # after recover(): the last link frame applied
         self.repaired = None     # after recover(): a line read from the other copy, why
         self.stamp = {"board": None, "fw": None}
+        # The board's key: each record's MAC by it, written and checked (None: a board
+        # that keeps none, a developer's table; its lines carry no MAC).
+        self.key = boardkey.load(path)
         self.seq = 0             # the last record's sequence number
         self._size = None        # bytes in the file; None: none yet, the next write makes it
         # Records are added only to a file read whole at boot: never after damage, a
@@ -142,7 +149,7 @@ class Journal:
             if self._size is None or ("table" in record and self._size > self.limit):
                 self._new_file(record)
             else:
-                self._size += self.put(self.path, _lines(self.seq + 1, record), "ab")
+                self._size += self.put(self.path, _lines(self.key, self.seq + 1, record), "ab")
                 self.seq += 1 + ("table" in record)
         except JournalError:
             self._ready = False  # a table record's copy refused: its record may be written
@@ -168,7 +175,7 @@ class Journal:
             kept = kept[:n]
         stamp = {"board": self.stamp["board"], "fw": self.stamp["fw"], "archives": kept}
         new = self.path + ".new"
-        size = self.put(new, _lines(self.seq + 1, {"stamp": stamp}, record), "wb")
+        size = self.put(new, _lines(self.key, self.seq + 1, {"stamp": stamp}, record), "wb")
         if kept is not self.kept:
             path = self.path
             for i in range(len(self.kept), len(kept) - 1, -1):
@@ -235,23 +242,25 @@ class Journal:
 # ----- the record format (docs/journal.md) -----------------------------------------------
 
 
-def _lines(seq, *records):
-    """The records' lines, numbered from `seq`, one at a time (each made as the one
-    before is written: a board's heap has no room for both): a table record twice, the
+def _lines(key, seq, *records):
+    """The records' lines, numbered from `seq`, with their MACs by `key` (None: none),
+    one at a time (each made as the one before is written: a board's heap has no room
+    for both): a table record twice, the
     second marked as the copy, so that a copy damaged on the flash is read from the
     other (felt.table.recovery).  Both go in one write, which a power cut leaves whole,
     torn in the copy (cut off with its table record at boot) or before it."""
     for record in records:
-        yield record_line(seq, record)
+        yield record_line(seq, record, key)
         seq += 1
         if "table" in record:
             record["copy"] = 1
-            yield record_line(seq, record)
+            yield record_line(seq, record, key)
             seq += 1
 
 
-def record_line(seq, record):
-    """One record as its line: `<seq> <crc> <json>\\n`, printable ASCII."""
+def record_line(seq, record, key=None):
+    """One record as its line, printable ASCII: `<seq> <crc> <json>\\n`, or with the
+    board's `key`, `<seq> <crc> <mac> <json>\\n`."""
     try:
         body = protocol.dumps(record)
     except MemoryError:
@@ -260,6 +269,8 @@ def record_line(seq, record):
         raise JournalError("journal write failed: a record that cannot be written")
     body = body.encode()
     digits = str(seq).encode()
+    if key is not None:
+        body = b"%s %s" % (mac_text(key, digits, body), body)
     line = b"%s %s %s\n" % (digits, crc_text(digits, body), body)
     if len(line) > MAX_RECORD:
         raise JournalError("journal write failed: a record of %d bytes, more than %d"
@@ -267,8 +278,20 @@ def record_line(seq, record):
     return line
 
 
-def crc_text(digits, body):
-    return b"%08x" % (binascii.crc32(body, binascii.crc32(digits)) & 0xffffffff)
+def crc_text(digits, rest):
+    """The checksum of a line: the CRC-32 of its number's digits and all after the
+    checksum (the MAC, if any, and the JSON)."""
+    return b"%08x" % (binascii.crc32(rest, binascii.crc32(digits)) & 0xffffffff)
+
+
+def mac_text(key, digits, body):
+    """A record's MAC: the first MAC_BYTES of the HMAC-SHA256 by the board's key of its
+    number's digits and its JSON, in hex; fed in two pieces, no copy of a long record."""
+    inner, outer = mac.keyed(key)
+    inner.update(digits)
+    inner.update(body)
+    outer.update(inner.digest())
+    return binascii.hexlify(outer.digest()[:MAC_BYTES])
 
 
 def file_size(path):

@@ -39,7 +39,7 @@ def page(ctl, k=0, start=0):
     if kept is None or kept["round"] != k or kept["written"] != ctl.journal.seq:
         # Something was written since, or another round is asked for: it is read again
         # (every file of the journal), and built again if it is another round.
-        whole = recall.page(ctl.journal.path, k, 0, None)
+        whole = recall.page(ctl.journal.path, k, 0, None, ctl.journal.key)
         if kept is None or kept["seq"] != whole["seq"] or whole["seq"] is None:
             ctl.public = kept = None  # the record of another round: its memory first
             kept = {"seq": whole["seq"], "hand": whole["hand"]}

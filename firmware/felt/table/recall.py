@@ -41,10 +41,13 @@ def files(path):
     return [path] + [archive(path, i) for i in range(1, RECALL + 1)] + [path + ".new"]
 
 
-def page(path, k=0, start=0, most=PAGE):
+def page(path, k=0, start=0, most=PAGE, key=None):
     """The answer to `recall {"round": k, "from": start}`: round k (0 the newest
     complete one) from its `start`-th record (0 its header, 1... its events), as many
-    as fit `most` bytes of JSON (None: all of them, for the board's own use)."""
+    as fit `most` bytes of JSON (None: all of them, for the board's own use).  Each
+    line's MAC is checked by `key` (records.checksummed: the board's own, None where it
+    keeps none, or UNCHECKED on a host without it): a line whose MAC does not hold is
+    one that does not read."""
     out = {"round": k, "rounds": 0, "seq": None, "hand": None, "header": None,
            "events": [], "from": start, "next": None, "unread": []}
     if path is None:
@@ -54,22 +57,22 @@ def page(path, k=0, start=0, most=PAGE):
     names = files(path)[:-1]
     for i in range(len(names)):
         name = names[i]
-        spans = _spans(name, buf, i > 0)
+        spans = _spans(name, buf, i > 0, key)
         if found is None and k - out["rounds"] < len(spans):
             found = (i, name, spans[len(spans) - 1 - (k - out["rounds"])])
         out["rounds"] += len(spans)
     if found is not None:
-        _fill(out, found, start, buf, most)
+        _fill(out, found, start, buf, most, key)
     return out
 
 
-def _spans(name, buf, archived):
+def _spans(name, buf, archived, key):
     """(offset, line) of each complete round in the file, oldest first; none if the
     file is not there."""
     rounds = []
     span = None             # the round being read
     lost = None             # a line that did not read between rounds: perhaps a header
-    for at, n, _, kind, _ in _read(name, buf, 0, 0, False):
+    for at, n, _, kind, _ in _read(name, buf, 0, 0, False, key):
         if kind == "event":
             span = span or lost       # a round whose header did not read
             lost = None
@@ -86,14 +89,14 @@ def _spans(name, buf, archived):
     return rounds
 
 
-def _fill(out, found, start, buf, most):
+def _fill(out, found, start, buf, most, key):
     """Round `found` (file index, file, (offset, line)) into the answer `out`: its
     records from the `start`-th, its header 0 and its events 1, 2, ..., as many as
     fit `most` bytes (and one at least), up to the next record that is not an event."""
     i, name, (offset, first) = found
     size = len(protocol.dumps(out))
     at = 0                  # the round's record at hand: 0 its header, 1... its events
-    for _, n, seq, kind, record in _read(name, buf, offset, first - 1, True):
+    for _, n, seq, kind, record in _read(name, buf, offset, first - 1, True, key):
         if kind is None:
             if len(out["unread"]) < MAX_UNREAD:
                 out["unread"].append([i, n])
@@ -117,12 +120,13 @@ def _fill(out, found, start, buf, most):
         at += 1
 
 
-def _read(name, buf, offset, n, parse):
+def _read(name, buf, offset, n, parse, key):
     """(offset, line number, seq, kind, record) for each line of the file from
     `offset` (line `n` + 1 on): kind None for a line that does not read, "long" for
     one longer than the buffer that reads (a table record: no round's); the record
-    parsed only if `parse`, or if its kind needs it.  Nothing if the file is not
-    there."""
+    parsed only if `parse`, or if its kind needs it; MACs checked by `key`.  Nothing
+    if the file is not there.  A long line is read past with its checksum alone: it
+    is a table record, in no answer."""
     try:
         f = open(name, "rb")
     except OSError:
@@ -138,15 +142,15 @@ def _read(name, buf, offset, n, parse):
             seq = kind = record = None
             try:
                 if lines.whole:
-                    seq, body = records.checksummed(line)
+                    seq, body = records.checksummed(line, key)
                     kind = _kind(bytes(body[:10]))
                     if parse or kind is None:
-                        seq, record = records.parse(line)
+                        record = records.loads(body)
                         kind = records.kind(record)
                 elif len(line) > lines.most and _long_reads(lines, line):
                     kind = "long"
             except ValueError:
-                pass
+                kind = record = None     # its checksum may hold, its JSON or MAC not
             yield lines.at, n, seq, kind, record
 
 

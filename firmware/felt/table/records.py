@@ -9,7 +9,16 @@ import json
 import sys
 
 from felt import check
-from felt.table.journal import KINDS, crc_text
+from felt.table.journal import KINDS, MAC_BYTES, crc_text, mac_text
+
+UNCHECKED = "unchecked"     # a reader without the board's key (a host's): MACs read past
+MAC_DIGITS = 2 * MAC_BYTES
+
+
+class Edited(ValueError):
+    """A line whose checksum holds but whose MAC by the board's key does not (or that
+    has a MAC the board cannot check, or none where it must): an edit by someone who
+    computed the checksum again, never damage, so no other copy stands in for it."""
 
 
 class Lines:
@@ -58,8 +67,9 @@ class Lines:
 
 
 def head(line):
-    """(the digits of a line's number, its checksum's 8 hex digits, where its JSON
-    begins); ValueError saying what is wrong when it has no such beginning."""
+    """(the digits of a line's number, its checksum's 8 hex digits, where what it checks
+    begins: the MAC, if any, then the JSON); ValueError saying what is wrong when it
+    has no such beginning."""
     start = bytes(line[:20])
     a = start.find(b" ")
     b = start.find(b" ", a + 1) if a > 0 else -1
@@ -69,22 +79,46 @@ def head(line):
     return start[:a], start[a + 1:b], b + 1
 
 
-def checksummed(line):
+def checksummed(line, key):
     """(seq, its JSON unread) of a whole line (a memoryview, without its newline) whose
-    number and checksum read; ValueError saying what is wrong otherwise."""
+    number and checksum read, and whose MAC holds by `key`, the board's key (None: the
+    board keeps none, and no line may carry a MAC; UNCHECKED: a reader without it, the
+    MAC read past); ValueError saying what is wrong otherwise, Edited for the MAC."""
     digits, crc, at = head(line)
-    body = line[at:]
-    if crc_text(digits, body) != crc:
+    rest = line[at:]
+    if crc_text(digits, rest) != crc:
         raise ValueError("the checksum does not match: damaged or edited")
-    return int(digits), body
+    tag = None
+    if len(rest) and rest[0] != 0x7B:        # not "{": the MAC first
+        tag, rest = bytes(rest[:MAC_DIGITS]), rest[MAC_DIGITS + 1:]
+    if key is not UNCHECKED:
+        vouched(key, digits, tag, rest)
+    return int(digits), rest
 
 
-def parse(line):
+def vouched(key, digits, tag, body):
+    """Edited unless the record's MAC `tag` (None: none) is the board's by `key`."""
+    if key is None:
+        if tag is not None:
+            raise Edited("a MAC, but the board keeps no key: its key file removed, or the "
+                         "journal of another board")
+    elif tag is None:
+        raise Edited("no MAC, where the board keeps a key: written by something else")
+    elif mac_text(key, digits, body) != tag:
+        raise Edited("the MAC does not hold, the checksum does: edited")
+
+
+def parse(line, key):
     """(seq, record) of a whole line (a memoryview, without its newline); ValueError
-    saying what is wrong when it does not read exactly."""
-    seq, body = checksummed(line)
+    saying what is wrong when it does not read exactly (checksummed: `key`)."""
+    seq, body = checksummed(line, key)
+    return seq, loads(body)
+
+
+def loads(body):
+    """The record a line's JSON (a memoryview) holds; ValueError when it is not JSON."""
     try:
-        return seq, _loads(body)
+        return _loads(body)
     except ValueError:
         raise ValueError("not JSON")
 

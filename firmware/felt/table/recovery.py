@@ -119,7 +119,7 @@ def _recover(j):
     last = None
     first = None            # the stamp's number: the file's first record
     found = {}
-    for n, seq, kind, record in _records(path, found, j.buf):
+    for n, seq, kind, record in _records(path, found, j.buf, j.key):
         if (n == 1) != (kind == "stamp") or (n > 1 and seq - first <= 2 and kind != "table"):
             raise _damaged(path, n, "a %s record where the file must begin with its "
                            "stamp and a table record" % kind)
@@ -148,7 +148,7 @@ def _recover(j):
     if table is None:
         raise Damaged(brief("journal %s holds no whole table record" % path))
     if exists(prev):
-        seq = _first_seq(prev, j.buf)
+        seq = _first_seq(prev, j.buf, j.key)
         if seq >= first:
             raise Damaged(brief("journal %s begins at record %d, but %s, the file before "
                                 "it, at %d: an older copy" % (path, first, prev, seq)))
@@ -199,7 +199,7 @@ def _settle(j, new):
         return
     found = {}
     try:
-        kinds = [r[2] for r in _records(new, found, j.buf)]
+        kinds = [r[2] for r in _records(new, found, j.buf, j.key)]
         whole = kinds == ["stamp", "table"] and found["torn"] is None \
             and found["repaired"] is None
     except Damaged:
@@ -248,7 +248,7 @@ def replay(j, seen):
         raise Damaged(brief("%s: a round the rules cannot begin" % where))
     # The events are read from the file again, one at a time, rather than kept from
     # recover(): kept, they would lie among the garbage of reading and cut up the heap.
-    for _, seq, kind, record in _records(j.path, {}, j.buf):
+    for _, seq, kind, record in _records(j.path, {}, j.buf, j.key):
         if seq <= j.header_seq:
             continue
         if kind != "event":
@@ -291,11 +291,12 @@ def rebuild(header, events):
     return r
 
 
-def _records(path, found, buf):
+def _records(path, found, buf, key):
     """(line number, seq, kind, record) for each whole record of the file, one at a time
-    (a board never holds the whole file); Damaged at the first that does not read
-    exactly, but for one half of a table record's pair (below).  A last line cut short
-    by a power cut ends them: found["torn"] is then the offset where the cut begins
+    (a board never holds the whole file), each line's MAC checked by `key`, the board's
+    (records.checksummed); Damaged at the first that does not read exactly, but for one
+    half of a table record's pair (below): never for a line whose MAC does not hold, an
+    edit.  A last line cut short by a power cut ends them: found["torn"] is then the offset where the cut begins
     (else None); found["end"], where the whole records end; found["seq"], the last
     record's number; found["repaired"], the first line passed over for the other copy
     (below), as (its line, what is wrong, the line read instead), else None; and
@@ -324,11 +325,13 @@ def _records(path, found, buf):
                 break
             n += 1
             try:
-                seq, record = records.parse(line)
+                seq, record = records.parse(line, key)
                 kind = records.kind(record)
                 if bad is None and due is not None and seq != due:
                     raise ValueError("record %d where %d was due: a record lost, repeated "
                                      "or out of order" % (seq, due))
+            except records.Edited as e:
+                raise _damaged(path, n, str(e))     # no copy stands in for an edit
             except ValueError as e:
                 bad = bad or (n, str(e))
                 continue
@@ -430,7 +433,7 @@ def _damaged(path, n, what):
     return Damaged(brief("journal %s line %d: %s" % (path, n, what)))
 
 
-def _first_seq(path, buf):
+def _first_seq(path, buf, key):
     """The sequence number of the file's first record (its stamp); Damaged if none."""
     with open(path, "rb") as f:
         lines = records.Lines(f, buf)
@@ -438,7 +441,7 @@ def _first_seq(path, buf):
         if not lines.whole:
             raise _damaged(path, 1, "no whole record")
         try:
-            seq, record = records.parse(line)
+            seq, record = records.parse(line, key)
             stamp = records.kind(record) == "stamp"
         except ValueError as e:
             raise _damaged(path, 1, str(e))

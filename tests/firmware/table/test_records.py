@@ -38,18 +38,19 @@ def test_a_line_longer_than_the_buffer_comes_back_cut():
 
 
 def test_each_line_is_checked_whole():
-    seq, record = records.parse(memoryview(EVENT[:-1]))
+    seq, record = records.parse(memoryview(EVENT[:-1]), None)
     assert seq == 7 and records.kind(record) == "event"
     for bad, why in ((EVENT[:-2] + b"]", "the checksum does not match: damaged or edited"),
                      (b"{\"event\":1}", "a record without its number and checksum (an "
                                         "older firmware's journal?)"),
                      (b"seven", "not a journal record")):
         try:
-            records.parse(memoryview(bad))
+            records.parse(memoryview(bad), None)
             assert False, bad
         except ValueError as e:
             assert str(e) == why
-    seq, record = records.parse(memoryview(record_line(3, {"table": {}, "copy": 1})[:-1]))
+    copy = record_line(3, {"table": {}, "copy": 1})
+    seq, record = records.parse(memoryview(copy[:-1]), None)
     assert records.kind(record) == "table"
     for record in ({"event": ["fold", 1], "copy": 1}, {"table": {}, "copy": 2},
                    {"table": {}, "copy": True}):
