@@ -1,10 +1,14 @@
 """A technician's authority (felt.table.technician, docs/tilts.md): where the board trusts
 keys, configuring the table, registering a deck and clearing a tilt take a command
-signed by a trusted key for this board's challenge; an unsigned, foreign or replayed
-one is refused and changes nothing.  Seat buttons and the dealer's panel are untouched.
+signed by a trusted key for one of this board's challenges, MACed by the board's own
+key; an unsigned, foreign or replayed one is refused and changes nothing, one that
+cannot be genuine before any signature is checked.  Seat buttons and the dealer's panel
+are untouched.  The answers to a technician's readings and to `verify` carry the board
+key's MAC (felt.vouch).
 
 The signatures are made ahead with the RFC 8032 section 7.1 test keys (TEST 1 trusted,
-TEST 2 not) over felt.table.technician.signed_bytes, as host_tools/tech.py signs."""
+TEST 2 not) over felt.table.technician.signed_bytes, as host_tools/tech.py signs, and
+the MACs with Python's hmac keyed by BOARD_KEY."""
 
 import os
 
@@ -12,38 +16,76 @@ from table_fakes import BOARD, FakeHal, boot, events, journal_path, scratch_dir
 
 TRUSTED = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
 NONCE, NONCE2 = "00112233aabbccdd", "8899aabbccddeeff"
+BOARD_KEY = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
-# Signed for board "test" and NONCE by the trusted key, unless named otherwise.
-CFG_SIGNED = ("66ff34439ce5ce880a4f67893385c199c71242e2e618b7ba4eccaa855ca94ae8"
-              "886fa9843c682e482d9f7632db08ca782d2fb32a7371f92cd104eb87c39af700")
-CFG_OTHER_KEY = ("74da503ffda57c37d83d6907fd32a6b91af3ca9ff92734199085378b3920c478"
-                 "e00fa2aa0378f3ea8a253ceddde94243f24616dcf66a3b2aa737166d2580af04")
-CFG_OTHER_BOARD = ("054b83a0d11a80a5327f48afd26fba9ba6242ce5d2a3c4093006e87136c4ac48"
-                   "59fde5e3eb0f064324519d86ba441d306cc894ce9c93ee6d87d1dd8dca90b20f")
-DECK_SIGNED = ("dc16694cb73c58fea2ff5359c54997f60eb7c66aee951c8f8777f7cf2ce1a144"     # NONCE2
-               "84f6718b5dade7ff876f73c843acfafd1da58386c15dbb66d16f39aded5b2605")
+# (key id, nonce, signature, MAC by BOARD_KEY) of a `tech` frame: signed for board
+# "test" and NONCE by the trusted key, unless named otherwise.
+CFG_SIGNED = ("21fe31df", "00112233aabbccdd",
+              "44285cd22df50b6b0ef2fde10a3672364fc1ace5fa50c69239fcf693143a5065"
+              "47e363bab8d043b3f9be54f23c19d1b7e8ea408e5288d4a5e5dd8843d84a940b",
+              "c98ce91770554fa32fe4571bbace9fd17350b90fdbd06e2d1af3fb605e56a792")
+# Signed by the RFC's TEST 2 key, which the board does not trust, naming the trusted
+# key's id: the MAC holds (a host with the board's key made it), the signature not.
+CFG_OTHER_KEY = ("21fe31df", "00112233aabbccdd",
+                 "1d34a550d743179758bf54da60e67fa8a1070321ff083cde757da6bde5781690"
+                 "3ffa4cdc1be81a6645c7f083214989e0bfee64a81dbd14e9ab5926f4b081ca0b",
+                 "c98ce91770554fa32fe4571bbace9fd17350b90fdbd06e2d1af3fb605e56a792")
+# Signed and MACed for board "other".
+CFG_OTHER_BOARD = ("21fe31df", "00112233aabbccdd",
+                   "9f470de771a4e65d1956eb24b806f6311b6e87c4a041e59a449ba8a92b8d7434"
+                   "c52a35446bd9e82d4b3080553bfaf247b5e32ba5487646f2ec9c0854ec4ed907",
+                   "9b89dc023381ff3b6cd1f52ffcd66bc149e614b11bb529556a1b260f31963487")
+# Signed by the TEST 2 key, naming its own id.
+CFG_NAMING_ANOTHER_KEY = ("39f713d0", "00112233aabbccdd",
+                          "aa3567da8c42a7dd5c3bf20409d3ae9266eaf4958fe46de51a42ddbce236fe28"
+                          "1946cd4a095fe68040df78dba4eae698be2d1b0fc3abcf2de730d688f579d304",
+                          "6d3a7939b0f5b64bb46626010d1bbc239cfddf9fa8fed5b63ad4df7ad2fa00bb")
+DECK_SIGNED = ("21fe31df", "8899aabbccddeeff",                                 # NONCE2
+               "f6378396fc3bb539e40e3e5f2109688bf3752457669b0ae840e1e9f4b274fbb1"
+               "7d26d110295984eedd2befdfb454c1994f3eac8c28cb68ef7b8924f83dfeb303",
+               "341d59c085fba4f7087efebe38441d15c981d07bcdea90a099dab0ed2cc0d66e")
 # Reading past rounds and the event log (issue 21: the unsigned `recall` gave every card).
-RECALL_SIGNED = ("f7b3fea283dceed112007301c42d6f0e0f57fa480786dbbf0c1ca66e92152943"
-                 "da90feffd536718ed4681159680d583c029a2316b8aee98a2abb8cc945443c05")
-EVENTLOG_SIGNED = ("916bcdd898be8e5f7ed260a9cf9cb847835382661d7321f5d1c3cc7f1558efcb"
-                   "e2a928751fe8ab1991a6aa2efd76b2fb2549d13aa301701d36d81f0480ca1d0a")
+RECALL_SIGNED = ("21fe31df", "00112233aabbccdd",
+                 "9faa51fe011fd665b49bfd0596564dc80a24d166dc392e1faf640342d39575e1"
+                 "4ef28b0ea99a0b07b15e11d30aa5f0afd58d3775896cec125b50e8b6a35e0c0a",
+                 "0c504cf83348ccfc04d177896fd774d05b5c1b8872d878e18c85d82530d003de")
+EVENTLOG_SIGNED = ("21fe31df", "00112233aabbccdd",
+                   "fcaa287dbb1e5a77314b8fc47b17bb20a6732b45f455b620684f4c0cba4a11dd"
+                   "d0b49c8c7bb15522ec7a47f09a4980bf410b9bf72167a25803f6cfa63668fc09",
+                   "1bc31597c464bdc648cf9e6b00a84f96670f615a25887cd757d8579bfd634d1f")
 # Keys have roles (issue 21, item 5): the RFC 8032 TEST 3 key signs images; a command
 # it signs is refused, but for `revoke`, which only it may sign.
 IMAGE_KEY = "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025"
-CFG_BY_IMAGE_KEY = ("93480540d7e08b2d8b3dff84b2c7d9ff6ffceb612724f5cf60735eb9f8a40d8a"
-                    "3de669f1a12481200319d6aece1e7c5f88d5c4f9f6f996c4811fcafa14d3a00e")
-REVOKE_TRUSTED_BY_IMAGE_KEY = ("8513ddd7872d60f2265bb9add6b46fd1d6b6cf3a535a5872dc0c539670e26aaf"
-                               "f527c0536aa7e1c29baafff495a74c50388a65a4f734471240e9e9477cf4e70f")
-REVOKE_IMAGE_KEY_BY_TRUSTED = ("1cecc7d39d7fa4f5eea612f164cc80239e843c13c3f1b19e6cd039fd6a90ca3f"
-                               "d7170060da8d1a548fc61942d846334dec38dd5fb69577615034a632097bb608")
-REVOKE_IMAGE_KEY_BY_ITSELF = ("60092d2b9817a22128e81306cecef66faa2c039289be7b6583dbc88d4562aa81"
-                              "d7924cddc75e197f45195a2bb409d71d030234125e2c799d3db0eb005972a104")
+CFG_BY_IMAGE_KEY = ("dac073e0", "00112233aabbccdd",
+                    "1f30af7543ca2d3b0c59b46a3490b152baea90552b17979f26818c08c2a3add9"
+                    "443a1ca82457a2c8cd80f35c74816d60d5de638265132d7e946c701dd36e410c",
+                    "c07c40bcfc42c8f8337f43ed4510e055271b3c114f223a0fafad7ba4cc437469")
+REVOKE_TRUSTED_BY_IMAGE_KEY = (
+    "dac073e0", "00112233aabbccdd",
+    "36515f212864d16e848ebc3775c9c4bef9126a0b24a6df36a9ab6a859e1ad617"
+    "a9851a5cbd7491f458788b10f00afcd8a08fa614b2e70f0a2f23d3e9dda8cb0c",
+    "851a5da5bbcae4e8fc2f018e2d8c5cb262db918e7f1787fb5b1bfad632c2206f")
+REVOKE_IMAGE_KEY_BY_TRUSTED = (
+    "21fe31df", "00112233aabbccdd",
+    "c92dcf7e9d0b924878adc95c73ba90c185b0d44ecbe98596f667890213827ef1"
+    "badc883cf30899e9a24d7632c58f06679a56c4b1cff6ae08d37b6c47e759f203",
+    "1b013558576fe1d6eec2233ffa1b5957d4822b950f8ea47f0e5d3caa61a25391")
+REVOKE_IMAGE_KEY_BY_ITSELF = (
+    "dac073e0", "00112233aabbccdd",
+    "3325616a999f34eb3e0cd280565eaa5982d6f8f087f5c99d73474e07c2464015"
+    "ba6f4825bc3ae9cb9680865160abe4eb5512162d270c32a1a35d3f1adfbe3d01",
+    "fa64c276a4f2915c0e20d62340a3ef5ea9b5849bf7fddbecc34ff815c6e0acae")
 # The USB REPL opened (issue 21, item 2), signed for NONCE by the trusted key.
-SERVICE_SIGNED = ("a5793a6b68ce03d07ea774eb7803aa9a86ff088e9c48168b566bcfbb5770720d"
-                  "4195c621ad72ab3d47b4c1c699a6540b13f32913c65f1f6e92f04c7647e62f0e")
-CLEAR_SIGNED = ("c7218a24b3af8d87546bc21e7c782ca7680192ac3647aa0f9d97f6d5473f89c8"
-                "0e3e033b08c1ea4b350bebd432f203496798786862f6142c9af7d9ee8e678f05")
+SERVICE_SIGNED = ("21fe31df", "00112233aabbccdd",
+                  "de9f3d22c2c9a7f433ea80eb1d6adbe9ce6d44c1f9518206ec4ec188b9471ccf"
+                  "b0775e11ced7776311e1d351ce5caa75d7d12a12900c3d6728b1971b1455db06",
+                  "79ff0f1bbd55bda12f1484badb6aad7111d9d7738db91960f552c0369a4d7948")
+CLEAR_SIGNED = ("21fe31df", "00112233aabbccdd",
+                "fe2001da7d514d1c5bbb13475916c33fedb0a1b25568c2e36ae5ea8eb8db809d"
+                "feedd1580290f85eedaa82159db22dda2deb6521589613264d78934b34068501",
+                "9b649eb9c3bd176212d38b00847c18bca4619fc8d14d6676f1514b0e4faba0ae")
+NOT_SIGNED = "cfg refused: not signed by key 21fe31df for this board's challenge"
 
 
 def trust_file():
@@ -60,27 +102,38 @@ def trust_file():
     return folder + "/felt.pub"
 
 
+def with_board_key(path, key=BOARD_KEY):
+    """The board's own key beside its journal at `path` (felt.boardkey), as felt-flash
+    install writes it; returns `path`."""
+    with open(path + ".key", "w") as f:
+        f.write(key + "\n")
+    return path
+
+
 def keyed(path=None):
-    """A table that trusts TRUSTED, its challenge NONCE; (controller, hal)."""
+    """A table that trusts TRUSTED and keeps BOARD_KEY, its challenge NONCE given;
+    (controller, hal)."""
     from felt.table.controller import Controller
     from felt.table.journal import Journal
     hal = FakeHal()
+    path = with_board_key(path or journal_path("technician"))
     ctl = Controller(hal, BOARD, Journal(path), trust_file())
     given(ctl, NONCE)
     return ctl, hal
 
 
 def given(ctl, nonce):
-    """The table's challenge is `nonce`, drawn now (as the `challenge` query draws)."""
-    ctl.challenge, ctl.challenge_ms = nonce, ctl.hal.ticks_ms()
+    """`nonce` is a challenge the table gave now (as the `challenge` query draws one)."""
+    ctl.challenges.append((nonce, ctl.hal.ticks_ms()))
 
 
-def tech(cmd, body, sig):
-    return {"cmd": cmd, "body": body, "sig": sig}
+def tech(cmd, body, signed):
+    key, nonce, sig, mac = signed
+    return {"cmd": cmd, "body": body, "key": key, "nonce": nonce, "mac": mac, "sig": sig}
 
 
 def codes(ctl):
-    return [r["code"] for r in ctl.eventlog.memory]
+    return [r["code"] for r in _log_all(ctl)]
 
 
 def test_an_unsigned_configuration_is_refused_where_the_board_trusts_keys():
@@ -94,51 +147,119 @@ def test_an_unsigned_configuration_is_refused_where_the_board_trusts_keys():
 
 def test_a_command_signed_by_a_trusted_key_is_carried_out_and_logged():
     ctl, hal = keyed()
-    assert ctl.handle("challenge", {}) is None
-    assert hal.link.sent[-1] == ("challenge", {"board": "test", "nonce": NONCE})
+    assert ctl.handle("challenge", {}) is None        # another, drawn for this request
+    kind, p = hal.link.sent[-1]
+    assert kind == "challenge" and p["board"] == "test" and p["nonce"] != NONCE
     assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
     assert ctl.config is not None and ctl.stacks == [100, 100, 100, 100]
     assert codes(ctl)[-1] == "technician"
-    assert ctl.eventlog.memory[-1]["detail"].startswith("cfg, signed by key ")
+    assert _log_all(ctl)[-1]["detail"].startswith("cfg, signed by key ")
 
 
 def test_a_replayed_command_is_refused_and_changes_nothing():
     ctl, hal = keyed()
     assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
-    assert ctl.challenge != NONCE                      # spent
+    assert ctl.challenges == []                        # spent
     ctl.stacks[0] = 60                                 # play went on since
     why = ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED))
-    assert why == "cfg refused: not signed by a trusted key for this board's challenge"
+    assert why == "cfg refused: nonce %s is not a challenge of this board's: ask for " \
+                  "one" % NONCE
     assert ctl.stacks == [60, 100, 100, 100]
     assert codes(ctl)[-1] == "technician_refused"
 
 
+MAC_WRONG = "cfg refused: its MAC does not hold: not sent by a host that has this board's key"
+
+
 def test_a_command_signed_by_another_key_or_for_another_board_is_refused():
-    for sig in (CFG_OTHER_KEY, CFG_OTHER_BOARD):
-        ctl, hal = keyed()
-        why = ctl.handle("tech", tech("cfg", CFG, sig))
-        assert why.startswith("cfg refused: not signed by a trusted key")
-        assert ctl.config is None
-
-
-def test_a_signature_covers_the_body():
     ctl, hal = keyed()
-    changed = dict(CFG, stacks=[1000, 100, 100, 100])
-    assert ctl.handle("tech", tech("cfg", changed, CFG_SIGNED)).startswith("cfg refused")
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_OTHER_KEY)) == NOT_SIGNED
+    ctl, hal = keyed()
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_OTHER_BOARD)) == MAC_WRONG
+    ctl, hal = keyed()
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_NAMING_ANOTHER_KEY)) == \
+        "cfg refused: key 39f713d0 is not trusted for cfg"
     assert ctl.config is None
 
 
-def test_a_command_not_signed_for_the_challenge_does_not_spend_it():
-    """Issue 21: anyone on the link could spend the technician's challenge with a bogus
-    `tech` frame; now only a command a trusted key signed for it does."""
-    from felt.table.technician import RETRY_MS
+def test_a_signature_and_the_mac_cover_the_body():
     ctl, hal = keyed()
-    for sig in (CFG_OTHER_KEY, CFG_OTHER_BOARD, "ab" * 64):
-        assert ctl.handle("tech", tech("cfg", CFG, sig)).startswith("cfg refused")
-        hal.now += RETRY_MS
-    assert ctl.challenge == NONCE
+    changed = dict(CFG, stacks=[1000, 100, 100, 100])
+    assert ctl.handle("tech", tech("cfg", changed, CFG_SIGNED)) == MAC_WRONG
+    assert ctl.config is None
+
+
+def test_a_frame_that_cannot_be_genuine_is_refused_for_its_own_reason_and_spends_nothing():
+    """Issue 38, item 3: a frame of the wrong shape, a nonce the board did not give or
+    has spent, a key not trusted for the command, a MAC that does not hold: each refused
+    before any signature is checked (a hash at most), each for its reason, and the
+    technician's challenge stays, so the genuine command that answers it is taken."""
+    ctl, hal = keyed()
+    key, nonce, sig, mac = CFG_SIGNED
+    frames = (
+        (dict(tech("cfg", CFG, CFG_SIGNED), key="21fe31"),
+         "tech key must be the signing key's id: 4 bytes in lower-case hex"),
+        (dict(tech("cfg", CFG, CFG_SIGNED), nonce="0011"),
+         "tech nonce must be a challenge of this board's: 8 bytes in lower-case hex"),
+        (dict(tech("cfg", CFG, CFG_SIGNED), mac=mac[:62]),
+         "tech mac must be 32 bytes in lower-case hex"),
+        (dict(tech("cfg", CFG, CFG_SIGNED), sig=sig[:126]),
+         "tech sig must be 64 bytes in lower-case hex"),
+        (tech("cfg", CFG, (key, NONCE2, sig, mac)),
+         "cfg refused: nonce %s is not a challenge of this board's: ask for one" % NONCE2),
+        (tech("cfg", CFG, CFG_BY_IMAGE_KEY), "cfg refused: key dac073e0 is not trusted for cfg"),
+        (tech("cfg", CFG, (key, nonce, sig, "00" * 32)), MAC_WRONG),
+        (tech("cfg", CFG, (key, nonce, "ab" * 64, "00" * 32)), MAC_WRONG),
+    )
+    for frame, why in frames:
+        assert ctl.handle("tech", frame) == why
+        assert [c[0] for c in ctl.challenges] == [NONCE]     # not spent
+    assert ctl.config is None
     assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
-    assert ctl.challenge != NONCE                      # spent by the signed one
+    assert ctl.challenges == []                        # spent by the signed one
+
+
+def test_each_challenge_pays_for_one_signature_check_and_a_failed_one_refuses_no_other():
+    """A frame that passes the cheap checks (a host with the board's key made it)
+    spends its challenge whatever its signature says: sent again, it is refused without
+    a check; the command that answers another challenge is taken."""
+    ctl, hal = keyed()
+    given(ctl, NONCE2)
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_OTHER_KEY)) == NOT_SIGNED
+    assert [c[0] for c in ctl.challenges] == [NONCE2]  # NONCE spent by the failed check
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) == \
+        "cfg refused: nonce %s is not a challenge of this board's: ask for one" % NONCE
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_OTHER_KEY)).endswith("ask for one")
+    assert ctl.handle("tech", tech("deck", {"register": "A"}, DECK_SIGNED)) == \
+        "deck A is in service already"                 # taken: its signature held
+
+
+def test_challenges_are_drawn_per_request_four_outstanding_at_most():
+    from felt.table.technician import CHALLENGES
+    assert CHALLENGES == 4
+    ctl, hal = keyed()
+    drawn = []
+    for _ in range(5):
+        assert ctl.handle("challenge", {}) is None
+        drawn.append(hal.link.sent[-1][1]["nonce"])
+    assert len(set(drawn)) == 5 and NONCE not in drawn
+    assert [c[0] for c in ctl.challenges] == drawn[1:]   # NONCE and the first dropped
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)).endswith("ask for one")
+
+
+def test_a_board_that_trusts_keys_but_keeps_none_of_its_own_takes_no_signed_command():
+    from felt.table.controller import Controller
+    from felt.table.journal import Journal
+    path = journal_path("technician-no-board-key")
+    try:
+        os.remove(path + ".key")
+    except OSError:
+        pass
+    ctl = Controller(FakeHal(), BOARD, Journal(path), trust_file())
+    given(ctl, NONCE)
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) == \
+        "cfg refused: this board keeps no key of its own (felt-flash install makes one)"
+    assert ctl.config is None and codes(ctl)[-1] == "technician_refused"
 
 
 def test_a_challenge_expires_after_five_minutes():
@@ -146,10 +267,8 @@ def test_a_challenge_expires_after_five_minutes():
     assert CHALLENGE_MS == 5 * 60 * 1000
     ctl, hal = keyed()
     hal.now = CHALLENGE_MS                             # the technician took too long
-    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)).startswith("cfg refused")
-    assert ctl.config is None
-    assert ctl.handle("challenge", {}) is None         # a new one, drawn when asked
-    assert hal.link.sent[-1][1]["nonce"] not in (None, NONCE)
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)).endswith("ask for one")
+    assert ctl.config is None and ctl.challenges == []
     # The clock wraps at 2**30 ms (felt.hal.clock): a challenge drawn just before the
     # wrap is still fresh a minute after it.
     ctl, hal = keyed()
@@ -162,19 +281,17 @@ def test_a_challenge_expires_after_five_minutes():
 def test_a_flood_of_bogus_commands_is_counted_and_flushes_no_technician_record():
     """Issue 21: 400 bogus `tech` frames pushed the `technician` and `deck_retired`
     records out of the log.  Refusals are counted (a record at the 1st, 10th, 100th),
-    the kept records have files of their own, and a signature refused holds off the
-    next check a second (a flood does not stall the board checking signatures)."""
-    from felt.table.technician import RETRY_MS
+    and the kept records have files of their own."""
     path = journal_path("technician-flood")
     ctl, hal = keyed(path)
     assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
     ctl.record("deck_retired", "deck A: a deck check found 51 cards")
+    given(ctl, NONCE)
     whys = set()
     for i in range(400):
-        whys.add(ctl.handle("tech", tech("cfg", CFG, "%0128x" % i)))
+        whys.add(ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED[:2] + ("%0128x" % i, "%064x" % i))))
         hal.now += 10
-    assert whys == {"cfg refused: not signed by a trusted key for this board's challenge",
-                    "cfg refused: a command was refused less than a second ago"}
+    assert whys == {MAC_WRONG}
     refused = [r["detail"] for r in _log_all(ctl) if r["code"] == "technician_refused"]
     assert refused == ["cfg", "cfg (the 10th since boot)", "cfg (the 100th since boot)"]
     assert ctl.eventlog.counted == {"technician_refused": 400}
@@ -188,21 +305,20 @@ def test_a_flood_of_bogus_commands_is_counted_and_flushes_no_technician_record()
     again, _ = boot(path)                              # and after a power cycle
     assert [r["code"] for r in _log_all(again)][:2] == ["technician", "deck_retired"]
     assert again.eventlog.seq == log[-1]["n"]
-    hal.now += RETRY_MS                                # a second later, checked again
     given(ctl, NONCE2)
     # Its signature checked (the challenge spent): deck A is in service already.
     assert ctl.handle("tech", tech("deck", {"register": "A"}, DECK_SIGNED)) == \
         "deck A is in service already"
-    assert ctl.challenge != NONCE2
+    assert [c[0] for c in ctl.challenges] == [NONCE]
 
 
 def test_a_malformed_technician_command_is_refused_with_why():
     ctl, hal = keyed()
-    assert ctl.handle("tech", {"cmd": "btn", "body": {}, "sig": CFG_SIGNED}) == \
+    assert ctl.handle("tech", dict(tech("cfg", {}, CFG_SIGNED), cmd="btn")) == \
         'tech cmd must be one of cfg, rules, deck, clear, recall, eventlog, revoke, service, not "btn"'
-    assert ctl.handle("tech", tech("cfg", CFG, "00" * 10)) == \
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED[:2] + ("00" * 10, CFG_SIGNED[3]))) == \
         "tech sig must be 64 bytes in lower-case hex"
-    assert ctl.challenge == NONCE                      # checked before anything is spent
+    assert [c[0] for c in ctl.challenges] == [NONCE]   # checked before anything is spent
 
 
 def test_seat_buttons_and_the_panel_need_no_signature():
@@ -340,14 +456,13 @@ def test_a_rounds_public_record_is_anyones_where_its_full_recall_is_a_technician
 
 def refused_signature(ctl, cmd, body, sig):
     given(ctl, NONCE)
-    ctl.refused_ms = None                  # a second has passed since the last refusal
     return ctl.handle("tech", tech(cmd, body, sig))
 
 
 def test_a_key_that_signs_images_cannot_sign_a_technicians_command():
     ctl, hal = keyed()
     assert ctl.handle("tech", tech("cfg", CFG, CFG_BY_IMAGE_KEY)) == \
-        "cfg refused: not signed by a trusted key for this board's challenge"
+        "cfg refused: key %s is not trusted for cfg" % key_id(IMAGE_KEY)
     assert ctl.config is None
 
 
@@ -356,21 +471,21 @@ def test_a_key_revoked_by_an_image_keys_command_is_trusted_for_nothing_after():
     assert ctl.handle("tech", tech("revoke", {"key": TRUSTED},
                                    REVOKE_TRUSTED_BY_IMAGE_KEY)) is None
     assert codes(ctl)[-2:] == ["key_revoked", "technician"]
-    assert refused_signature(ctl, "cfg", CFG, CFG_SIGNED) == \
-        "cfg refused: not signed by a trusted key for this board's challenge"
+    revoked = "cfg refused: key %s is not trusted for cfg" % key_id(TRUSTED)
+    assert refused_signature(ctl, "cfg", CFG, CFG_SIGNED) == revoked
     assert ctl.config is None
     # Kept on the flash: the board booted again still refuses it.
     from felt.table.controller import Controller
     from felt.table.journal import Journal
-    again = Controller(FakeHal(), BOARD, Journal(), ctl.trust)
+    again = Controller(FakeHal(), BOARD, Journal(ctl.journal.path), ctl.trust)
     given(again, NONCE)
-    assert again.handle("tech", tech("cfg", CFG, CFG_SIGNED)).startswith("cfg refused")
+    assert again.handle("tech", tech("cfg", CFG, CFG_SIGNED)) == revoked
 
 
 def test_a_technician_cannot_revoke_and_the_last_image_key_is_never_revoked():
     ctl, hal = keyed()
     assert ctl.handle("tech", tech("revoke", {"key": IMAGE_KEY}, REVOKE_IMAGE_KEY_BY_TRUSTED)) \
-        == "revoke refused: not signed by a trusted key for this board's challenge"
+        == "revoke refused: key %s is not trusted for revoke" % key_id(TRUSTED)
     assert refused_signature(ctl, "revoke", {"key": IMAGE_KEY}, REVOKE_IMAGE_KEY_BY_ITSELF) == \
         "key %s is the last that signs this board's images: provision another first" % \
         key_id(IMAGE_KEY)
@@ -414,7 +529,7 @@ def test_a_technicians_service_reboots_into_the_repl_for_one_boot():
     ctl.service = reboots.append          # as felt.loop gives it where the REPL is shut
     assert ctl.handle("tech", tech("service", {}, SERVICE_SIGNED)) is None
     assert reboots == ["service mode, as a technician's signed command asked"]
-    assert ctl.eventlog.memory[-1]["detail"].startswith("service, signed by key ")
+    assert _log_all(ctl)[-1]["detail"].startswith("service, signed by key ")
     from felt import lazy
     image = lazy.load("felt.image")
     assert image.opened_for_service(ctl.trust)
@@ -425,3 +540,51 @@ def key_id(hex_key):
     import binascii
     from felt.image import key_id as kid
     return kid(binascii.unhexlify(hex_key))
+
+
+# ----- answers the reader can trust (issue 38, item 4) -------------------------------------
+
+# The board key's MAC of the `verify` answer of a board that runs no image, for the seed
+# "00" * 16 (computed with Python's hmac over the canonical JSON docs/protocol.md names).
+VERIFY_NO_IMAGE_MAC = "f201c2184082f0cd98018370ca87f6411cedff478ede9ab191c0baae84eb4656"
+
+
+def vouch_of(kind, nonce, answer, field="mac"):
+    """The MAC the board's key owes `answer` (docs/protocol.md): felt.mac's HMAC (RFC
+    4231's vectors: test_mac.py) of the canonical JSON of the answer without it, the
+    board, the kind and the nonce."""
+    import binascii
+    from felt import mac, protocol
+    rest = dict((k, v) for k, v in answer.items() if k != field)
+    data = protocol.dumps({"answer": rest, "board": "test", "kind": kind, "nonce": nonce})
+    return binascii.hexlify(mac.digest(binascii.unhexlify(BOARD_KEY), data.encode())).decode()
+
+
+def test_a_technicians_readings_are_answered_with_the_boards_mac_for_their_challenge():
+    from table_fakes import fold_round
+    ctl, hal = keyed(journal_path("technician-vouched"))
+    assert ctl.handle("tech", tech("cfg", CFG, CFG_SIGNED)) is None
+    fold_round(ctl)
+    given(ctl, NONCE)
+    assert ctl.handle("tech", tech("recall", {"round": 0, "from": 0}, RECALL_SIGNED)) is None
+    kind, answer = hal.link.sent[-1]
+    assert kind == "recall" and answer["hand"] == 1
+    assert answer["mac"] == vouch_of("recall", NONCE, answer)
+    assert answer["mac"] != vouch_of("recall", NONCE2, answer)      # bound to the challenge
+    given(ctl, NONCE)
+    assert ctl.handle("tech", tech("eventlog", {"from": 0}, EVENTLOG_SIGNED)) is None
+    kind, answer = hal.link.sent[-1]
+    assert kind == "eventlog" and answer["records"][-1]["code"] == "recall"
+    assert answer["mac"] == vouch_of("eventlog", NONCE, answer)
+
+
+def test_verify_is_answered_with_the_boards_mac_for_its_seed_where_it_keeps_a_key():
+    ctl, hal = keyed()
+    assert ctl.handle("verify", {"seed": "00" * 16}) is None
+    answer = hal.link.sent[-1][1]
+    assert answer["mac"] is None and answer["board_mac"] == VERIFY_NO_IMAGE_MAC
+    assert answer["board_mac"] == vouch_of("verify", "00" * 16, answer, "board_mac")
+    plain, hal = boot(journal_path("technician-no-key"))   # a developer's: no key, no MAC
+    assert plain.key is None
+    assert plain.handle("verify", {"seed": "00" * 16}) is None
+    assert "board_mac" not in hal.link.sent[-1][1]
