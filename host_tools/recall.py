@@ -198,27 +198,27 @@ def not_a_journal(path):
     return why or "it is empty"
 
 
-def from_link(link, port, key=None):
-    """ask(k, start) over a board's link (a HostLink on `port`); `key`: the technician's
-    private key, for a board that trusts keys (it answers them only)."""
+def from_link(link, port, who=None):
+    """ask(k, start) over a board's link (a HostLink on `port`); `who`: the technician
+    (host_tools.tech.Technician), for a board that trusts keys (it answers them only)."""
     hello = link.request("hello", {}, "hello")          # a host says hello first (5)
-    ask = asker(link, hello, key)
+    ask = asker(link, hello, who)
     if ask is None:
         raise cli.UserError("--port %s: the board answers a technician only: give --key "
-                            "KEYFILE" % port, 1)
+                            "KEYFILE and --board ID" % port, 1)
     return ask
 
 
-def asker(link, hello, key=None):
-    """ask(k, start) over a board's link that said `hello`: signed by `key`, the
-    technician's private key, where the board trusts keys (hello's `signed`); None
-    there without a key."""
+def asker(link, hello, who=None):
+    """ask(k, start) over a board's link that said `hello`: signed by the technician
+    `who` where the board trusts keys (hello's `signed`), each answer taken once the
+    board's key vouched for it; None there without a technician."""
     if not hello.get("signed"):
         return lambda k, start: link.request("recall", {"round": k, "from": start}, "recall")
-    if key is None:
+    if who is None:
         return None
     from host_tools import tech
-    return lambda k, start: tech.ask(link, key, "recall", {"round": k, "from": start})
+    return lambda k, start: tech.ask(link, who, "recall", {"round": k, "from": start})
 
 
 @cli.command("felt-recall")
@@ -232,6 +232,8 @@ def main(argv=None):
                     help="write each round to DIR/hand-<n>.phh")
     ap.add_argument("--key", help="with --port: the technician's private key, for a board "
                                   "that trusts keys")
+    from host_tools import tech
+    tech.board_options(ap, "with --key: ")
     ap.add_argument("--rounds", type=cli.count(1, RECALL), default=RECALL,
                     help="how many of the last rounds, 1 to %d (a board keeps %d; default "
                          "%d)" % (RECALL, RECALL, RECALL))
@@ -239,17 +241,16 @@ def main(argv=None):
     if args.journal is not None and not any(os.path.isfile(f) for f in files(args.journal)):
         raise cli.UserError("--journal %s: no such file, nor archives beside it" % args.journal, 1)
     try:
-        if args.key and not args.port:
-            ap.error("--key is for a board on --port")
-        key = None
-        if args.key:
-            from host_tools.flash import load_key
-            key = load_key(args.key)
+        if (args.key or tech.board_named(args)) and not args.port:
+            ap.error("--key, --board and --board-key are for a board on --port")
+        if tech.board_named(args) and not args.key:
+            ap.error("--board and --board-key go with --key")
+        who = tech.technician(args.key, args) if args.key else None
         if args.port:
             from host_tools.emulator.link import HostLink
             with cli.open_link(args.port, args.baud) as port:
                 link = HostLink(port.fileno(), args.timeout)
-                rounds = fetch(from_link(link, args.port, key), args.rounds)
+                rounds = fetch(from_link(link, args.port, who), args.rounds)
         else:
             rounds = fetch(from_journal(args.journal), args.rounds)
     except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError

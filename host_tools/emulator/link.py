@@ -326,11 +326,19 @@ class FirmwareProcess:
     def __init__(self, board_path, journal=None, python=sys.executable, phh=None,
                  runtime="cpython", heap=None, measure=False, image=None, trust=None):
         """`image`: run a signed image (felt-flash build) as a board flashed with it, its
-        program checked at boot against the public key file `trust` (MicroPython only)."""
+        program checked at boot against the public key file `trust` (MicroPython only),
+        and its own key beside its journal (felt.boardkey: made as felt-flash install
+        makes it, kept across its boots; `board_key` holds it, None without an image)."""
         if runtime not in RUNTIMES:
             raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
         self.journal = journal
         self.runtime = runtime
+        self.board_key = self.board_key_file = None
+        if image is not None and journal:
+            from felt import boardkey
+            from host_tools import flash
+            self.board_key_file = boardkey.path(str(journal))
+            self.board_key = flash.board_key(self.board_key_file)
         args = ["--board", str(board_path)]
         if journal:
             args += ["--journal", str(journal)]

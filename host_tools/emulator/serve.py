@@ -176,7 +176,11 @@ def serve(args, out=None):
             key = getattr(fw, "tech_key_file", None)    # an emulated Pico's, of this run
             if key is not None:
                 say("its image is signed with a key of this run's, and it runs slower "
-                    "than real time: felt-console --key %s --timeout 30" % key)
+                    "than real time: felt-console --key %s --board-key %s --board-id ID "
+                    "--timeout 30 (ID: the board's, as `challenge` says it)"
+                    % (key, fw.board_key_file))
+            elif fw.board_key is not None:
+                say("its own key is %s (felt-console --board-key)" % fw.board_key_file)
             bridge.run()
     except KeyboardInterrupt:
         say("stopped")

@@ -46,8 +46,10 @@ BANKED_TABLE = {"min_wager": 1, "max_wager": 10, "ante": 1, "aces_up": "I",
 def forget_journal(path):
     """Remove a journal with its archives and any new one begun (docs/journal.md): an
     empty journal, or none beside an archive, is a lost journal: the table locks.
-    The event log beside it goes too: a new table."""
-    for p in files(path)[::-1] + [path + ".reboot"] + list(eventlog.files(path + ".events")):
+    The event log and the board's own key beside it go too: a new table."""
+    from felt import boardkey
+    for p in files(path)[::-1] + [path + ".reboot", boardkey.path(path)] + \
+            list(eventlog.files(path + ".events")):
         try:
             os.remove(p)
         except FileNotFoundError:
@@ -153,7 +155,11 @@ class Session:
         # keys them there (host_tools.pico.panel); where not, presses only.
         self.presses_only = presses_only or (self.wired and "keypad" not in self.board)
         # An emulated Pico runs an image signed with a key of its own (PicoProcess).
-        self.tech_key = tech_key or getattr(self.fw, "tech_key", None)
+        tech_key = tech_key or getattr(self.fw, "tech_key", None)
+        self.technician = None        # host_tools.tech.Technician, where it has a key
+        if tech_key is not None and self.fw.board_key is not None:
+            from host_tools import tech
+            self.technician = tech.Technician(tech_key, self.fw.board_key)
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
         self.link = self.fw.link
         # Every frame on the link, each way, power cuts included (FirmwareProcess keeps
@@ -227,18 +233,25 @@ class Session:
         from felt.table.controller import TECHNICIAN_ONLY
         if kind not in TECHNICIAN_ONLY or not self.hello.get("signed"):
             return kind, payload
-        if self.tech_key is None:
+        from host_tools import tech
+        return "tech", tech.signed(self.signer(), tech.challenge(self.link, self.signer()),
+                                   kind, payload)
+
+    def signer(self):
+        """The session's Technician; LinkError where it has none."""
+        if self.technician is None:
             raise LinkError("the board takes only signed technician commands: give the "
                             "technician's key")
-        from host_tools import tech
-        return "tech", tech.signed(self.tech_key, self.link.request("challenge", {}, "challenge"),
-                                   kind, payload)
+        return self.technician
 
     def ask(self, kind, payload):
         """The board's answer to a query, signed where it is a technician's (recall,
         eventlog) and the board trusts keys."""
-        sent, body = self.as_technician(kind, payload)
-        return self.link.request(sent, body, kind)
+        from felt.table.controller import TECHNICIAN_ONLY
+        if kind in TECHNICIAN_ONLY and self.hello.get("signed"):
+            from host_tools import tech
+            return tech.ask(self.link, self.signer(), kind, payload)   # its MAC checked
+        return self.link.request(kind, payload, kind)
 
     def power_cut(self):
         """The table's power fails and comes back: the firmware boots and resumes from

@@ -35,7 +35,9 @@ class PicoProcess:
         plugged into its USB port (Bridge.type_usb, Bridge.usb_out), at a cost in speed.
         `image`: the folder of files felt-flash pico wrote, flashed as BOOTSEL would
         (its firmware.uf2 and filesystem.img, with the keys in it); without it the Pico
-        runs `make pico`'s firmware with a filesystem signed with keys of its own."""
+        runs `make pico`'s firmware with a filesystem signed with keys of its own.
+        `board_key`: the board's own key, as its filesystem holds it (felt.boardkey);
+        `technician`: the host_tools.tech.Technician of this run's keys, where it made them."""
         from felt.board import load
         bridge.check_ready()
         self.board_path = str(board_path)
@@ -44,7 +46,7 @@ class PicoProcess:
         self.seed = seed
         self.timeline = [] if measure else None
         self._dir = tempfile.mkdtemp(prefix="felt-pico-")
-        self.tech_key = self.tech_key_file = None
+        self.tech_key = self.tech_key_file = self.technician = self.board_key_file = None
         if image is None:
             # A Pico runs only a signed image: one signed with a key of this session's;
             # its technician's commands are signed with another (Session's tech_key).
@@ -53,18 +55,32 @@ class PicoProcess:
             tech_key, tech_pub = flash.keygen(os.path.join(self._dir, "tech"))
             self.tech_key = flash.load_key(str(tech_key))
             self.tech_key_file = str(tech_key)    # for felt-console --key, while this runs
+            self.board_key_file = os.path.join(self._dir, "board.key")
             flash.pico(self.board_path, image, str(key), firmware=str(bridge.UF2),
-                       tech=str(tech_pub))
+                       tech=str(tech_pub), board_key_path=self.board_key_file)
         self.image = image      # the files it was flashed with (felt-flash verify --image)
         # The harness reads the filesystem from here; a copy, as planting changes it.
         self.fs_image = os.path.join(self._dir, "filesystem.img")
         shutil.copyfile(os.path.join(image, "filesystem.img"), self.fs_image)
+        self.board_key = self._own_key()
+        if self.tech_key is not None:
+            from host_tools import tech
+            self.technician = tech.Technician(self.tech_key, self.board_key)
         self.flash_out = os.path.join(self._dir, "flash.bin")   # the flash as it is at quit
         if plant:
             filesystem.add(self.fs_image, plant)
         self.uf2 = str(boot_uf2 or os.path.join(image, "firmware.uf2"))
         self.usb = usb
         self._boot()
+
+    def _own_key(self):
+        """The board's own key as its filesystem holds it (felt.boardkey), or None."""
+        from felt import boardkey
+        if not self.board["journal"]:
+            return None
+        with open(self.fs_image, "rb") as f:
+            text = filesystem.read(f.read(), boardkey.path(self.board["journal"]))
+        return bytes.fromhex(text.decode().strip()) if text else None
 
     def _boot(self):
         master, slave = pty.openpty()
