@@ -42,7 +42,7 @@ REBOOT_WINDOW_S = 10.0
 SEND_TIMEOUT_S = 5.0   # a client that takes nothing for this long is let go
 # The options (dests) that go with --serve: what boots the firmware (no device, no player,
 # no technician: the console signs).
-OPTIONS = {"serve", "board", "journal", "runtime", "heap", "image", "trust"}
+OPTIONS = {"serve", "board", "journal", "runtime", "heap", "image", "trust", "board_key"}
 
 
 def address(text):
@@ -166,7 +166,7 @@ def serve(args, out=None):
     try:
         with cli.interruptible():
             fw = start_firmware(args.board, journal, runtime=args.runtime, heap=args.heap,
-                                image=args.image, trust=args.trust)
+                                image=args.image, trust=args.trust, board_key=args.board_key)
             bridge = Bridge(fw, listener, say)
             bridge.wait_for_boot()
             host, port = listener.getsockname()[:2]

@@ -90,12 +90,12 @@ class Session:
     def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
                  button="dealer_right", journal=None, config=None, phh=None, inject=None,
                  runtime="cpython", heap=None, measure=False, image=None, trust=None,
-                 tech_key=None, trace=None, presses_only=False):
+                 tech_key=None, trace=None, presses_only=False, board_key=None):
         """`inject`: None (no faults), "manual" (faults only when armed or injected, e.g.
         from the terminal view's keys) or "random" (also at random moments).  `runtime`
         and `heap`: what the firmware runs on; `measure`: its perf frames (HostLink.perf);
-        `image` and `trust`: a signed image to run and the key the board trusts
-        (host_tools.emulator.link.FirmwareProcess); `tech_key`: the private key that
+        `image` and `trust`: a signed image to run and the key the board trusts, and
+        `board_key` the host's copy of its own key (host_tools.emulator.link.FirmwareProcess); `tech_key`: the private key that
         signs the technician's commands to it (host_tools.tech); `presses_only`: the
         players act with their seat buttons alone, as at a wired board, which takes no
         amount, discard or clock from its link (docs/security.md): a bet or raise is the
@@ -148,7 +148,8 @@ class Session:
             journal = os.path.join(tempfile.mkdtemp(prefix="felt-journal-"), "journal.jsonl")
         forget_journal(journal)
         self.fw = start_firmware(self.board_path, journal, runtime=runtime, seed=seed, phh=phh,
-                                 heap=heap, measure=measure, image=image, trust=trust)
+                                 heap=heap, measure=measure, image=image, trust=trust,
+                                 board_key=board_key)
         # An emulated Pico's devices are at its pins (host_tools.pico.bridge).
         self.wired = self.fw.runtime == "pico" and self.board.get("devices", "wired") == "wired"
         # Its seat buttons say no amount: where it has the dealer's panel, the dealer
@@ -533,6 +534,7 @@ def from_args(args, inject):
                       journal=args.journal, config=config, phh=args.phh, inject=inject,
                       runtime=args.runtime, heap=args.heap, image=args.image,
                       trust=args.trust, tech_key=args.tech_key, trace=args.trace,
+                      board_key=args.board_key,
                       presses_only=args.presses_only)
     if args.floor is not None:     # the table on the floor's broker (docs/floor.md)
         from host_tools.cli import UserError

@@ -259,7 +259,7 @@ def test_the_usb_repl_answers_only_at_the_boot_a_technicians_service_asked_for()
         assert fw.link.send("service", {}) == \
             "service is a technician's command: send it signed (tech)"
         assert usb.resets == [], usb.resets
-        assert tech.send(fw.link, fw.tech_key, "service", {}) is None
+        assert tech.send(fw.link, fw.technician, "service", {}) is None
         fw.link.drain(0)        # what the table said before: the hello below is a boot's
         # Enter, until the REPL answers: the emulated USB host sends no SOF, so what the
         # board printed before the host connected waits for the host's first packet.
@@ -279,7 +279,7 @@ def test_the_usb_repl_answers_only_at_the_boot_a_technicians_service_asked_for()
             hello = fw.link.recv()
         said = typed(b"\x03\x03print(6*7)\r")
         assert b"42" not in said and b">>>" not in said, said
-        records = tech.ask(fw.link, fw.tech_key, "eventlog", {})["records"]
+        records = tech.ask(fw.link, fw.technician, "eventlog", {})["records"]
     finally:
         fw.close()
     details = [(r["code"], r["detail"]) for r in records]

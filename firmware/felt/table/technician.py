@@ -47,8 +47,7 @@ def command(ctl, p):
     if ctl.trust is None:
         return "this table trusts no key: send technician commands plainly"
     kind = p["cmd"]
-    data = signed_bytes(board_id(ctl.board), p["nonce"], p["key"], kind, p["body"])
-    why, key = unfounded(ctl, p, data)
+    why, key, data = unfounded(ctl, p)
     if why is None:
         ctl.challenges = [c for c in ctl.challenges if c[0] != p["nonce"]]   # spent
         if not signed_by(key, data, p["sig"]):
@@ -70,19 +69,25 @@ def command(ctl, p):
     return reason
 
 
-def unfounded(ctl, p, data):
-    """(why the frame `p` cannot be genuine, None) found with a hash at most, before any
-    signature is checked; else (None, the public key it names)."""
+def unfounded(ctl, p):
+    """(why the frame `p` cannot be genuine, None, None) found with a hash at most,
+    before any signature is checked; else (None, the public key it names, the bytes it
+    signs: signed_bytes).  Cheapest first: the
+    MAC before the key files are read, so a host without the board's key costs the
+    board no read of its flash."""
     if ctl.key is None:
-        return "this board keeps no key of its own (felt-flash install makes one)", None
+        return "this board keeps no key of its own (felt-flash install makes one)", None, None
     if not outstanding(ctl, p["nonce"]):
-        return "nonce %s is not a challenge of this board's: ask for one" % p["nonce"], None
+        return "nonce %s is not a challenge of this board's: ask for one" % p["nonce"], \
+            None, None
+    data = signed_bytes(board_id(ctl.board), p["nonce"], p["key"], p["cmd"], p["body"])
+    if not same(lazy.load("felt.boardkey").sign(ctl.key, data), p["mac"]):
+        return "its MAC does not hold: not sent by a host that has this board's key", \
+            None, None
     key = trusted(ctl.trust, p["cmd"], p["key"])
     if key is None:
-        return "key %s is not trusted for %s" % (p["key"], p["cmd"]), None
-    if not same(lazy.load("felt.boardkey").sign(ctl.key, data), p["mac"]):
-        return "its MAC does not hold: not sent by a host that has this board's key", None
-    return None, key
+        return "key %s is not trusted for %s" % (p["key"], p["cmd"]), None, None
+    return None, key, data
 
 
 def clear(ctl, p):
