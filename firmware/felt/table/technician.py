@@ -15,8 +15,8 @@ same bytes by the board's own key (felt.boardkey), which the installer's host ke
 Each `challenge` query draws a new challenge, CHALLENGES of them outstanding at most
 (the oldest dropped), each for CHALLENGE_MS.  A frame that cannot be genuine is refused
 before any signature is checked, each for its own reason: a nonce that is not an
-outstanding challenge (a replay, a guess), a key not trusted for the command, a MAC that
-does not hold (a host without the board's key): a hash, no more.  One that passes spends
+outstanding challenge (a replay, a guess), a MAC that does not hold (a host without the
+board's key), a key not trusted for the command: a hash, no more.  One that passes spends
 its challenge whatever its signature says, so each challenge pays for one signature
 check at most, and a failed check on one never refuses the command that answers
 another.  Refusals are counted (felt.table.eventlog).
