@@ -1,14 +1,15 @@
 """felt-console: a technician's console on a board's link (or the emulator's, served).
 
-    felt-console --port /dev/ttyUSB0 --key keys/tech.key      # commands at a prompt
+    felt-console --port /dev/ttyUSB0 --key keys/tech.key --board-id ID   # at a prompt
     felt-console --port socket://localhost:7000 state log     # run these, then exit
     felt-console --port /dev/ttyUSB0 < commands.txt           # one command a line
 
 It says hello and shows the board's answer, then the board's events, its LED frames
 (when what they show changes), log lines and refusals in words as they come, and runs
 the technician's commands (`help` lists them).  cfg, rules, deck and clear go signed
-with --key to a board whose hello says `signed`, plainly to one that trusts no key (the
-emulator without --image).
+with --key to a board whose hello says `signed` (the board named by --board-id or
+--board-key, whose key MACs each command and vouches for each reading: felt-tech), and
+plainly to one that trusts no key (the emulator without --image).
 """
 
 import argparse
@@ -80,13 +81,13 @@ def command_lines(words):
 
 class Console:
     """The commands, over `link` (a HostLink), and the board's frames in words, each
-    line given to `say`; `key`: the technician's private key; `leds`: the board's LED
-    layout (a board definition's "leds"), else the one its hello names."""
+    line given to `say`; `who`: the technician (host_tools.tech.Technician); `leds`: the
+    board's LED layout (a board definition's "leds"), else the one its hello names."""
 
-    def __init__(self, link, key=None, leds=None, say=None):
+    def __init__(self, link, who=None, leds=None, say=None):
         self.link = link
         link.on_gone = self._gone
-        self.key = key
+        self.who = who
         self.leds = leds
         self.hello = {}
         self.lit = None       # the LEDs in words, as last shown
@@ -198,7 +199,8 @@ class Console:
             lines, ok = ["refused: %s" % e], False
         except Closed:
             raise
-        except (LinkError, recall.RecallError) as e:   # no answer in time; a round unread
+        # No answer in time; a round unread; an answer the board's key does not vouch for.
+        except (LinkError, recall.RecallError, tech.Untrusted) as e:
             lines, ok = ["failed: %s" % e], False
         except (KeyError, TypeError, IndexError, AttributeError) as e:
             lines, ok = ["failed: an answer not as this console knows it (%s: %s)"
@@ -213,10 +215,10 @@ class Console:
         hello with its tilt (Refused)."""
         tilt = kind != "hello" and self.hello.get("tilt")
         if not tilt and kind in TECHNICIAN_ONLY and self.hello.get("signed"):
-            if self.key is None:
+            if self.who is None:
                 raise Bad("%s: this board answers a technician only: start felt-console "
-                          "with --key KEYFILE" % kind)
-            return tech.ask(self.link, self.key, kind, payload or {})
+                          "with --key KEYFILE --board-id ID" % kind)
+            return tech.ask(self.link, self.who, kind, payload or {})
         got = self.link.request(kind, payload or {}, "tilt" if tilt else kind)
         if tilt:
             raise Refused("the table is tilted: " + tilt_words(got))
@@ -291,10 +293,10 @@ class Console:
     def technician(self, cmd, body):
         """A technician's command: signed for a board that trusts keys."""
         if self.hello.get("signed"):
-            if self.key is None:
+            if self.who is None:
                 raise Bad("%s: this board takes a technician's commands signed only: "
-                          "start felt-console with --key KEYFILE" % cmd)
-            return self.answered("tech", tech.send(self.link, self.key, cmd, body))
+                          "start felt-console with --key KEYFILE --board-id ID" % cmd)
+            return self.answered("tech", tech.send(self.link, self.who, cmd, body))
         return self.answered(cmd, self.link.send(cmd, body))
 
     def do_send(self, rest):
@@ -518,6 +520,7 @@ def main(argv=None):
     ap.add_argument("--key", metavar="KEYFILE",
                     help="the technician's private key (felt-flash keygen): signs cfg, rules, "
                          "deck and clear for a board that trusts keys")
+    tech.board_options(ap, "with --key: ", "--board-id")
     ap.add_argument("--board", metavar="NAME|FILE", type=cli.board_file,
                     help="the board definition whose LED layout reads the LED frames "
                          "(default: the one the board's hello names)")
@@ -525,17 +528,16 @@ def main(argv=None):
                     help="run these, then exit; none: from a prompt on a terminal, else "
                          "stdin line by line")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
-    key = None
-    if args.key:
-        from host_tools.flash import load_key
-        key = load_key(args.key)         # flash.Refused: one line
+    if args.key is None and tech.board_named(args) is not None:
+        ap.error("--board-id and --board-key go with --key")
+    who = tech.technician(args.key, args) if args.key else None   # flash.Refused: one line
     leds = None
     if args.board:
         from felt.board import load
         leds = load(str(args.board))["leds"]
     port = cli.open_link(args.port, args.baud)
     try:
-        console = Console(HostLink(port.fileno(), args.timeout), key, leds)
+        console = Console(HostLink(port.fileno(), args.timeout), who, leds)
         try:
             console.greet()
         except LinkError as e:

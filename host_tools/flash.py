@@ -52,6 +52,12 @@ devices it names).
 Installing keeps the board's journal (the board definition's `journal`), so the table
 resumes where it was; `--new-table` removes it (and its archives, docs/journal.md), and the board starts
 unconfigured.
+
+`install` and `pico` put the board's own key (felt.boardkey: it MACs the board's journal,
+its answers and each technician's command) beside its journal, the host keeping a copy
+as `keys/boards/<id>.key` (`--board-key` names another), made the first time: the id is
+the chip's, where the image is built `--chip ID` or `install` reads it from the board,
+else the board definition's name.
 """
 
 import hashlib
@@ -65,7 +71,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from felt import image as board_image
+from felt import boardkey, image as board_image
 from felt.board import load as load_board
 from felt.table import recall
 from host_tools import cli, micropython, uf2
@@ -73,6 +79,7 @@ from host_tools import cli, micropython, uf2
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
 KEYS = Path("keys") / "felt"        # keygen's default: keys/felt.key, keys/felt.pub
+BOARD_KEYS = Path("keys") / "boards"   # the host's copies of boards' own keys (felt.boardkey)
 
 
 class Refused(cli.UserError):
@@ -115,6 +122,40 @@ def load_key(path):
         raise Refused("cannot read the private key %s: %s" % (path, e))
     if not isinstance(key, Ed25519PrivateKey):
         raise Refused("%s is not an Ed25519 private key" % path)
+    return key
+
+
+def board_key_file(board):
+    """Where the host keeps its copy of the key of the board whose id is `board`."""
+    return BOARD_KEYS / (board + boardkey.SUFFIX)
+
+
+def board_key(path):
+    """The board's own key (felt.boardkey) from the host's copy at `path`, made there
+    first (random, readable by its owner only) where there is none yet: a board keeps
+    its key across installs, since its journal and answers are MACed with it."""
+    path = Path(path)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(str(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(os.urandom(boardkey.SIZE).hex() + "\n")
+    return read_board_key(path)
+
+
+def read_board_key(path):
+    """The board's own key in the host's copy at `path` (hex, as the board keeps it
+    beside its journal: felt.boardkey); Refused saying what is wrong."""
+    try:
+        key = bytes.fromhex(Path(path).read_text().strip())
+    except OSError as e:
+        raise Refused("--board-key %s: %s (felt-flash install and felt-flash pico keep "
+                      "one)" % (path, e.strerror or e))
+    except ValueError:
+        key = b""
+    if len(key) != boardkey.SIZE:
+        raise Refused("--board-key %s: not a board's key: not %d bytes in hex, as "
+                      "felt-flash install writes it" % (path, boardkey.SIZE))
     return key
 
 
@@ -352,13 +393,15 @@ PICO_FILES = ("firmware.uf2", "filesystem.uf2", "filesystem.img", "board.json")
 
 
 def pico(board, out, key_path, firmware=PICO_UF2, owners=None, force=False, tech=None,
-         chip=None):
+         chip=None, board_key_path=None):
     """The files that flash a Pico, in folder `out`: the firmware (a UF2 `make pico`
     built, felt frozen in) and the board's filesystem as a UF2 and as a raw littlefs
     image.  The filesystem holds board.json, the trust document (version 1, signed by
     the key: the owners' keys in file `owners`, else the signing key's; the
     technicians' in file `tech`, if given), the board's first record (felt.newest:
-    provisioning writes it) and the manifest, signed, naming board.json and the firmware
+    provisioning writes it), the board's own key beside its journal (the host's copy at
+    `board_key_path`, made if missing; default keys/boards/<the chip `chip`, else the
+    board's name>.key) and the manifest, signed, naming board.json and the firmware
     (and the chip `chip`, when given).  Returns the manifest."""
     out = Path(out)
     _may_replace(out, force, "filesystem.img")
@@ -376,11 +419,15 @@ def pico(board, out, key_path, firmware=PICO_UF2, owners=None, force=False, tech
     key = load_key(key_path)
     number = next_build(key_path)
     stamp = _stamp(number, chip)
+    own_key = board_key(board_key_path or board_key_file(stamp.get("chip", board["name"]))) \
+        if board["journal"] else None
 
     def make(folder):
         data = folder / "filesystem"
         first_record(data, write_trust(data, key_path, owners, tech, 1), board["name"])
         (data / "board.json").write_bytes(board_file.read_bytes())
+        if own_key is not None:
+            (data / boardkey.path(board["journal"].lstrip("/"))).write_text(own_key.hex() + "\n")
         from felt import FIRMWARE as VERSION
         manifest = dict(stamp, board=board["name"], version=VERSION, files={
             "board.json": list(board_image.sha256_file(str(data / "board.json")))})
@@ -485,12 +532,13 @@ def board_trust(port):
     return folder / board_image.TRUST
 
 
-def install_commands(port, folder, journal=None):
+def install_commands(port, folder, journal=None, key_file=None):
     """The mpremote commands installing the image in `folder`: everything on the board
     removed but what it keeps beside its program (its keys, felt.newest, the journal's
     files: felt.image.KEPT), since any file the new manifest does not list would tilt it
     at boot (a folder planted to shadow a built-in module, a stale program file); the
-    image copied in one session; then a soft reset so that main.py starts.  `journal`: a
+    image copied in one session, and the board's own key (the host's copy `key_file`)
+    beside its journal; then a soft reset so that main.py starts.  `journal`: a
     journal to remove too (felt.table.journal), the table then starting unconfigured."""
     code = ("import os\n"
             "def rm(p):\n"
@@ -519,8 +567,28 @@ def install_commands(port, folder, journal=None):
         # (docs/journal.md: a journal lost beside its archive locks the table).
         old = [p.lstrip("/") for p in recall.files(journal)[::-1]]
     cmd = mpremote(port, "exec", code % (kept, journal_top, old), "+", "fs", "cp", "-r")
-    cmd += sorted(str(p) for p in folder.iterdir()) + [":", "+", "soft-reset"]
-    return [cmd]
+    cmd += sorted(str(p) for p in folder.iterdir()) + [":"]
+    if key_file is not None and path:
+        cmd += ["+", "fs", "cp", str(key_file), ":" + boardkey.path(path)]
+    return [cmd + ["+", "soft-reset"]]
+
+
+# The board's id as felt.vouch.board_id gives it, asked through the USB REPL: its chip's
+# unique id, or nothing where it has none (the board's name is its id then).
+BOARD_ID = """try:
+    import machine, binascii
+    print('=', binascii.hexlify(machine.unique_id()).decode())
+except (ImportError, AttributeError):
+    pass
+"""
+
+
+def board_id_on(port, name):
+    """The id of the board on `port` (the chip's, read through its REPL), else `name`."""
+    said = on_board(mpremote(port, "exec", BOARD_ID), "reading the board's id on %s" % port)
+    ids = [line[2:].strip() for line in said.decode(errors="replace").splitlines()
+           if line.startswith("= ")]
+    return ids[0] if ids else name
 
 
 # What `verify` runs on the board: its own code could lie about itself.
@@ -638,9 +706,11 @@ def _image_reader(folder):
 VERIFY_S = 60   # seconds a board may take to answer `verify`
 
 
-def verify_link(port, folder, baud=115200):
+def verify_link(port, folder, baud=115200, board_key=None, board=None):
     """(matches, what to print) for the board on the link `port` (a serial port, or
-    socket://HOST:PORT for felt-emulator --serve) and the image in `folder`."""
+    socket://HOST:PORT for felt-emulator --serve) and the image in `folder`; with
+    `board_key` (the host's copy of the board's own key) and its id `board`, the answer
+    is taken only where the board's key vouches for it (host_tools.tech.vouched)."""
     import serial
     from host_tools.emulator.link import HostLink, LinkError
     seed = os.urandom(32)
@@ -654,12 +724,17 @@ def verify_link(port, folder, baud=115200):
         raise Refused("the board on %s: %s" % (port, e))
     if answer.get("seed") != seed.hex():
         return False, "%s: answered another seed than the one asked" % port
+    vouched = ""
+    if board_key is not None:
+        from host_tools import tech
+        tech.vouched(board_key, board, seed.hex(), "verify", answer, "board_mac")
+        vouched = ", vouched for by board %s's key" % board
     if answer.get("mac") is None:
         return False, "%s: %s" % (port, answer.get("why", "no answer to verify"))
     if answer["mac"] != want:
         return False, "%s: the program differs from the image %s" % (port, folder)
-    return True, "%s: the program is the image %s (HMAC-SHA256 for a fresh seed)" % (
-        port, folder)
+    return True, "%s: the program is the image %s (HMAC-SHA256 for a fresh seed%s)" % (
+        port, folder, vouched)
 
 
 def read_manifest(folder):
@@ -715,6 +790,9 @@ def main(argv=None):
     p.add_argument("--out", default=str(REPO / "build" / "pico" / "flash"),
                    help="the folder for firmware.uf2, filesystem.uf2 and filesystem.img")
     p.add_argument("--force", action="store_true", help="replace what is already in --out")
+    p.add_argument("--board-key", help="the host's copy of the board's own key, made if "
+                                       "missing (default keys/boards/<--chip, else the "
+                                       "board's name>.key)")
     p = sub.add_parser("provision", help="give the board its trust document, version 1, "
                                          "and its first record")
     p.add_argument("--board", required=True, help="the board's name: it runs images for it "
@@ -734,6 +812,9 @@ def main(argv=None):
     p.add_argument("--new-table", action="store_true",
                    help="remove the board's journal: the table starts unconfigured instead "
                         "of resuming")
+    p.add_argument("--board-key", help="the host's copy of the board's own key, made if "
+                                       "missing (default keys/boards/<the image's --chip, "
+                                       "else the board's id>.key)")
     p.add_argument("--dry-run", action="store_true", help="check and print, change nothing")
     p = sub.add_parser("verify", help="check a board's program against an image's")
     p.add_argument("--image", required=True, help="the image the board should hold")
@@ -743,6 +824,8 @@ def main(argv=None):
     p.add_argument("--usb", help="the board's USB port: its files hashed through the REPL "
                                  "(mpremote; 'auto' finds it)")
     p.add_argument("--dir", help="an emulated board's flash: a folder, its files hashed")
+    from host_tools import tech
+    tech.board_options(p, "with --port: ")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if args.cmd == "keygen":
         private, public = keygen(args.out)
@@ -758,7 +841,7 @@ def main(argv=None):
             manifest["board"], args.key))
     elif args.cmd == "pico":
         manifest = pico(args.board, args.out, args.key, args.uf2, args.owners, args.force,
-                        args.tech, args.chip)
+                        args.tech, args.chip, args.board_key)
         print("wrote %s: firmware.uf2 (%s, %d bytes) and filesystem.uf2 for %s, build %d, "
               "signed with %s; copy filesystem.uf2, then firmware.uf2, onto the Pico's "
               "RPI-RP2 drive" % (args.out, manifest["version"], manifest[board_image.FIRMWARE][0],
@@ -784,15 +867,27 @@ def main(argv=None):
         read_manifest(folder)
         trust = trust_json(args.trust) if args.trust else board_trust(args.port)
         print("image %s: %s" % (folder, check_image(folder, trust)))
-        journal = load_board(str(folder / "board.json"))["journal"] if args.new_table else None
-        for cmd in install_commands(args.port, folder, journal):
+        chip = read_manifest(folder).get("chip")      # checked: a manifest as built
+        board = load_board(str(folder / "board.json"))
+        journal = board["journal"] if args.new_table else None
+        key_file = args.board_key
+        if key_file is None and board["journal"]:
+            # The board's id names the host's copy: the chip an image built --chip runs
+            # on; else asked of the board (a dry run asks it nothing).
+            key_file = board_key_file(chip or (board["name"] if args.dry_run
+                                               else board_id_on(args.port, board["name"])))
+        if key_file is not None and not args.dry_run:
+            board_key(key_file)
+        for cmd in install_commands(args.port, folder, journal, key_file):
             _run(cmd, args.dry_run)
     else:
         if sum(x is not None for x in (args.port, args.usb, args.dir)) != 1:
             ap.error("verify reads one board: on its link (--port), by USB (--usb) or an "
                      "emulated board's folder (--dir)")
         if args.port:
-            matches, said = verify_link(args.port, args.image, args.baud)
+            who = tech.board_named(args)
+            matches, said = verify_link(args.port, args.image, args.baud,
+                                        who and read_board_key(who[1]), who and who[0])
             print(said)
             return 0 if matches else 1
         manifest = read_manifest(args.image)

@@ -2,6 +2,7 @@
 "Archives and recall"), printed for a technician and written as hand histories.
 
     felt-recall --port /dev/ttyUSB0           # ask the board over its link (`recall`)
+    felt-recall --port /dev/ttyUSB0 --key keys/tech.key --board ID   # a board that trusts keys
     felt-recall --journal journal.jsonl       # a journal copied off a board, archives beside it
     felt-recall --journal FILE --phh DIR      # also DIR/hand-<n>.phh for each round
     felt-recall --journal FILE --board-key keys/boards/BOARD.key   # its MACs checked
@@ -12,7 +13,10 @@ irregularities the table applied.  The rounds come oldest first; a round the jou
 could not read whole says which lines.  A board's journal carries the MAC of each record
 by the board's key (docs/journal.md): read from a file, the MACs are checked with
 --board-key (a line whose MAC does not hold is one that could not be read), and read
-past, said to be unchecked, without it.
+past, said to be unchecked, without it.  Over the link, a board that trusts keys answers
+a technician only (--key): each request signed for the board named (--board ID, or
+--board-key FILE, as felt-tech), each answer taken only where the board's key vouches
+for it.
 """
 
 import io
@@ -20,7 +24,6 @@ import json
 import os
 import sys
 
-from felt import boardkey
 from felt.poker import variants
 from felt.table import phh, poker_table
 from felt.table.journal import RECALL
@@ -188,20 +191,6 @@ def from_journal(path, key=UNCHECKED):
     return lambda k, start: recall.page(path, k, start, key=key)
 
 
-def board_key(path):
-    """The board's key in the file `path` (hex, as the board keeps it beside its
-    journal: felt.boardkey); UserError when it holds none."""
-    try:
-        with open(path) as f:
-            key = bytes.fromhex(f.read(4 * boardkey.SIZE).strip())
-    except (OSError, ValueError) as e:
-        raise cli.UserError("--board-key %s: not a board's key: %s" % (path, e), 1)
-    if len(key) != boardkey.SIZE:
-        raise cli.UserError("--board-key %s: not a board's key: %d bytes, not %d" % (
-            path, len(key), boardkey.SIZE), 1)
-    return key
-
-
 def not_a_journal(path):
     """Why the files of the journal at `path` are none, or None: not one of their lines
     reads as a record (felt.table.records.parse; a table with no round yet has some)."""
@@ -219,27 +208,27 @@ def not_a_journal(path):
     return why or "it is empty"
 
 
-def from_link(link, port, key=None):
-    """ask(k, start) over a board's link (a HostLink on `port`); `key`: the technician's
-    private key, for a board that trusts keys (it answers them only)."""
+def from_link(link, port, who=None):
+    """ask(k, start) over a board's link (a HostLink on `port`); `who`: the technician
+    (host_tools.tech.Technician), for a board that trusts keys (it answers them only)."""
     hello = link.request("hello", {}, "hello")          # a host says hello first (5)
-    ask = asker(link, hello, key)
+    ask = asker(link, hello, who)
     if ask is None:
         raise cli.UserError("--port %s: the board answers a technician only: give --key "
-                            "KEYFILE" % port, 1)
+                            "KEYFILE and --board ID" % port, 1)
     return ask
 
 
-def asker(link, hello, key=None):
-    """ask(k, start) over a board's link that said `hello`: signed by `key`, the
-    technician's private key, where the board trusts keys (hello's `signed`); None
-    there without a key."""
+def asker(link, hello, who=None):
+    """ask(k, start) over a board's link that said `hello`: signed by the technician
+    `who` where the board trusts keys (hello's `signed`), each answer taken once the
+    board's key vouched for it; None there without a technician."""
     if not hello.get("signed"):
         return lambda k, start: link.request("recall", {"round": k, "from": start}, "recall")
-    if key is None:
+    if who is None:
         return None
     from host_tools import tech
-    return lambda k, start: tech.ask(link, key, "recall", {"round": k, "from": start})
+    return lambda k, start: tech.ask(link, who, "recall", {"round": k, "from": start})
 
 
 @cli.command("felt-recall")
@@ -253,9 +242,8 @@ def main(argv=None):
                     help="write each round to DIR/hand-<n>.phh")
     ap.add_argument("--key", help="with --port: the technician's private key, for a board "
                                   "that trusts keys")
-    ap.add_argument("--board-key", metavar="KEYFILE",
-                    help="with --journal: the board's key (hex; keys/boards/<board>.key): "
-                         "each record's MAC is checked by it")
+    from host_tools import tech
+    tech.board_options(ap)
     ap.add_argument("--rounds", type=cli.count(1, RECALL), default=RECALL,
                     help="how many of the last rounds, 1 to %d (a board keeps %d; default "
                          "%d)" % (RECALL, RECALL, RECALL))
@@ -265,19 +253,18 @@ def main(argv=None):
     try:
         if args.key and not args.port:
             ap.error("--key is for a board on --port")
-        if args.board_key and not args.journal:
-            ap.error("--board-key is for a journal's file (--journal)")
-        key = None
-        if args.key:
-            from host_tools.flash import load_key
-            key = load_key(args.key)
+        named = tech.board_named(args)
+        if args.port and named and not args.key:
+            ap.error("--board and --board-key go with --key")
+        who = tech.technician(args.key, args) if args.key else None
         if args.port:
             from host_tools.emulator.link import HostLink
             with cli.open_link(args.port, args.baud) as port:
                 link = HostLink(port.fileno(), args.timeout)
-                rounds = fetch(from_link(link, args.port, key), args.rounds)
+                rounds = fetch(from_link(link, args.port, who), args.rounds)
         else:
-            macs = UNCHECKED if args.board_key is None else board_key(args.board_key)
+            from host_tools.flash import read_board_key
+            macs = UNCHECKED if named is None else read_board_key(named[1])
             rounds = fetch(from_journal(args.journal, macs), args.rounds)
     except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError
         raise cli.UserError(str(e), 1)
@@ -287,7 +274,7 @@ def main(argv=None):
                             % (args.journal, why), 1)
     print("%d rounds, oldest first" % len(rounds))
     if args.journal:
-        print("MACs: " + ("not checked (no --board-key)" if args.board_key is None else
+        print("MACs: " + ("not checked (no --board-key)" if named is None else
                           "checked by the board's key (a line whose MAC does not hold is "
                           "listed as not read)"))
     for answer in rounds:

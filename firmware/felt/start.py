@@ -18,7 +18,7 @@ COLD = ("felt.table.technician", "felt.table.configure", "felt.table.config",
         "felt.table.reports", "felt.table.placing",
         "felt.table.eventlog_read", "felt.poker.irregular", "felt.poker.runouts",
         "felt.poker.refusals", "felt.poker.posted", "felt.poker.games", "felt.poker.hands",
-        "felt.poker.low", "felt.image", "felt.ed25519", "felt.verify",
+        "felt.poker.low", "felt.image", "felt.ed25519", "felt.verify", "felt.vouch",
         "felt.table.banked_table", "felt.table.banked_config", "felt.table.banked_record",
         "felt.banked.irregular", "felt.banked.sign", "felt.banked.four_card",
         "felt.banked.holdem_bonus")

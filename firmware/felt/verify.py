@@ -15,12 +15,9 @@ tilted one alike.
 """
 
 import binascii
-import hashlib
 import json
 
-from felt import image
-
-BLOCK = 64      # SHA-256's block, HMAC's key size (RFC 2104)
+from felt import image, mac
 
 
 def answer(root, seed):
@@ -32,12 +29,12 @@ def answer(root, seed):
         key = b""
     if not 16 <= len(key) <= 64:      # a tilted board asks no other module to check it
         return {"seed": None, "mac": None, "why": "a seed is 16 to 64 bytes in hex"}
-    mac = None
+    digest = None
     if root is not None:
-        mac = program_mac(root, key, image.flash if image.frozen() else None)
-    if mac is None:
+        digest = program_mac(root, key, image.flash if image.frozen() else None)
+    if digest is None:
         return {"seed": seed, "mac": None, "why": "this table runs no signed image"}
-    return {"seed": seed, "mac": binascii.hexlify(mac).decode()}
+    return {"seed": seed, "mac": binascii.hexlify(digest).decode()}
 
 
 def program_mac(root, seed, firmware=None):
@@ -47,7 +44,7 @@ def program_mac(root, seed, firmware=None):
     manifest = image.manifest(root)
     if manifest is None:
         return None
-    inner, outer = _keyed(seed)
+    inner, outer = mac.keyed(seed)
     size = manifest.get(image.FIRMWARE)
     if firmware is not None and isinstance(size, list) and size and isinstance(size[0], int):
         n = min(size[0], image.MAX_FIRMWARE)
@@ -57,19 +54,6 @@ def program_mac(root, seed, firmware=None):
         _file(inner, root, name)
     outer.update(inner.digest())
     return outer.digest()
-
-
-def _keyed(seed):
-    """RFC 2104: the inner and outer SHA-256, fed the key padded and masked."""
-    if len(seed) > BLOCK:
-        seed = hashlib.sha256(seed).digest()
-    key = bytearray(BLOCK)
-    key[:len(seed)] = seed
-    ipad, opad = bytearray(BLOCK), bytearray(BLOCK)
-    for i in range(BLOCK):
-        ipad[i] = key[i] ^ 0x36
-        opad[i] = key[i] ^ 0x5C
-    return hashlib.sha256(ipad), hashlib.sha256(opad)
 
 
 def _part(h, name, size):

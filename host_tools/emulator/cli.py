@@ -97,6 +97,10 @@ def parse_args(argv):
                     help="with --image and --runtime micropython: the board's chip id in hex "
                          "(the unix port has none; a Pico's is read from its flash), which an "
                          "image built with felt-flash build --chip must name")
+    ap.add_argument("--board-key", metavar="FILE",
+                    help="with --image and --runtime micropython: the host's copy of the "
+                         "board's own key, put beside its journal as felt-flash install "
+                         "puts it (default: one made there)")
     ap.add_argument("--tech-key", metavar="FILE", default="keys/tech.key",
                     help="with --image: the technician's private key, which signs the "
                          "table's configuration and deck registrations (default %(default)s)")
@@ -145,6 +149,9 @@ def parse_args(argv):
         if args.runtime == "pico" and "trust" in args.given:
             ap.error("--trust is for --runtime micropython: a Pico's filesystem holds the "
                      "keys it trusts (felt-flash pico --owners, --tech)")
+        if args.runtime == "pico" and "board_key" in args.given:
+            ap.error("--board-key is for --runtime micropython: a Pico's filesystem holds "
+                     "its own key (felt-flash pico)")
         if args.runtime == "pico" and not (Path(args.image) / "filesystem.img").is_file():
             ap.error("--image %s: no Pico's files there (no filesystem.img): felt-flash pico "
                      "writes them" % args.image)
@@ -160,7 +167,7 @@ def parse_args(argv):
         except cli.UserError as e:
             ap.error(str(e))
     else:
-        for option in ("trust", "tech_key", "chip"):
+        for option in ("trust", "tech_key", "chip", "board_key"):
             if option in args.given:
                 ap.error("--%s goes with --image: a table without one checks no program and "
                          "takes unsigned commands" % option.replace("_", "-"))

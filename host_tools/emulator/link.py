@@ -306,10 +306,10 @@ def start(board_path, journal=None, runtime="cpython", seed=0, **options):
     """The firmware on `runtime`, booting: a FirmwareProcess, or on an emulated Pico a
     PicoProcess (host_tools.pico.process), which takes no other `options` but `measure`
     (its bridge's timeline of emulated moments, not perf frames) and `image` (the files
-    felt-flash pico wrote)."""
+    felt-flash pico wrote, its own key in them)."""
     if runtime != "pico":
         return FirmwareProcess(board_path, journal, runtime=runtime, **options)
-    given = sorted(k for k in ("heap", "phh", "chip") if options.get(k))
+    given = sorted(k for k in ("heap", "phh", "chip", "board_key") if options.get(k))
     if given:
         raise ValueError("an emulated Pico takes no %s" % ", ".join(given))
     from host_tools.pico.process import PicoProcess
@@ -325,15 +325,26 @@ class FirmwareProcess:
 
     def __init__(self, board_path, journal=None, python=sys.executable, phh=None,
                  runtime="cpython", heap=None, measure=False, image=None, trust=None,
-                 chip=None):
+                 chip=None, board_key=None):
         """`image`: run a signed image (felt-flash build) as a board flashed with it, its
         program checked at boot against the trust document `trust` (trust.json, felt-flash
-        root; MicroPython only).  `chip`: the board's chip id in hex, which a runtime
-        without one is given so (felt.runtime.chip_id); None: none."""
+        root; MicroPython only), and its own key beside its journal (felt.boardkey: the
+        host's copy in the file `board_key`, made there if missing, as felt-flash install
+        puts it; else one made beside the journal and kept across its boots;
+        `self.board_key` holds it, None without an image).  `chip`: the board's chip id in
+        hex, which a runtime without one is given so (felt.runtime.chip_id); None: none."""
         if runtime not in RUNTIMES:
             raise ValueError("runtime must be one of %s" % ", ".join(RUNTIMES))
         self.journal = journal
         self.runtime = runtime
+        self.board_key = self.board_key_file = None
+        if image is not None and journal:
+            from felt import boardkey
+            from host_tools import flash
+            self.board_key_file = boardkey.path(str(journal))
+            if board_key is not None:       # made there first if missing, as install
+                Path(self.board_key_file).write_text(flash.board_key(board_key).hex())
+            self.board_key = flash.board_key(self.board_key_file)
         args = ["--board", str(board_path)]
         if journal:
             args += ["--journal", str(journal)]

@@ -35,14 +35,15 @@ import time
 from host_tools import cli
 from host_tools.emulator.link import MAX_REBOOTS_IN_A_ROW, TILT_EXIT, LinkError, Tilted
 from host_tools.emulator.link import start as start_firmware
-from host_tools.emulator.session import forget_journal
+from host_tools.emulator.session import forget_board
 
 BOOT_S = 60.0          # the firmware's first frame comes within this (MicroPython, an image)
 REBOOT_WINDOW_S = 10.0
 SEND_TIMEOUT_S = 5.0   # a client that takes nothing for this long is let go
 # The options (dests) that go with --serve: what boots the firmware (no device, no player,
 # no technician: the console signs).
-OPTIONS = {"serve", "board", "journal", "runtime", "heap", "image", "trust", "chip"}
+OPTIONS = {"serve", "board", "journal", "runtime", "heap", "image", "trust", "chip",
+           "board_key"}
 
 
 def address(text):
@@ -166,7 +167,8 @@ def serve(args, out=None):
     try:
         with cli.interruptible():
             fw = start_firmware(args.board, journal, runtime=args.runtime, heap=args.heap,
-                                image=args.image, trust=args.trust, chip=args.chip)
+                                image=args.image, trust=args.trust, chip=args.chip,
+                                board_key=args.board_key)
             bridge = Bridge(fw, listener, say)
             bridge.wait_for_boot()
             host, port = listener.getsockname()[:2]
@@ -176,7 +178,11 @@ def serve(args, out=None):
             key = getattr(fw, "tech_key_file", None)    # an emulated Pico's, of this run
             if key is not None:
                 say("its image is signed with a key of this run's, and it runs slower "
-                    "than real time: felt-console --key %s --timeout 30" % key)
+                    "than real time: felt-console --key %s --board-key %s --board-id ID "
+                    "--timeout 30 (ID: the board's, as `challenge` says it)"
+                    % (key, fw.board_key_file))
+            elif fw.board_key is not None:
+                say("its own key is %s (felt-console --board-key)" % fw.board_key_file)
             bridge.run()
     except KeyboardInterrupt:
         say("stopped")
@@ -190,5 +196,4 @@ def serve(args, out=None):
         if fw is not None:
             fw.close()
         if own:
-            forget_journal(journal)
-            os.rmdir(os.path.dirname(journal))
+            forget_board(journal)

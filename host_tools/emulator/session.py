@@ -46,12 +46,25 @@ BANKED_TABLE = {"min_wager": 1, "max_wager": 10, "ante": 1, "aces_up": "I",
 def forget_journal(path):
     """Remove a journal with its archives and any new one begun (docs/journal.md): an
     empty journal, or none beside an archive, is a lost journal: the table locks.
-    The event log beside it goes too: a new table."""
+    The event log beside it goes too: a new table.  The board's own key stays, as a
+    board keeps it (docs/journal.md)."""
     for p in files(path)[::-1] + [path + ".reboot"] + list(eventlog.files(path + ".events")):
         try:
             os.remove(p)
         except FileNotFoundError:
             pass
+
+
+def forget_board(path):
+    """The journal at `path` forgotten (forget_journal) with the board's own key beside
+    it and the temporary folder that held them: an emulated board of one run."""
+    from felt import boardkey
+    forget_journal(path)
+    try:
+        os.remove(boardkey.path(path))
+    except FileNotFoundError:
+        pass
+    os.rmdir(os.path.dirname(path))
 
 
 def table_config(game="holdem", players=9, stack=1000, structure="fixed", rake="none",
@@ -88,11 +101,12 @@ class Session:
     def __init__(self, players=9, seed=0, stack=1000, board=DEFAULT_BOARD,
                  button="dealer_right", journal=None, config=None, phh=None, inject=None,
                  runtime="cpython", heap=None, measure=False, image=None, trust=None,
-                 tech_key=None, trace=None, presses_only=False, chip=None):
+                 tech_key=None, trace=None, presses_only=False, chip=None, board_key=None):
         """`inject`: None (no faults), "manual" (faults only when armed or injected, e.g.
         from the terminal view's keys) or "random" (also at random moments).  `runtime`
         and `heap`: what the firmware runs on; `measure`: its perf frames (HostLink.perf);
-        `image` and `trust`: a signed image to run and the board's trust document
+        `image`, `trust`, `chip` and `board_key`: a signed image to run, the board's trust
+        document, its chip id and the host's copy of its own key
         (host_tools.emulator.link.FirmwareProcess); `tech_key`: the private key that
         signs the technician's commands to it (host_tools.tech); `presses_only`: the
         players act with their seat buttons alone, as at a wired board, which takes no
@@ -147,14 +161,18 @@ class Session:
         forget_journal(journal)
         self.fw = start_firmware(self.board_path, journal, runtime=runtime, seed=seed, phh=phh,
                                  heap=heap, measure=measure, image=image, trust=trust,
-                                 chip=chip)
+                                 chip=chip, board_key=board_key)
         # An emulated Pico's devices are at its pins (host_tools.pico.bridge).
         self.wired = self.fw.runtime == "pico" and self.board.get("devices", "wired") == "wired"
         # Its seat buttons say no amount: where it has the dealer's panel, the dealer
         # keys them there (host_tools.pico.panel); where not, presses only.
         self.presses_only = presses_only or (self.wired and "keypad" not in self.board)
         # An emulated Pico runs an image signed with a key of its own (PicoProcess).
-        self.tech_key = tech_key or getattr(self.fw, "tech_key", None)
+        tech_key = tech_key or getattr(self.fw, "tech_key", None)
+        self.technician = None        # host_tools.tech.Technician, where it has a key
+        if tech_key is not None and self.fw.board_key is not None:
+            from host_tools import tech
+            self.technician = tech.Technician(tech_key, self.fw.board_key)
         self.link_errors = 0      # bad frames and failed sends on links before a power cut
         self.link = self.fw.link
         # Every frame on the link, each way, power cuts included (FirmwareProcess keeps
@@ -171,8 +189,7 @@ class Session:
         if self._trace is not None:
             self._trace.close()
         if self._own_journal:
-            forget_journal(self.fw.journal)
-            os.rmdir(os.path.dirname(self.fw.journal))
+            forget_board(self.fw.journal)
 
     def __enter__(self):
         self.open()
@@ -228,18 +245,25 @@ class Session:
         from felt.table.controller import TECHNICIAN_ONLY
         if kind not in TECHNICIAN_ONLY or not self.hello.get("signed"):
             return kind, payload
-        if self.tech_key is None:
+        from host_tools import tech
+        return "tech", tech.signed(self.signer(), tech.challenge(self.link, self.signer()),
+                                   kind, payload)
+
+    def signer(self):
+        """The session's Technician; LinkError where it has none."""
+        if self.technician is None:
             raise LinkError("the board takes only signed technician commands: give the "
                             "technician's key")
-        from host_tools import tech
-        return "tech", tech.signed(self.tech_key, self.link.request("challenge", {}, "challenge"),
-                                   kind, payload)
+        return self.technician
 
     def ask(self, kind, payload):
         """The board's answer to a query, signed where it is a technician's (recall,
         eventlog) and the board trusts keys."""
-        sent, body = self.as_technician(kind, payload)
-        return self.link.request(sent, body, kind)
+        from felt.table.controller import TECHNICIAN_ONLY
+        if kind in TECHNICIAN_ONLY and self.hello.get("signed"):
+            from host_tools import tech
+            return tech.ask(self.link, self.signer(), kind, payload)   # its MAC checked
+        return self.link.request(kind, payload, kind)
 
     def power_cut(self):
         """The table's power fails and comes back: the firmware boots and resumes from
@@ -521,7 +545,8 @@ def from_args(args, inject):
                       journal=args.journal, config=config, phh=args.phh, inject=inject,
                       runtime=args.runtime, heap=args.heap, image=args.image,
                       trust=args.trust, tech_key=args.tech_key, trace=args.trace,
-                      presses_only=args.presses_only, chip=args.chip)
+                      presses_only=args.presses_only, chip=args.chip,
+                      board_key=args.board_key)
     if args.floor is not None:     # the table on the floor's broker (docs/floor.md)
         from host_tools.cli import UserError
         from host_tools.floor.cli import say_waiting

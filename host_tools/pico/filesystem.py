@@ -16,11 +16,18 @@ def _mounted(data):
 
 
 def add(image, files):
-    """`files` ({name: bytes}, folders made as needed) written into the filesystem image
-    in the file `image`, as whoever reaches the USB REPL could put them on a board."""
+    """`files` ({name: bytes}, folders made as needed; {name: None}, the file removed)
+    written into the filesystem image in the file `image`, as whoever reaches the USB
+    REPL could put them on a board."""
     with open(image, "rb") as f:
         fs = _mounted(f.read())
     for name, content in sorted(files.items()):
+        if content is None:
+            try:
+                fs.remove(name)
+            except FileNotFoundError:
+                pass
+            continue
         parts = name.split("/")
         for i in range(1, len(parts)):
             try:

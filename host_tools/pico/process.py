@@ -29,13 +29,16 @@ class PicoProcess:
         """`journal`: where the table's journal is copied from the flash when it closes
         (the board keeps its own, on its filesystem).  `measure`: the bridge keeps the
         chip's moments in `timeline` (Bridge, felt-bench).  `plant`: files ({name:
-        bytes}) put on its filesystem beside the image, as an attacker at the USB port
-        would (filesystem.add).  `boot_uf2`: the firmware the chip runs, when not the one
+        bytes}; None: removed) put on its filesystem beside the image, as an attacker at
+        the USB port would (filesystem.add).  `boot_uf2`: the firmware the chip runs, when not the one
         its image was signed for (as BOOTSEL would write another).  `usb`: a PC is
         plugged into its USB port (Bridge.type_usb, Bridge.usb_out), at a cost in speed.
         `image`: the folder of files felt-flash pico wrote, flashed as BOOTSEL would
         (its firmware.uf2 and filesystem.img, with the keys in it); without it the Pico
-        runs `make pico`'s firmware with a filesystem signed with keys of its own."""
+        runs `make pico`'s firmware with a filesystem signed with keys of its own.
+        `board_key`: the board's own key, as its filesystem holds it, planted or not
+        (felt.boardkey);
+        `technician`: the host_tools.tech.Technician of this run's keys, where it made them."""
         from felt.board import load
         bridge.check_ready()
         self.board_path = str(board_path)
@@ -45,6 +48,7 @@ class PicoProcess:
         self.timeline = [] if measure else None
         self._dir = tempfile.mkdtemp(prefix="felt-pico-")
         self.tech_key = self.tech_key_file = self.owner_key = None
+        self.technician = self.board_key_file = None
         if image is None:
             # A Pico runs only a signed image: one signed with a key of this session's
             # (the owner's: it signs `service` too); its technician's commands are
@@ -55,8 +59,9 @@ class PicoProcess:
             tech_key, tech_pub = flash.keygen(os.path.join(self._dir, "tech"))
             self.tech_key = flash.load_key(str(tech_key))
             self.tech_key_file = str(tech_key)    # for felt-console --key, while this runs
+            self.board_key_file = os.path.join(self._dir, "board.key")
             flash.pico(self.board_path, image, str(key), firmware=str(bridge.UF2),
-                       tech=str(tech_pub))
+                       tech=str(tech_pub), board_key_path=self.board_key_file)
         self.image = image      # the files it was flashed with (felt-flash verify --image)
         # The harness reads the filesystem from here; a copy, as planting changes it.
         self.fs_image = os.path.join(self._dir, "filesystem.img")
@@ -64,9 +69,22 @@ class PicoProcess:
         self.flash_out = os.path.join(self._dir, "flash.bin")   # the flash as it is at quit
         if plant:
             filesystem.add(self.fs_image, plant)
+        self.board_key = self._own_key()        # a key planted in place of its own too
+        if self.tech_key is not None:
+            from host_tools import tech
+            self.technician = tech.Technician(self.tech_key, self.board_key)
         self.uf2 = str(boot_uf2 or os.path.join(image, "firmware.uf2"))
         self.usb = usb
         self._boot()
+
+    def _own_key(self):
+        """The board's own key as its filesystem holds it (felt.boardkey), or None."""
+        from felt import boardkey
+        if not self.board["journal"]:
+            return None
+        with open(self.fs_image, "rb") as f:
+            text = filesystem.read(f.read(), boardkey.path(self.board["journal"]))
+        return bytes.fromhex(text.decode().strip()) if text else None
 
     def _boot(self):
         master, slave = pty.openpty()

@@ -76,6 +76,7 @@ def files(tmp_path_factory):
     (d / "bad.json").write_text("{nope")
     (d / "noleds.json").write_text('{"name": "noleds", "runtime": "micropython"}')
     private, public = flash.keygen(d / "felt")
+    flash.board_key(d / "b1.key")               # a board's own key, as install keeps it
     flash.build("pico-11", d / "image", private)
     flash.write_trust(d, private)
     (d / "busy").mkdir()
@@ -110,8 +111,14 @@ REFUSED = [
     ("felt-emulator", "--runtime pico --image {d}/image --hands 2", "no Pico's files there"),
     ("felt-emulator", "--runtime pico --image {d}/image --trust {d}/trust.json --hands 2",
      "a Pico's filesystem holds the keys it trusts"),
-    ("felt-tech", "--port /dev/ttyNONE --key {d}/felt.key clear",
+    ("felt-tech", "--port /dev/ttyNONE --key {d}/felt.key --board-key {d}/b1.key clear",
      "/dev/ttyNONE: no such port: is the board plugged in?"),
+    ("felt-tech", "--port /dev/ttyNONE --key {d}/felt.key clear",
+     "a technician's key signs for one board: name it with --board ID"),
+    ("felt-tech", "--port /dev/ttyNONE --key {d}/felt.key --board b2 clear",
+     "keys/boards/b2.key: No such file"),
+    ("felt-tech", "--port /dev/ttyNONE --key {d}/felt.key --board-key {d}/bad.json clear",
+     "not 32 bytes in hex"),
     ("felt-recall", "--port /dev/ttyNONE", "/dev/ttyNONE: no such port: is the board plugged in?"),
     ("felt-console", "--port /dev/ttyNONE state",
      "/dev/ttyNONE: no such port: is the board plugged in?"),

@@ -315,6 +315,11 @@ def test_at_a_prompt_what_the_board_says_unasked_shows_above_what_is_being_typed
         listener.close()
 
 
+def image_key_id(public_file):
+    from felt.image import key_id
+    return key_id(bytes.fromhex(public_file.read_text().strip()))
+
+
 @pytest.fixture(scope="module")
 def signed_image(tmp_path_factory):
     """A signed image (felt-flash build) and the keys: felt.key signs images, tech.key commands, other.key nothing."""
@@ -340,22 +345,27 @@ def signed_image(tmp_path_factory):
 # (185 KB) runs out of memory in its link task as a deck check retires a deck (`shuf
 # done` with a missing card), reboots, and the technician's challenge is drawn anew. The
 # same retirement plays on CPython and on MicroPython without an image. To be found.
-def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(signed_image):
+def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(signed_image,
+                                                                             tmp_path):
     image, keys = signed_image
-    # No --tech-key: the emulator plays no technician, the console signs.
+    # No --tech-key: the emulator plays no technician, the console signs, with the
+    # board's own key that the emulator made beside its journal (as felt-flash install).
+    journal = tmp_path / "journal.jsonl"
     served = Served("--runtime", "micropython", "--image", image, "--trust", keys / "trust.json",
-                    cwd=keys)
+                    "--journal", journal, cwd=keys)
+    board = ("--board-id", "pico-11", "--board-key", "%s.key" % journal)
     try:
         unsigned = felt_console("--port", served.url, "deck", "A", "send", "deck",
                                 '{"register":"A"}', "heap")
         assert unsigned.stdout.splitlines()[0] == "hello: board pico-11, firmware %s, " % FIRMWARE + \
             "11 seats, technician's commands signed"
         assert unsigned.stderr == "felt-console: deck: this board takes a technician's " \
-            "commands signed only: start felt-console with --key KEYFILE\n"
+            "commands signed only: start felt-console with --key KEYFILE --board-id ID\n"
         assert "refused: deck is a technician's command: send it signed (tech)" in \
             unsigned.stdout
         assert "heap: " in unsigned.stdout and " bytes used, " in unsigned.stdout
-        signed = felt_console("--port", served.url, "--key", keys / "tech.key", stdin=script(
+        signed = felt_console("--port", served.url, "--key", keys / "tech.key", *board,
+                              stdin=script(
             "cfg " + HEADS_UP, 'send dealer {"b":"deal"}',
             'send shuf {"state":"done","count":51,"missing":["As"]}', "deck A", "state"))
         assert signed.returncode == 0 and signed.stderr == "", signed.stdout + signed.stderr
@@ -363,16 +373,22 @@ def test_a_board_that_trusts_keys_takes_the_technicians_commands_signed_only(sig
         i = out.index("event: deck A registered; deck B in play")
         assert out[i + 1:i + 3] == ["done", "table: shuffling, hand 0; deck B in play, "
                                             "none retired"]
-        foreign = felt_console("--port", served.url, "--key", keys / "other.key", "clear")
-        assert "refused: clear refused: not signed by a trusted key for this board's " \
-               "challenge" in foreign.stdout.splitlines()
-        # The event log is a technician's to read (issue 21), and after a refused
-        # signature the board checks none for a second.
+        foreign = felt_console("--port", served.url, "--key", keys / "other.key", *board,
+                               "clear")
+        other_id = image_key_id(keys / "other.pub")
+        assert "refused: clear refused: key %s is not trusted for clear" % other_id in \
+            foreign.stdout.splitlines()
+        # Told to expect another board, it signs nothing (issue 38, item 4).
+        elsewhere = felt_console("--port", served.url, "--key", keys / "tech.key",
+                                 "--board-id", "pico-12", "--board-key", "%s.key" % journal,
+                                 "clear")
+        assert "failed: the board on the link says it is pico-11, not pico-12: nothing was " \
+               "signed for it" in elsewhere.stdout.splitlines()
+        # The event log is a technician's to read (issue 21).
         plain = felt_console("--port", served.url, "log")
         assert plain.stderr == "felt-console: eventlog: this board answers a technician " \
-            "only: start felt-console with --key KEYFILE\n"
-        time.sleep(1.0)
-        out = felt_console("--port", served.url, "--key", keys / "tech.key",
+            "only: start felt-console with --key KEYFILE --board-id ID\n"
+        out = felt_console("--port", served.url, "--key", keys / "tech.key", *board,
                            "log").stdout.splitlines()
         assert [line.split(" hand ")[1].split(":")[0].split(" ", 1)[1] for line in out[-5:]] \
             == ["technician", "deck retired", "deck registered", "technician",
@@ -390,11 +406,12 @@ def test_a_tilted_board_says_so_and_refuses_every_question(signed_image, tmp_pat
     data = bytearray(target.read_bytes())
     data[len(data) // 2] ^= 1
     target.write_bytes(bytes(data))
+    journal = tmp_path / "journal.jsonl"
     served = Served("--runtime", "micropython", "--image", spoilt, "--trust",
-                    keys / "trust.json")
+                    keys / "trust.json", "--journal", journal)
     try:
-        r = felt_console("--port", served.url, "--key", keys / "tech.key", "state", "log",
-                         "deck", "A")
+        r = felt_console("--port", served.url, "--key", keys / "tech.key", "--board-key",
+                         "%s.key" % journal, "state", "log", "deck", "A")
     finally:
         served.stop()
     out = r.stdout.splitlines()

@@ -138,3 +138,26 @@ def test_install_dry_run_needs_the_boards_key(tmp_path, key, capsys):
     flash.build("pico-11", out, key)
     assert flash.main(["install", "--image", str(out), "--dry-run"]) == 2
     assert "needs --trust" in capsys.readouterr().err
+
+
+def test_install_puts_the_boards_own_key_beside_its_journal_and_keeps_the_hosts_copy(
+        tmp_path, key, capsys, monkeypatch):
+    # Issue 38, item 4: the board's key MACs what it answers a technician; the host
+    # that installs it keeps a copy, for the board's owner only, named by the board.
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "image"
+    flash.build("pico-11", out, key)
+    (cmd,) = flash.install_commands("/dev/ttyACM0", out, key_file="keys/boards/b1.key")
+    assert cmd[-7:] == ["+", "fs", "cp", "keys/boards/b1.key", ":/journal.jsonl.key",
+                        "+", "soft-reset"]
+    trust = flash.write_trust(tmp_path / "trust", key)
+    assert flash.main(["install", "--image", str(out), "--trust", str(trust), "--dry-run"]) == 0
+    said = capsys.readouterr().out
+    assert "fs cp keys/boards/pico-11.key :/journal.jsonl.key + soft-reset" in said
+    # An image built for a chip names the host's copy by the chip's id, as its
+    # challenge says it.
+    flash.build("pico-11", out, key, force=True, chip="e6613850432a112c")
+    assert flash.main(["install", "--image", str(out), "--trust", str(trust), "--dry-run"]) == 0
+    said = capsys.readouterr().out
+    assert "fs cp keys/boards/e6613850432a112c.key :/journal.jsonl.key + soft-reset" in said
+    assert not (tmp_path / "keys").exists()            # a dry run makes nothing

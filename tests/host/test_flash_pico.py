@@ -22,6 +22,13 @@ def key(tmp_path_factory):
     return flash.keygen(tmp_path_factory.mktemp("keys") / "felt")[0]
 
 
+@pytest.fixture(autouse=True)
+def host(tmp_path, monkeypatch):
+    """A host's folder of its own: felt-flash pico keeps the board's key in its
+    keys/boards/."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture
 def firmware(tmp_path):
     path = tmp_path / "firmware.uf2"
@@ -55,8 +62,8 @@ def test_pico_writes_the_firmware_and_a_filesystem_holding_only_the_boards_data(
     assert len(raw) == 352 * 4096     # the rp2 port's RPI_PICO filesystem, 0xA0000 on
     assert uf2.read(out / "filesystem.uf2") == (0x100A0000, raw)
     files = mount(raw)
-    assert sorted(files) == ["board.json", "felt.newest", "manifest.json", "manifest.sig",
-                             "trust.json", "trust.sig"]
+    assert sorted(files) == ["board.json", "felt.newest", "journal.jsonl.key", "manifest.json",
+                             "manifest.sig", "trust.json", "trust.sig"]
     assert json.loads(files["board.json"])["name"] == "pico-11"
     owner = key.with_suffix(".pub").read_text().strip()
     doc = {"version": 1, "owners": [owner], "technicians": []}
@@ -64,6 +71,19 @@ def test_pico_writes_the_firmware_and_a_filesystem_holding_only_the_boards_data(
     # Provisioned: the board's first record, no image run yet.
     assert json.loads(files["felt.newest"]) == image.first_record("pico-11", doc)
     assert manifest["build"] >= 1 and "chip" not in manifest
+    # The board's own key beside its journal (felt.boardkey), the host's copy kept for
+    # its owner only; a board flashed again keeps it.
+    kept = tmp_path / "keys" / "boards" / "pico-11.key"
+    assert files["journal.jsonl.key"].decode() == kept.read_text()
+    assert len(bytes.fromhex(kept.read_text())) == 32 and kept.stat().st_mode & 0o777 == 0o600
+    flash.pico("pico-11", tmp_path / "again", key, firmware)
+    assert mount((tmp_path / "again" / "filesystem.img").read_bytes())["journal.jsonl.key"] \
+        == files["journal.jsonl.key"]
+    # Built for a chip, the host's copy is named by the chip's id, as its challenge says.
+    flash.pico("pico-11", tmp_path / "chip", key, firmware, chip="e6613850432a112c")
+    by_chip = tmp_path / "keys" / "boards" / "e6613850432a112c.key"
+    assert mount((tmp_path / "chip" / "filesystem.img").read_bytes())["journal.jsonl.key"] \
+        == by_chip.read_bytes() != files["journal.jsonl.key"]
     # Signed; it names board.json and the firmware as the UF2 writes it (whole pages).
     assert json.loads(files["manifest.json"]) == manifest
     written = CODE.ljust(4 * 256, b"\0")

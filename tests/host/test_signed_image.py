@@ -4,8 +4,8 @@ a key it trusts signed; anything else tilts it with play disabled and the file n
 (docs/tilts.md, program_check_failed)."""
 
 import json
+import os
 import shutil
-import time
 
 import pytest
 
@@ -189,7 +189,8 @@ def test_verify_reads_the_boards_hashes_back_and_names_what_differs(image, capsy
 
 def test_technician_commands_over_the_link_signed_replayed_and_unsigned(built, keys, tmp_path):
     """On the MicroPython runtime, through the link: the table is configured only by a
-    signed command; the same frame sent again, or a plain one, changes nothing."""
+    signed command; the same frame sent again, or a plain one, changes nothing; a
+    foreign key's is refused before its signature is checked."""
     key = flash.load_key(keys / "tech.key")
     with Session(players=3, seed=2, runtime="micropython", image=built,
                  board=built / "board.json", trust=keys / "trust.json", tech_key=key) as s:
@@ -199,18 +200,18 @@ def test_technician_commands_over_the_link_signed_replayed_and_unsigned(built, k
         link = s.link
         other = table_config(players=3, stack=5)
         assert link.send("cfg", other) == "cfg is a technician's command: send it signed (tech)"
-        signed = tech.signed(key, link.request("challenge", {}, "challenge"), "cfg", other)
+        signed = tech.signed(s.technician, tech.challenge(link, s.technician), "cfg", other)
         assert link.send("tech", signed) is None
         assert s.state()["stacks"][:3] == [5, 5, 5]
-        assert link.send("tech", signed) == \
-            "cfg refused: not signed by a trusted key for this board's challenge"
-        foreign = flash.load_key(keys / "other.key")
-        assert tech.send(link, foreign, "deck", {"register": "A"}).startswith("deck refused")
+        assert link.send("tech", signed) == "cfg refused: nonce %s is not a challenge of " \
+            "this board's: ask for one" % signed["nonce"]
+        foreign = tech.Technician(flash.load_key(keys / "other.key"), s.fw.board_key)
+        assert tech.send(link, foreign, "deck", {"register": "A"}) == \
+            "deck refused: key %s is not trusted for deck" % foreign.key_id
         assert s.state()["stacks"][:3] == [5, 5, 5]
         # The event log is a technician's to read (issue 21): plainly, it is refused.
         with pytest.raises(QueryRefused, match="eventlog is a technician's command"):
             link.request("eventlog", {}, "eventlog")
-        time.sleep(1.0)       # after a refused signature, none is checked for a second
         records = s.ask("eventlog", {})["records"]
         # Refusals are counted: the first is written, the second waits for the tenth.
         assert [r["code"] for r in records][-2:] == ["technician", "technician_refused"]
@@ -225,6 +226,29 @@ def test_felt_flash_verify_asks_the_board_over_its_link_for_a_fresh_hmac(built, 
     assert verified(built, image, keys, capsys) == (0, "the program is the image")
     flip(image / "felt" / "poker" / "round.mpy")
     assert verified(built, image, keys, capsys) == (1, "the program differs from the image")
+
+
+def test_felt_flash_verify_takes_an_answer_only_where_the_boards_key_vouches_for_it(
+        built, keys, tmp_path, capsys):
+    """Issue 38, item 4: a host in the middle has the released image too, so it could
+    answer a lab's seed itself; with the host's copy of the board's own key felt-flash
+    takes only an answer that key vouches for, bound to the board and the seed."""
+    from test_console import Served
+    journal = tmp_path / "journal.jsonl"
+    served = Served("--runtime", "micropython", "--image", built, "--trust", keys / "trust.json",
+                    "--journal", journal)
+    (tmp_path / "other.key").write_text(os.urandom(32).hex() + "\n")
+    try:
+        asks = ["verify", "--image", str(built), "--port", served.url]
+        assert flash.main(asks + ["--board", "pico-11", "--board-key", "%s.key" % journal]) == 0
+        assert capsys.readouterr().out.strip().endswith(
+            "(HMAC-SHA256 for a fresh seed, vouched for by board pico-11's key)")
+        for wrong in (["--board", "pico-11", "--board-key", str(tmp_path / "other.key")],
+                      ["--board", "pico-12", "--board-key", "%s.key" % journal]):
+            assert flash.main(asks + wrong) == 1
+            assert "the verify answer is not vouched for" in capsys.readouterr().err
+    finally:
+        served.stop()
 
 
 def verified(released, image, keys, capsys):
@@ -468,19 +492,18 @@ def test_a_new_trust_document_comes_only_from_the_owner_and_never_goes_back(
     trust.mkdir()
     for name in ("trust.json", "trust.sig"):
         shutil.copy(keys / name, trust / name)
-    technician, owner = flash.load_key(keys / "tech.key"), flash.load_key(keys / "felt.key")
     new = flash.write_trust(tmp_path / "v2", keys / "felt.key", version=2)
     body = tech.body_of("root", str(new))
     with Session(players=3, seed=2, runtime="micropython", image=board,
                  board=board / "board.json", trust=trust / "trust.json",
-                 tech_key=technician) as s:
-        link = s.link
+                 tech_key=flash.load_key(keys / "tech.key")) as s:
+        link, technician = s.link, s.technician
+        owner = tech.Technician(flash.load_key(keys / "felt.key"), s.fw.board_key)
         assert tech.send(link, technician, "root", body) == \
-            "root refused: not signed by a trusted key for this board's challenge"
-        time.sleep(1.0)       # after a refused signature, none is checked for a second
+            "root refused: key %s is not trusted for root" % technician.key_id
         assert tech.send(link, owner, "root", body) is None
         assert tech.send(link, technician, "rules", {"min_wager": 4}) == \
-            "rules refused: not signed by a trusted key for this board's challenge"
+            "rules refused: key %s is not trusted for rules" % technician.key_id
     assert (trust / "trust.json").read_text() == new.read_text()
     assert json.loads((board / "felt.newest").read_text())["root"] == 2
     for name in ("trust.json", "trust.sig"):

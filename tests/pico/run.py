@@ -209,7 +209,8 @@ def test_an_image_built_for_a_chip_runs_on_that_chip_only():
         answers = {}
         for chip in ("e6613850432a112c", "e6613850432a112d"):
             image = os.path.join(tmp, chip)
-            flash.pico(DEFAULT_BOARD, image, str(key), firmware=str(bridge.UF2), chip=chip)
+            flash.pico(DEFAULT_BOARD, image, str(key), firmware=str(bridge.UF2), chip=chip,
+                       board_key_path=os.path.join(tmp, chip + ".key"))
             fw = PicoProcess(DEFAULT_BOARD, image=image)
             try:
                 fw.link.recv()                            # the boot LED frame
@@ -239,7 +240,7 @@ def test_a_journal_edited_on_the_flash_with_its_checksums_recomputed_locks_the_t
     from host_tools.emulator.session import DEFAULT_BOARD
     from host_tools.pico import filesystem
     from host_tools.pico.process import PicoProcess
-    key = bytes(range(32))
+    key = bytes(range(32))      # the board's own key, the same at each boot below
     name = "journal.jsonl"
     key_file = {name + boardkey.SUFFIX: binascii.hexlify(key)}
 
@@ -252,7 +253,7 @@ def test_a_journal_edited_on_the_flash_with_its_checksums_recomputed_locks_the_t
             if name not in plant:
                 cfg = table_config("holdem", 3, 1000, "fixed", "none", "dealer_right",
                                    False)
-                assert tech.send(fw.link, fw.tech_key, "cfg", cfg) is None
+                assert tech.send(fw.link, fw.technician, "cfg", cfg) is None
             state = fw.link.request("state", {}, "state")
         finally:
             fw.close()
@@ -278,7 +279,7 @@ def test_a_journal_edited_on_the_flash_with_its_checksums_recomputed_locks_the_t
     assert state["locked"] == "journal /%s line 2: the MAC does not hold, the checksum " \
         "does: edited" % name and state["config"] is None, state
     assert kept == edited[name]                           # the journal left as found
-    state, _ = booted({name: written})                    # the key removed
+    state, _ = booted({name: written, name + boardkey.SUFFIX: None})   # the key removed
     assert state["locked"] == "journal /%s line 1: a MAC, but the board keeps no key: " \
         "its key file removed, or the journal of another board" % name, state
 
@@ -347,12 +348,11 @@ def test_the_usb_repl_answers_only_at_the_boot_an_owners_service_asked_for():
         assert fw.link.request("state", {}, "state")["state"] == "idle"
         assert fw.link.send("service", {}) == \
             "service is a technician's command: send it signed (tech)"
-        time.sleep(1.0)         # after a refused signature, none is checked for a second
-        assert tech.send(fw.link, fw.tech_key, "service", {}) == \
-            "service refused: not signed by a trusted key for this board's challenge"
+        assert tech.send(fw.link, fw.technician, "service", {}) == \
+            "service refused: key %s is not trusted for service" % fw.technician.key_id
         assert usb.resets == [], usb.resets
-        time.sleep(1.0)
-        assert tech.send(fw.link, fw.owner_key, "service", {}) is None
+        owner = tech.Technician(fw.owner_key, fw.board_key)
+        assert tech.send(fw.link, owner, "service", {}) is None
         fw.link.drain(0)        # what the table said before: the hello below is a boot's
         # Enter, until the REPL answers: the emulated USB host sends no SOF, so what the
         # board printed before the host connected waits for the host's first packet.
@@ -372,7 +372,7 @@ def test_the_usb_repl_answers_only_at_the_boot_an_owners_service_asked_for():
             hello = fw.link.recv()
         said = typed(b"\x03\x03print(6*7)\r")
         assert b"42" not in said and b">>>" not in said, said
-        records = tech.ask(fw.link, fw.tech_key, "eventlog", {})["records"]
+        records = tech.ask(fw.link, fw.technician, "eventlog", {})["records"]
     finally:
         fw.close()
     details = [(r["code"], r["detail"]) for r in records]

@@ -113,6 +113,10 @@ class Link:
             for seq, kind, payload in self.decoder:
                 self.heard = self.ticks_ms()
                 self._receive(seq, kind, payload, handler)
+                # The other tasks (the watchdog's feeding among them) run between two
+                # frames: a burst read at once (bogus `tech` frames queued behind a
+                # signature check) must not hold the loop for all of them.
+                await sleep_ms(0)
             self.flush()
 
     def _receive(self, seq, kind, payload, handler):

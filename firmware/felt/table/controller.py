@@ -40,6 +40,7 @@ PUBLIC = "felt.table.public"       # a past round's public record, for the link 
 PLACE = "felt.table.placing"       # the high card that places the button (felt.lazy)
 REPORTS = "felt.table.reports"     # the decks retired, the lock, time charges (felt.lazy)
 VERIFY = "felt.verify"             # program verification on demand (felt.lazy)
+VOUCH = "felt.vouch"               # what the board's own key vouches for (felt.lazy)
 # What the table's own devices say: on a wired board (felt.board.DEVICES) taken from them
 # alone, never from the link, table time too (issue 21, item 1; docs/security.md).
 DEVICE_INPUTS = ("btn", "dealer", "card", "shoe", "shuf", "chip", "discard", "wager", "clock")
@@ -71,12 +72,17 @@ class Controller:
         self.service = service
         # Its devices are at its pins and only there (felt.board.DEVICES).
         self.own_devices = hal.wired and board.get("devices", "wired") == "wired"
-        self.challenge = None       # drawn when first asked for (felt.table.technician)
-        self.challenge_ms = 0       # when it was drawn (hal.ticks_ms)
-        self.refused_ms = None      # when a technician's signature was last refused
+        # The board's own key, kept beside the journal (felt.boardkey), or None: the one
+        # its journal's records are MACed with.
+        self.key = self.journal.key
+        # The challenges given and not yet spent: [(nonce, hal.ticks_ms when drawn)]
+        # (felt.table.technician).
+        self.challenges = []
         # While a technician's signed command is carried out: the id of the key that
-        # signed it (felt.table.technician); else False.
+        # signed it, and the challenge it answered (felt.table.technician); else False
+        # and None.
         self.authorised = False
+        self.asked = None
         self.minutes = 0         # table time, for time charges
         # The dealer's panel, where the board has a keypad (felt.table.panel): it hears
         # every event, to show the turn and the bounds.
@@ -232,7 +238,8 @@ class Controller:
     def _on_eventlog(self, p):
         """The event log, a page at a time from record `from` (docs/tilts.md)."""
         records, nxt = self.eventlog.page(p.get("from", 0))
-        self.hal.link.send("eventlog", {"records": records, "next": nxt})
+        self.hal.link.send("eventlog", self.vouched("eventlog", {"records": records,
+                                                                 "next": nxt}, self.asked))
 
     def _on_recall(self, p):
         """A past round from the journal, a page at a time (docs/protocol.md): round
@@ -243,7 +250,7 @@ class Controller:
         finally:
             lazy.forget(RECALL)
             lazy.forget(RECORDS)
-        self.hal.link.send("recall", answer)
+        self.hal.link.send("recall", self.vouched("recall", answer, self.asked))
         # Every card of a past round left the board: whose key asked is kept.
         if answer["seq"] is None and not answer["events"]:
             pass                # no such round: nothing left it
@@ -268,10 +275,22 @@ class Controller:
     def _on_verify(self, p):
         """Program verification on demand (felt.verify): the image's HMAC for the seed."""
         try:
-            self.hal.link.send("verify", lazy.load(VERIFY).answer(self.image, p["seed"]))
+            answer = lazy.load(VERIFY).answer(self.image, p["seed"])
         finally:
             lazy.forget(VERIFY)
             lazy.forget("felt.image")
+        self.hal.link.send("verify", self.vouched("verify", answer, p["seed"], "board_mac"))
+
+    def vouched(self, kind, answer, nonce, field="mac"):
+        """`answer` with the MAC of the board's own key over it, this board and `nonce`
+        (the challenge or seed its request answered) in `field`, where the board keeps a
+        key and the request had a nonce (felt.vouch); else as it is."""
+        if self.key is None or nonce is None:
+            return answer
+        try:
+            return lazy.load(VOUCH).vouched(self.key, self.board, nonce, kind, answer, field)
+        finally:
+            lazy.forget(VOUCH)
 
     def record(self, code, detail=""):
         """A tilt, an error or a clearing, into the event log (docs/tilts.md)."""
@@ -283,10 +302,16 @@ class Controller:
         return self.cold(REPORTS, "register_deck", p)
 
     def _on_challenge(self, p):
-        self.cold(TECHNICIAN, "challenge", p)
+        try:
+            self.cold(TECHNICIAN, "challenge", p)
+        finally:
+            lazy.forget(VOUCH)     # felt.table.technician's board_id
 
     def _on_tech(self, p):
-        return self.cold(TECHNICIAN, "command", p)
+        try:
+            return self.cold(TECHNICIAN, "command", p)
+        finally:
+            lazy.forget(VOUCH)     # felt.table.technician's board_id
 
     def _on_clear(self, p):
         return self.cold(TECHNICIAN, "clear", p)

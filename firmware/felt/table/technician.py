@@ -7,16 +7,20 @@ REPL (`service`, from which the board's files could be rewritten) take an owner'
 one that signs images: the higher role (issue 38).  Seat buttons and the dealer's panel
 stay as they are.
 
-A signed command is `tech {"cmd": kind, "body": {...}, "sig": hex}`: an Ed25519
-signature (felt.ed25519) of `felt-tech ` followed by the canonical JSON
-(felt.protocol.dumps) of {"board", "body", "cmd", "nonce"}, where `board` is this
-board's id and `nonce` the challenge it gives (the `challenge` query).  The board draws
-a new challenge when first asked, after every command a trusted key signed for it
-(carried out or not) and when it is CHALLENGE_MS old, so a recorded command is never
-accepted again: a counter that needs no keeping, which a new table or a re-flash cannot
-wind back.  A command that is not signed for it leaves the challenge as it is: nobody on
-the link can spend the technician's (its refusals are counted, felt.table.eventlog),
-and after a refused signature none is checked for RETRY_MS.
+A signed command is `tech {"cmd": kind, "body": {...}, "key": id, "nonce": challenge,
+"mac": hex, "sig": hex}`: `sig` an Ed25519 signature (felt.ed25519) by the key whose id
+(felt.image.key_id) is `key` of `felt-tech ` followed by the canonical JSON
+(felt.protocol.dumps) of {"board", "body", "cmd", "key", "nonce"}, where `board` is this
+board's id and `nonce` a challenge it gave (the `challenge` query); `mac` the MAC of the
+same bytes by the board's own key (felt.boardkey), which the installer's host keeps.
+Each `challenge` query draws a new challenge, CHALLENGES of them outstanding at most
+(the oldest dropped), each for CHALLENGE_MS.  A frame that cannot be genuine is refused
+before any signature is checked, each for its own reason: a nonce that is not an
+outstanding challenge (a replay, a guess), a MAC that does not hold (a host without the
+board's key), a key not trusted for the command: a hash, no more.  One that passes spends
+its challenge whatever its signature says, so each challenge pays for one signature
+check at most, and a failed check on one never refuses the command that answers
+another.  Refusals are counted (felt.table.eventlog).
 Loaded only for a technician's command (felt.lazy).
 """
 
@@ -26,52 +30,66 @@ import os
 from felt import lazy, protocol
 from felt.protocol import QUERIES, ticks_diff
 from felt.table import messages
+from felt.vouch import board_id     # this board's id, as a challenge names it
 
 PREFIX = b"felt-tech "
 CHALLENGE_MS = 5 * 60 * 1000    # a challenge older than this is never taken: ask again
-RETRY_MS = 1000                 # after a refused signature, none is checked this long
+CHALLENGES = 4                  # outstanding at once: a new one drops the oldest
 OWNERS_ONLY = ("root", "service")     # signed by an owner's key, never a technician's
 
 
 def challenge(ctl, p):
-    """Answer the `challenge` query: this board's id and its current challenge."""
-    if current(ctl) is None:
-        draw(ctl)
-    ctl.hal.link.send("challenge", {"board": board_id(ctl.board), "nonce": ctl.challenge})
+    """Answer the `challenge` query: this board's id and a challenge drawn for it."""
+    ctl.hal.link.send("challenge", {"board": board_id(ctl.board), "nonce": draw(ctl)})
 
 
 def command(ctl, p):
-    """Carry out a signed `tech` command, or say why not; a command signed for the
-    challenge spends it, carried out or not."""
+    """Carry out a signed `tech` command, or say why not; a command that passes the
+    cheap checks spends its challenge, carried out or not."""
     if ctl.trust is None:
         return "this table trusts no key: send technician commands plainly"
-    kind, body = p["cmd"], p["body"]
-    now = ctl.hal.ticks_ms()
-    if ctl.refused_ms is not None and ticks_diff(now, ctl.refused_ms) < RETRY_MS:
-        # A signature takes a board long to check: a flood of them must not stall it.
+    kind = p["cmd"]
+    why, key, data = unfounded(ctl, p)
+    if why is None:
+        ctl.challenges = [c for c in ctl.challenges if c[0] != p["nonce"]]   # spent
+        if not signed_by(key, data, p["sig"]):
+            why = "not signed by key %s for this board's challenge" % p["key"]
+    if why is not None:
         ctl.record("technician_refused", kind)
-        return "%s refused: a command was refused less than a second ago" % kind
-    key = None
-    if current(ctl) is not None:
-        key = signer(ctl.trust, board_id(ctl.board), ctl.challenge, p)
-    if key is None:
-        ctl.refused_ms = now
-        ctl.record("technician_refused", kind)
-        return "%s refused: not signed by a trusted key for this board's challenge" % kind
-    ctl.refused_ms = None
-    draw(ctl)
+        return "%s refused: %s" % (kind, why)
     if ctl.locked is not None and kind != "clear" and kind not in QUERIES:
         return "the table is locked: %s" % ctl.locked
-    reason = messages.why_not(kind, body)
+    reason = messages.why_not(kind, p["body"])
     if reason is None:
-        ctl.authorised = key
+        ctl.authorised, ctl.asked = p["key"], p["nonce"]
         try:
-            reason = getattr(ctl, "_on_" + kind)(messages.taken(kind, body))
+            reason = getattr(ctl, "_on_" + kind)(messages.taken(kind, p["body"]))
         finally:
-            ctl.authorised = False
+            ctl.authorised, ctl.asked = False, None
     if reason is None and kind not in QUERIES:    # a reading changes nothing: not logged
-        ctl.record("technician", "%s, signed by key %s" % (kind, key))
+        ctl.record("technician", "%s, signed by key %s" % (kind, p["key"]))
     return reason
+
+
+def unfounded(ctl, p):
+    """(why the frame `p` cannot be genuine, None, None) found with a hash at most,
+    before any signature is checked; else (None, the public key it names, the bytes it
+    signs: signed_bytes).  Cheapest first: the
+    MAC before the key files are read, so a host without the board's key costs the
+    board no read of its flash."""
+    if ctl.key is None:
+        return "this board keeps no key of its own (felt-flash install makes one)", None, None
+    if not outstanding(ctl, p["nonce"]):
+        return "nonce %s is not a challenge of this board's: ask for one" % p["nonce"], \
+            None, None
+    data = signed_bytes(board_id(ctl.board), p["nonce"], p["key"], p["cmd"], p["body"])
+    if not same(lazy.load("felt.boardkey").sign(ctl.key, data), p["mac"]):
+        return "its MAC does not hold: not sent by a host that has this board's key", \
+            None, None
+    key = trusted(ctl.trust, p["cmd"], p["key"])
+    if key is None:
+        return "key %s is not trusted for %s" % (p["key"], p["cmd"]), None, None
+    return None, key, data
 
 
 def clear(ctl, p):
@@ -128,24 +146,19 @@ def service(ctl, p):
     return None
 
 
-def current(ctl):
-    """The challenge a command may answer now: None before one is drawn or once it is
-    CHALLENGE_MS old."""
-    if ctl.challenge is not None and \
-            ticks_diff(ctl.hal.ticks_ms(), ctl.challenge_ms) >= CHALLENGE_MS:
-        ctl.challenge = None
-    return ctl.challenge
-
-
 def draw(ctl):
-    ctl.challenge = nonce()
-    ctl.challenge_ms = ctl.hal.ticks_ms()
+    """A new challenge, outstanding beside the newest CHALLENGES - 1 others."""
+    drawn = nonce()
+    ctl.challenges = ctl.challenges[1 - CHALLENGES:] + [(drawn, ctl.hal.ticks_ms())]
+    return drawn
 
 
-def board_id(board):
-    """The board's own id where the chip has one (felt.runtime.chip_id), else its name."""
-    from felt.runtime import chip_id
-    return chip_id() or board["name"]
+def outstanding(ctl, drawn):
+    """Whether `drawn` is a challenge the board gave and has not spent, nor let expire
+    (CHALLENGE_MS); the expired ones are dropped."""
+    now = ctl.hal.ticks_ms()
+    ctl.challenges = [c for c in ctl.challenges if ticks_diff(now, c[1]) < CHALLENGE_MS]
+    return [c for c in ctl.challenges if c[0] == drawn] != []
 
 
 def nonce():
@@ -157,30 +170,46 @@ def nonce():
         return "%08x%08x" % (random.getrandbits(32), random.getrandbits(32))
 
 
-def signed_bytes(board, nonce, cmd, body):
-    """What a technician's key signs (host_tools/tech.py signs the same bytes)."""
-    return PREFIX + protocol.dumps({"board": board, "body": body, "cmd": cmd,
+def signed_bytes(board, nonce, key, cmd, body):
+    """What a technician's key signs and the board's key MACs (host_tools/tech.py makes
+    the same bytes): `key` the signing key's id."""
+    return PREFIX + protocol.dumps({"board": board, "body": body, "cmd": cmd, "key": key,
                                     "nonce": nonce}).encode()
 
 
-def signer(trust, board, challenge, p):
-    """The id of the key that signed the command `p` for this board and challenge, of
-    those the board trusts for it (a technician's; an owner's for OWNERS_ONLY), or None."""
-    sig = binascii.unhexlify(p["sig"])
-    data = signed_bytes(board, challenge, p["cmd"], p["body"])
+def trusted(trust, cmd, kid):
+    """The public key whose id is `kid` if the board trusts it for `cmd` (a technician's;
+    an owner's for OWNERS_ONLY), else None."""
     image = lazy.load("felt.image")
-    keys = image.keys_for(trust, image.OWNERS if p["cmd"] in OWNERS_ONLY else image.TECHNICIANS)
-    if isinstance(keys, tuple):        # (file, why): none to trust
-        keys = ()
-    ed25519 = lazy.load("felt.ed25519")
     try:
+        keys = image.keys_for(trust, image.OWNERS if cmd in OWNERS_ONLY else image.TECHNICIANS)
+        if isinstance(keys, tuple):        # (file, why): none to trust
+            return None
         for k in keys:
-            if ed25519.verify(k, data, sig):
-                return image.key_id(k)
+            if image.key_id(k) == kid:
+                return k
         return None
     finally:
-        lazy.forget("felt.ed25519")
         lazy.forget("felt.image")
+
+
+def signed_by(key, data, sig):
+    """Whether `sig` (hex) is the public `key`'s Ed25519 signature of `data`."""
+    ed25519 = lazy.load("felt.ed25519")
+    try:
+        return ed25519.verify(key, data, binascii.unhexlify(sig))
+    finally:
+        lazy.forget("felt.ed25519")
+
+
+def same(a, b):
+    """a == b for two MACs in hex, in a time that does not tell how much of them agree."""
+    if len(a) != len(b):
+        return False
+    differ = 0
+    for i in range(len(a)):
+        differ |= ord(a[i]) ^ ord(b[i])
+    return differ == 0
 
 
 def _set_aside(j):

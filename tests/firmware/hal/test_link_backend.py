@@ -138,3 +138,30 @@ def test_a_frame_resent_after_a_reboot_and_a_hello_is_not_applied_again():
     serve(wire, lambda k, p: applied.append(k), lk)
     assert applied == ["hello"]
     assert ("ack", {"seq": 9}) in wire.frames()
+
+
+def test_the_other_tasks_run_between_two_frames_read_at_once():
+    # Issue 38, item 3: bogus `tech` frames queued behind a signature check were all
+    # handled in one go, and the loop was held past the guard's STALL_MS (the board
+    # rebooted: "task buttons stalled").  Each frame of a burst now lets the others run.
+    try:
+        import asyncio
+    except ImportError:
+        import uasyncio as asyncio
+    burst = b"".join(P.encode(i, "btn", {"seat": 1, "b": "call"}) for i in range(3))
+    wire, handled, ran = Wire(burst), [], []
+    lk = L.Link(wire)
+
+    async def other():
+        while True:
+            ran.append(len(handled))
+            await asyncio.sleep(0)
+
+    async def both():
+        asyncio.create_task(other())
+        await lk.serve(lambda k, p: handled.append(k))
+    try:
+        asyncio.run(both())
+    except KeyboardInterrupt:
+        pass
+    assert [n for n in (1, 2) if n in ran] == [1, 2], ran    # between the frames, each
