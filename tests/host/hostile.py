@@ -111,10 +111,11 @@ def judge(ctl, kind, payload):
     before = freeze(ctl)
     faults = len([r for r in ctl.eventlog.memory if r["code"] == "internal_fault"])
     why = ctl.handle(kind, payload)
+    # One after the journal took the frame is acked (docs/protocol.md, 5): a fault still.
+    if len([r for r in ctl.eventlog.memory if r["code"] == "internal_fault"]) > faults:
+        return why is not None, False, True
     if why is None:
         return False, False, False
-    if len([r for r in ctl.eventlog.memory if r["code"] == "internal_fault"]) > faults:
-        return True, False, True
     return True, freeze(ctl) != before, False
 
 

@@ -167,6 +167,7 @@ class Controller:
             reason = messages.why_not(kind, payload)   # checked whole before any change
         if reason is None:
             mark = self._mark() if kind not in QUERIES else None
+            seq = self.journal.seq
             try:
                 reason = h(messages.taken(kind, payload))
             except check.Refused as e:
@@ -176,7 +177,7 @@ class Controller:
                     raise     # the heap, mid-change: the board reboots (felt.guard)
                 reason = self._heap_short(kind)
             except Exception as e:  # noqa: BLE001 - a bug, whatever it raised
-                return self._fault(kind, e, mark)
+                return self._fault(kind, e, mark, self.journal.seq != seq)
             finally:
                 self._marked = None
         if reason is None:
@@ -203,11 +204,13 @@ class Controller:
         self._marked = (d, r.save() if r is not None else None)
         return self._marked
 
-    def _fault(self, kind, e, mark):
+    def _fault(self, kind, e, mark, journaled):
         """A handler raised what no check does: a bug of the firmware, not the input
-        (docs/tilts.md, internal_fault): put back, locked, logged (felt.table.reports)."""
+        (docs/tilts.md, internal_fault): put back, locked, logged (felt.table.reports).
+        Answered as applied (None) when the journal took a record for it: the next boot
+        resumes with it, and a nak is final (docs/protocol.md, 5)."""
         self.cold(REPORTS, "fault", (kind, e, mark))
-        return "the table is locked: %s" % self.locked
+        return None if journaled else "the table is locked: %s" % self.locked
 
     def _on_hello(self, p):
         self.hal.link.send("hello", {"fw": FIRMWARE, "board": self.board["name"],

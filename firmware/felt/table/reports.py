@@ -105,7 +105,7 @@ def fault(ctl, kind_e_mark):
     Controller.handle took), the table locks, the event log keeps the exception's type
     and where it was raised (the traceback goes to stderr), and the host sees the lock,
     not a refusal.  An input already journaled is in the journal: the next boot
-    resumes with it."""
+    resumes with it, and it is answered as applied (Controller._fault)."""
     from felt import guard
     from felt.table.decks import Decks
     from felt.table.journal import brief

@@ -5,7 +5,7 @@ from felt.table.controller import IDLE, PLAYING, SHUFFLING
 from felt.table import scenes
 from felt.table.recovery import rebuild
 
-from table_fakes import LEDS, configured, events
+from table_fakes import LEDS, boot, configured, deal_holes, events, journal_path
 
 CFG = {"seats": 4, "stacks": [100, 100, 100, 100], "small_bet": 2, "big_bet": 4,
        "blinds": [1, 2], "ante": 0, "cap": 4, "button": "dealer_right"}
@@ -360,6 +360,56 @@ def test_a_fault_between_rounds_puts_back_the_chips_it_moved():
     why = ctl.handle("clock", {"minutes": 30})
     assert why.startswith("the table is locked: internal fault: KeyError in send_fails (")
     assert ctl.lasting() == before and sum(ctl.stacks) == 400
+
+
+def journaling_round(name):
+    """A table journaling to a file of its own, its round's hole cards dealt;
+    (controller, hal, the journal's path)."""
+    path = journal_path(name)
+    ctl, hal = boot(path)
+    assert ctl.handle("cfg", CFG) is None
+    deal_holes(ctl)
+    return ctl, hal, path
+
+
+def test_a_handler_failing_after_its_journal_write_is_acked_and_the_reboot_resumes_with_it():
+    # A nak is final (docs/protocol.md, 5): a frame the journal took is answered as
+    # applied, since the next boot resumes with it (felt.table.recovery).
+    ctl, hal, path = journaling_round("fault-journaled")
+    seat = ctl.round.to_act
+    send = hal.link.send
+
+    def send_fails(kind, payload):     # the journal took the call; its frames fail
+        if payload.get("e") == "action":
+            raise KeyError("action")
+        send(kind, payload)
+    hal.link.send = send_fails
+    assert ctl.handle("btn", {"seat": seat, "b": "call"}) is None
+    assert ctl.locked.startswith("internal fault: KeyError in send_fails (")
+    assert events(hal, "refused") == []
+    ctl, hal = boot(path)               # a technician reboots the board
+    called, _, _ = journaling_round("fault-journaled-twin")    # the same call, no fault
+    assert called.handle("btn", {"seat": seat, "b": "call"}) is None
+    assert ctl.snapshot() == called.snapshot() and ctl.round.to_act != seat
+
+
+def test_a_handler_failing_before_any_journal_write_is_nakked_and_the_reboot_is_without_it():
+    ctl, hal, path = journaling_round("fault-unjournaled")
+    seat = ctl.round.to_act
+    before = ctl.snapshot()
+    r = ctl.round
+    rules_apply = type(r).apply
+
+    def fails(self, event, settle=True):
+        raise TypeError("a bug")
+    type(r).apply = fails                # the class's: a Round has slots (CPython)
+    try:
+        why = ctl.handle("btn", {"seat": seat, "b": "call"})
+    finally:
+        type(r).apply = rules_apply
+    assert why == "the table is locked: " + ctl.locked
+    ctl, hal = boot(path)               # a technician reboots the board
+    assert ctl.snapshot() == before and ctl.round.to_act == seat
 
 
 def test_running_out_of_memory_in_a_handler_still_reboots_the_board():
