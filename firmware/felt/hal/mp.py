@@ -361,6 +361,7 @@ _BUSY = const(1)
 _DONE = const(2)
 _JAM = const(4)
 _PRESENT = const(8)
+_ANSWERS = const(7)     # busy, done or jam: what answers a start pulse
 # A shuffler answers its start pulse with busy (or done, or jam) within a second or two;
 # one silent this long after it did not start its cycle (13:47-20.38(o)).
 SILENT_MS = const(10000)
@@ -376,7 +377,9 @@ class Shuffler:
     the state is asked for, so a glitch on a long cable is not taken for a jam.  A
     shuffler that says nothing for SILENT_MS after its start reads as jammed: a dead
     shuffler, or a busy signal too short for the board to see, never leaves the table
-    waiting for a shuffle that will not come."""
+    waiting for a shuffle that will not come.  A line already on at the start (a done
+    left on since the last cycle) is no answer until it has gone off: the silence is
+    counted from the start whatever was on (13:47-20.38(o))."""
 
     def __init__(self, inputs, start, active_low, pulse_ms, debounce_ms, ticks_ms, data=None):
         # The status inputs, debounced against ticks_ms.
@@ -391,6 +394,7 @@ class Shuffler:
         self.pulse_ms = pulse_ms
         self.pulsing = False
         self.started = None      # ticks_ms of the last start, until the shuffler answers
+        self.held = 0            # the answering lines on since before that start
         self.data = data         # its data port (felt.hal.uart_bridge), or None
         self.check = None        # the deck check it last reported on it (a line)
         self._done = None        # ticks_ms it said done, while its check is awaited
@@ -418,7 +422,11 @@ class Shuffler:
         s = self._stable()
         if not s & _PRESENT:
             return "idle"
-        if s & (_JAM | _BUSY | _DONE):
+        if self.started is not None:
+            self.held &= s               # a line that went off is held over no more
+            if not s & _ANSWERS & ~self.held:
+                return "jammed" if ticks_diff(self.ticks_ms(), self.started) >= SILENT_MS \
+                    else "idle"
             self.started = None          # it answered
         if s & _JAM:
             return "jammed"
@@ -426,8 +434,6 @@ class Shuffler:
             return "shuffling"
         if s & _DONE:
             return self._checked()
-        if self.started is not None and ticks_diff(self.ticks_ms(), self.started) >= SILENT_MS:
-            return "jammed"
         return "idle"
 
     def _checked(self):
@@ -478,6 +484,7 @@ class Shuffler:
             return False
         self.pulsing = True
         self.check = self._done = None     # the next cycle's deck check is awaited
+        self.held = self._stable() & _ANSWERS   # on already: no answer to this pulse
         self.started = self.ticks_ms()
         self.out.value(1)
         self.spawn(self._end_pulse())

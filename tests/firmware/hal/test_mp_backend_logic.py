@@ -653,6 +653,42 @@ def test_a_shuffler_silent_after_its_start_reads_jammed():
     assert _settle(sh, clock) == "idle"
 
 
+def _done_since_the_last_cycle():
+    """A shuffler whose done line is still on from its last cycle, started again."""
+    sh, ins, out, clock = _shuffler()
+    sh.spawn = lambda coro: coro.close()
+    ins["done"].level = 0
+    assert _settle(sh, clock) == "done"
+    sh.start()
+    return sh, ins, clock
+
+
+def test_a_line_on_before_the_start_is_no_answer_and_the_silence_still_counts():
+    # 13:47-20.38(o): started with done still on from the last round, it never answers:
+    # the table must not wait for ever (SILENT_MS from the start, whatever was on).
+    sh, ins, clock = _done_since_the_last_cycle()
+    assert sh.state() == "idle"           # the old done is not this cycle's
+    clock.now += mp.SILENT_MS - 1
+    assert sh.state() == "idle"
+    clock.now += 1
+    assert sh.state() == "jammed"
+
+
+def test_a_shuffler_started_with_done_on_answers_with_busy_or_a_done_anew():
+    sh, ins, clock = _done_since_the_last_cycle()
+    ins["busy"].level = 0                 # busy comes on: it answered
+    assert _settle(sh, clock) == "shuffling"
+    clock.now += 2 * mp.SILENT_MS
+    assert sh.state() == "shuffling"
+    sh, ins, clock = _done_since_the_last_cycle()
+    ins["done"].level = 1                 # done goes off (its cycle, busy too short) ...
+    assert _settle(sh, clock) == "idle"
+    ins["done"].level = 0                 # ... and on again: this cycle's
+    assert _settle(sh, clock) == "done"
+    clock.now += 2 * mp.SILENT_MS
+    assert sh.state() == "done"
+
+
 def test_start_pulses_the_output_for_pulse_ms_once():
     sh, ins, out, clock = _shuffler(pulse_ms=150)
     spawned = []

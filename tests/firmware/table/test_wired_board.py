@@ -156,6 +156,45 @@ def test_the_boards_own_clock_moves_table_time_a_minute_at_a_time():
     assert sum(ctl.stacks) + ctl.rake_total == 4000
 
 
+class Line:
+    """A status line of the shuffler at its pin, active low (hardware/WIRING.md); as
+    the start output, it takes what it is driven with."""
+
+    def __init__(self, on=False):
+        self.on = on
+
+    def value(self, v=None):
+        return 0 if self.on else 1
+
+
+def test_a_shuffler_silent_with_done_on_since_the_last_round_is_jammed_after_ten_seconds():
+    # 13:47-20.38(o) (docs/rules.md): a done left on since its last cycle is no answer
+    # to the start pulse; silent SILENT_MS from it, the shuffler failed: a hand shuffle.
+    from felt.hal import mp
+    from felt.table.states import HAND_SHUFFLE
+    ctl, hal = wired_table()
+    lines = [Line(), Line(on=True), Line(), Line(on=True)]    # busy, done, jam, present
+    now = [0]
+    sh = mp.Shuffler(lines, Line(), True, 200, 20, lambda: now[0])
+    sh.spawn = lambda coro: coro.close()                      # the start pulse's end
+    hal.shuffler = sh
+
+    async def run():
+        task = asyncio.create_task(loop.shuffler_task(hal, ctl, Beats()))
+        await sleep_ms(60)
+        assert ctl.handle("dealer", {"b": "deal"}) is None
+        now[0] += mp.SILENT_MS - 1
+        await sleep_ms(60)
+        assert ctl.state == SHUFFLING                         # waits: the old done is no done
+        now[0] += 1
+        await sleep_ms(60)
+        task.cancel()
+
+    asyncio.run(run())
+    assert ctl.state == HAND_SHUFFLE
+    assert events(hal, "irregularity")[-1]["kind"] == "shuffler_jam"
+
+
 def test_a_face_down_card_goes_out_as_dealt_its_face_said_only_once_shown():
     # Issue 21, item 6: every hole card went out on the link as it was dealt.
     ctl, hal = wired_table()
