@@ -10,7 +10,8 @@ that the firmware answered as those rules say.  A session with faults:
   - lets the technician refit a shuffler the dealer removed after a jam (20.38(p));
   - injects the faults of KINDS: armed for their next moment (the terminal view's keys),
     injected now (the dealer's panel), or, in "random" mode, at random decision points
-    with their own seeded RNG, so a fault-free run draws nothing from it.
+    with their own seeded RNG, so a fault-free run draws nothing from it; and on a wired
+    board those of WIRED_KINDS, armed only.
 
 A power cut kills the firmware and boots it again on its journal: the table must come
 back as it was (the `state` before and after agree) and play goes on.
@@ -29,6 +30,7 @@ a problem in `session.faults`.
 
 from collections import Counter
 
+from felt.hal.mp import SILENT_MS
 from felt.poker import variants
 from felt.poker.irregular import SECTIONS
 from felt.table.config import BANKED
@@ -44,8 +46,12 @@ KINDS = ("shuffler_jam", "missing_card", "shoe_jam", "face_up", "foreign_card",
 # injected.
 BANKED_KINDS = ("shuffler_jam", "shoe_jam", "face_up", "drawn_in_error", "miscount",
                 "dealer_exposed", "power_cut")
+# A wired board's own (its driver times the shuffler's lines: felt.hal.mp.Shuffler):
+# armed only, never drawn at random, so a seed's faults are what they were.
+WIRED_KINDS = ("shuffler_silent",)
 ARMED_AT = {"shuffler_jam": "shuffle", "missing_card": "shuffle", "shoe_jam": "need",
-            "face_up": "need", "foreign_card": "need", "duplicate_card": "need"}
+            "face_up": "need", "foreign_card": "need", "duplicate_card": "need",
+            "shuffler_silent": "shuffle"}
 # Chance of a fault at each decision point: a shuffle, a card asked for, a player's turn.
 RATES = {"shuffle": 0.04, "need": 0.005, "turn": 0.006}
 SECOND_FACE_UP = 0.12   # after one face-up card, the chance of another at each card
@@ -272,7 +278,7 @@ class Faults:
 
     def on_shuffle(self):
         """The shuffler was started.  True when a fault took the shuffle over."""
-        kinds = ["shuffler_jam"]
+        kinds = ["shuffler_jam"] + [k for k in WIRED_KINDS if k in self.armed]
         if self.banked:
             pass
         elif self.decks.other() not in self.decks.retired or not self.random:
@@ -362,6 +368,9 @@ class Faults:
     # ----- choosing ----------------------------------------------------------------------
 
     def arm(self, kind, seat=None):
+        if kind in WIRED_KINDS and not self.s.wired:
+            raise ValueError("%s: only a wired board times its shuffler's lines "
+                             "(--runtime pico)" % kind)
         self.armed[kind] = seat
 
     def _pick(self, where, possible):
@@ -481,16 +490,26 @@ class Faults:
 
     def send(self, what, payload):
         """Send for a fault; the events it causes are the fault's.  (why, frames)"""
-        inbox = self.s.link.inbox
-        n0 = len(inbox)
+        n0 = len(self.s.link.inbox)
         # A card is the shoe's as any card read is (Session.feed), a report the dealer's.
         why = self.s.feed(payload) if what == "card" else self.s.report(payload) \
             if what == "dealer" else self.s.link.send(what, payload)
-        new = list(inbox)[n0:]
+        return why, self._caused(n0)
+
+    def hear(self, test, board_ms):
+        """Hear the firmware for a fault, until an event passes `test` or `board_ms` of
+        its clock went by; the frames it sent meanwhile are the fault's."""
+        n0 = len(self.s.link.inbox)
+        self.s.link.hear(lambda f: f[0] == "evt" and test(f[1]), board_ms)
+        return self._caused(n0)
+
+    def _caused(self, n0):
+        """The frames that came after inbox[n0], their events the fault's."""
+        new = list(self.s.link.inbox)[n0:]
         for k, q in new:
             if k == "evt":
                 self.explained.add(id(q))
-        return why, new
+        return new
 
     def _failed(self, kind, hand, why, new):
         line = "%s at hand %d: %s" % (code_words(kind), hand, why)
@@ -583,6 +602,18 @@ def jam_the_shuffler(fx, attempt):
     attempt.checks.append(_irregular("shuffler_jam"))
     attempt.rule = "shuffle by hand (13:47-20.38(o))"
     attempt.suffix = "; it %s" % how
+
+
+def silence_the_shuffler(fx, attempt):
+    """13:47-20.38(o): started, the shuffler says nothing more, its done line still on
+    from its last cycle (the emulator's shuffler leaves it on between rounds): the board
+    reads it as jammed SILENT_MS after the start pulse (felt.hal.mp.Shuffler), the old
+    done no answer.  Heard for a second of the board's clock beyond that."""
+    test, _ = check = _irregular("shuffler_jam")
+    attempt.frames = fx.hear(test, SILENT_MS + 1000)
+    attempt.checks.append(check)
+    attempt.rule = "shuffle by hand (13:47-20.38(o))"
+    attempt.suffix = "; it fell silent, done on since its last cycle"
 
 
 def take_a_card_out(fx, attempt):
@@ -814,7 +845,8 @@ def cut_the_power(fx, attempt):
             resumed[0]["events"] if resumed else 0)
 
 
-INJECT = {"shuffler_jam": jam_the_shuffler, "missing_card": take_a_card_out,
+INJECT = {"shuffler_jam": jam_the_shuffler, "shuffler_silent": silence_the_shuffler,
+          "missing_card": take_a_card_out,
           "shoe_jam": jam_the_shoe, "face_up": turn_a_card_face_up,
           "foreign_card": deal_a_foreign_card, "duplicate_card": deal_a_duplicate_card,
           "drawn_in_error": draw_a_card_in_error, "miscount": miscount_the_cards,

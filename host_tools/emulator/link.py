@@ -221,6 +221,18 @@ class HostLink:
         self.inbox.clear()
         return out
 
+    def hear(self, test, board_ms):
+        """Hear the firmware until a frame it sent passes `test` or `board_ms` of its own
+        clock have gone by (now_ms: an emulated Pico's runs slower than the wall's); the
+        frames stay queued.  True if one passed."""
+        start = self.now_ms()
+        at = len(self.inbox)
+        while P.ticks_diff(self.now_ms(), start) < board_ms:
+            if any(test(f) for f in list(self.inbox)[at:]):
+                return True
+            self._pump(0.2)
+        return any(test(f) for f in list(self.inbox)[at:])
+
     def request(self, kind, payload, answer):
         """Send a query and return the payload of the first `answer` frame; the frames
         before it stay queued in order.  QueryRefused if the board refuses it instead

@@ -142,6 +142,10 @@ class Bridge:
         for op in self._shuffler_ops(self._shuffler):
             self._harness(**op)
 
+    def shuffler_lines(self):
+        """The shuffler's status lines as driven now (1 asserted): busy, done, jam, present."""
+        return dict(self._shuffler)
+
     def _shuffler_ops(self, levels):
         sh = self.board["shuffler"]
         return [dict(op="gpio", pin=sh[name], level=level ^ sh["active_low"])

@@ -159,7 +159,7 @@ def test_a_power_cut_brings_the_table_back_from_its_journal_and_play_goes_on():
 
 
 def test_every_fault_kind_has_its_injection():
-    assert set(faults.INJECT) == set(faults.KINDS + faults.BANKED_KINDS)
+    assert set(faults.INJECT) == set(faults.KINDS + faults.BANKED_KINDS + faults.WIRED_KINDS)
 
 
 def test_a_fault_with_nothing_to_act_on_says_why_and_draws_nothing():
@@ -253,3 +253,13 @@ def test_every_round_has_a_hand_history_and_a_called_off_one_says_why(tmp_path):
                             *sorted(map(str, tmp_path.iterdir()))],
                            capture_output=True, text=True, timeout=300)
     assert check.returncode == 0 and check.stdout.count("ok ") == len(hands), check.stdout
+
+
+def test_a_silent_shuffler_is_a_wired_boards_fault_and_is_refused_on_the_link():
+    # Its lines are timed by a wired board's driver (felt.hal.mp.Shuffler, 13:47-20.38(o));
+    # where the shuffler is messages of the link nothing would ever come: a clear error.
+    with Session(players=4, seed=3, stack=200, config=table_config(players=4, stack=200),
+                 inject="manual") as s:
+        with pytest.raises(ValueError, match="only a wired board times its shuffler"):
+            s.arm_fault("shuffler_silent")
+        assert s.play_round()["called_off"] is None and s.faults == []

@@ -94,6 +94,22 @@ def test_a_shuffler_that_stops_mid_shuffle_calls_for_a_hand_shuffle():
         conserved(s, 3000)
 
 
+def test_a_shuffler_silent_with_done_on_since_the_last_round_calls_for_a_hand_shuffle():
+    # 13:47-20.38(o) (docs/rules.md): its done line on from the round before, the
+    # shuffler says nothing after its start pulse: jammed 10 s of the board's clock on.
+    with session(inject="manual") as s:
+        s.play_round()                            # the emulated shuffler leaves done on
+        assert s.fw.bridge.shuffler_lines()["done"] == 1
+        s.arm_fault("shuffler_silent")
+        s.play_round()
+        assert [line for _, _, line in s.injected if line.endswith("since its last cycle")], \
+            (s.injected, s.notes)
+        kinds = [e.get("for") for e in s.events if e["e"] == "waiting"]
+        assert "hand_shuffle" in kinds, s.events
+        assert not s.faults, s.faults
+        conserved(s, 3000)
+
+
 def test_a_house_banked_round_settles_with_the_house():
     with session("four-card-poker", players=3) as s:
         end = s.play_round()
