@@ -45,6 +45,7 @@ class Link:
         self.decoder = P.Decoder()
         self.sender = P.Sender()
         self.dedup = P.Dedup()
+        self.sleep = sleep_ms    # replaceable, for tests
         self.frame = None        # (seq, kind, payload, session) of the frame being handled
         self.heard = ticks_ms()  # when the last whole frame came (felt.loop: link_lost)
         # Booted with --measure: after each seat press a `perf` frame says how long its
@@ -116,7 +117,7 @@ class Link:
                 # The other tasks (the watchdog's feeding among them) run between two
                 # frames: a burst read at once (bogus `tech` frames queued behind a
                 # signature check) must not hold the loop for all of them.
-                await sleep_ms(0)
+                await self.sleep(0)
             self.flush()
 
     def _receive(self, seq, kind, payload, handler):

@@ -810,6 +810,7 @@ def test_shared_link_over_a_uart_acks_a_command_and_hands_it_on():
     t = mp.UartTransport(u)
     t.sleep = _stop  # ends serve() once the UART is drained
     link = Link(t)
+    link.sleep = _Sleeps()   # between two frames: no event loop here
     got = []
     try:
         link.serve(lambda kind, payload: got.append((kind, payload))).send(None)
