@@ -47,7 +47,19 @@ micropython: $(MICROPYTHON)
 # make run builds it when it can; without it only --runtime micropython is refused.
 RUN_MP := $(if $(wildcard $(MICROPYTHON) $(MP_SRC)),micropython)
 
-$(MP_BUILT): $(MP_SRC)
+# Monocypher 4.0.3's C source (../shared/monocypher), for the monocypher module both
+# MicroPython builds carry (cmodules/monocypher: Ed25519 in C, issue 40).
+MONO_SRC := ../shared/monocypher/monocypher-4.0.3-src.tar.gz
+MONO_DIR := build/monocypher
+MONOCYPHER_DIR := $(abspath $(MONO_DIR))/monocypher-4.0.3/src
+CMODULES := $(shell find cmodules -type f)
+
+$(MONO_DIR)/.unpacked: $(MONO_SRC)
+	@rm -rf $(MONO_DIR) && mkdir -p $(MONO_DIR)
+	@tar xzf $(MONO_SRC) -C $(MONO_DIR)
+	@touch $@
+
+$(MP_BUILT): $(MP_SRC) $(MONO_DIR)/.unpacked $(CMODULES)
 	@command -v gcc >/dev/null || { echo "make: gcc is needed to build MicroPython's unix port"; exit 1; }
 	@# A 32-bit build needs gcc-multilib; install it where we may (CI runs as root).
 	@echo 'int main(void){return 0;}' | gcc -m32 -x c -o /dev/null - 2>/dev/null || \
@@ -62,7 +74,8 @@ $(MP_BUILT): $(MP_SRC)
 	$(MAKE) -s -C $(MP_DIR)/src/mpy-cross -j2 >/dev/null
 	$(MAKE) -s -C $(MP_DIR)/src/ports/unix -j2 MICROPY_FORCE_32BIT=1 \
 	  FROZEN_MANIFEST=$(abspath $(MP_DIR)/src/manifest.py) \
-	  MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_PY_FFI=0 >/dev/null
+	  MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_PY_FFI=0 \
+	  USER_C_MODULES=$(abspath cmodules) MONOCYPHER_DIR=$(MONOCYPHER_DIR) >/dev/null
 	@# A new file moved into place: a test may be running the old one ("Text file busy").
 	cp $(MP_DIR)/src/ports/unix/build-standard/micropython $@.new && mv -f $@.new $@
 
@@ -100,13 +113,16 @@ $(PICO_DIR)/.picotool: $(PICO_DIR)/.unpacked
 	  { tail -20 $(PICO_LOG); exit 1; }
 	@touch $@
 
-$(PICO_DIR)/firmware.uf2: $(PICO_DIR)/.picotool $(PICO_FROZEN)
+$(PICO_DIR)/firmware.uf2: $(PICO_DIR)/.picotool $(PICO_FROZEN) $(MONO_DIR)/.unpacked $(CMODULES)
 	@echo "make: building the Pico firmware (log: $(PICO_LOG))"
+	@# CMake is run only for a new build folder: a changed C module needs one.
+	@[ -f $@ ] && [ -z "$$(find cmodules -newer $@)" ] || rm -rf $(PICO_MP)/ports/rp2/build-RPI_PICO
 	@# CMAKE_ARGS from the environment: the port's Makefile adds to it (the board, the
 	@# manifest), which a CMAKE_ARGS on make's command line would override.
 	@# The version from the source's tag: git would describe the Felt checkout around it.
-	@CMAKE_ARGS="-Dpicotool_DIR=$(PICO_TREE)/picotool/picotool" MICROPY_GIT_TAG=v1.27.0 \
-	  $(MAKE) -C $(PICO_MP)/ports/rp2 BOARD=RPI_PICO -j2 \
+	@CMAKE_ARGS="-Dpicotool_DIR=$(PICO_TREE)/picotool/picotool -DMONOCYPHER_DIR=$(MONOCYPHER_DIR)" \
+	  MICROPY_GIT_TAG=v1.27.0 $(MAKE) -C $(PICO_MP)/ports/rp2 BOARD=RPI_PICO -j2 \
+	  USER_C_MODULES=$(abspath cmodules/monocypher/micropython.cmake) \
 	  FROZEN_MANIFEST=$(abspath firmware/pico/manifest.py) >>$(PICO_LOG) 2>&1 || \
 	  { tail -20 $(PICO_LOG); exit 1; }
 	@cp $(PICO_MP)/ports/rp2/build-RPI_PICO/firmware.{elf,bin} $(PICO_DIR)/

@@ -5,20 +5,27 @@ board checks here.  Verification only: a board holds public keys, never a privat
     verify(public_key, message, signature)   True or False, never an exception for bad
                                              input (only MemoryError gets through)
     sha512(data)                             the 64-byte SHA-512 digest (FIPS 180-4)
+    CHECKS                                   the checks this VM has; verify uses the first
 
-The check is the cofactorless one: R' = [S]B - [k]A, with k = SHA-512(R || A || M) mod L,
-is encoded and compared with the signature's R, byte for byte.  An encoding always comes
-out canonical, so an R that is no point, or one written with y >= p, never matches; the
-public key is decoded by the RFC's rules (5.1.3) and refused when it is not a point.
-Points of small order (8 times them is the neutral point) are refused as the key and
-as R: with the neutral point as the key, (R, S) = (neutral, 0) verifies any message.
+verify refuses, before any arithmetic, what no signer makes: a key or an R that is not a
+point's one encoding (y >= p, or x = 0 with the sign bit set: 5.1.3), a key or an R of
+small order (8 times it is the neutral point: with the neutral point as the key, (R, S) =
+(neutral, 0) would verify any message), and S >= L (5.1.7, step 1: one form per
+signature).  Then the check is the cofactored equation, [8]([S]B - [k]A - R) = neutral,
+with k = SHA-512(R || A || M) mod L, which RFC 8032 allows and Monocypher uses; both
+checks below compute exactly it, so they accept exactly the same signatures:
 
-Plain Python for MicroPython and CPython alike: the field elements are ints reduced mod
-p (both have arbitrary-precision ints and 3-argument pow), the points are in extended
-twisted-Edwards coordinates (X:Y:Z:T, x = X/Z, y = Y/Z, x*y = T/Z: no inversion until
-the end), and [S]B - [k]A is one double-and-add over both scalars at once (Shamir's
-trick: 253 doublings for the two).  MicroPython's hashlib has no SHA-512, so this module
-carries one (sha512_pure), used when hashlib.sha512 is missing.
+    check_c     Monocypher 4.0.3's crypto_ed25519_check, compiled into the board's image
+                and the unix port (cmodules/monocypher): 0.16 ms to check_pure's 20 on
+                the unix port (tests/mp/bench_ed25519.py)
+    check_pure  plain Python, for CPython and any MicroPython built without the module
+
+check_pure: the field elements are ints reduced mod p (MicroPython and CPython both have
+arbitrary-precision ints and 3-argument pow), the points are in extended twisted-Edwards
+coordinates (X:Y:Z:T, x = X/Z, y = Y/Z, x*y = T/Z: no inversion), and [S]B - [k]A is one
+double-and-add over both scalars at once (Shamir's trick: 253 doublings for the two).
+MicroPython's hashlib has no SHA-512, so this module carries one (sha512_pure), used when
+hashlib.sha512 is missing.
 """
 
 import struct
@@ -27,6 +34,11 @@ try:
     from hashlib import sha512 as _hashlib_sha512
 except ImportError:  # MicroPython: hashlib has sha256 only
     _hashlib_sha512 = None
+
+try:
+    from monocypher import ed25519_check as _monocypher_check   # cmodules/monocypher
+except ImportError:  # CPython, or a MicroPython built without it
+    _monocypher_check = None
 
 # ----- SHA-512 (FIPS 180-4, 6.4) ----------------------------------------------------
 
@@ -224,19 +236,31 @@ def _decode(enc):
     return x, y
 
 
-def _encode(X, Y, Z):
-    """The 32 bytes of a point (5.1.2): y, with x's low bit in bit 255."""
-    zi = pow(Z, P - 2, P)
-    x = X * zi % P
-    y = Y * zi % P
-    return (y | (x & 1) << 255).to_bytes(32, "little")
+# The 8 points of small order, each in its one encoding: order 1 (the neutral point),
+# 2, 4 (two) and 8 (four).  tests/firmware/test_ed25519.py derives them.
+SMALL_ORDER = (
+    b"\x01" + bytes(31),
+    b"\xec" + b"\xff" * 30 + b"\x7f",
+    bytes(32),
+    bytes(31) + b"\x80",
+    b"\x26\xe8\x95\x8f\xc2\xb2\x27\xb0\x45\xc3\xf4\x89\xf2\xef\x98\xf0"
+    b"\xd5\xdf\xac\x05\xd3\xc6\x33\x39\xb1\x38\x02\x88\x6d\x53\xfc\x05",
+    b"\x26\xe8\x95\x8f\xc2\xb2\x27\xb0\x45\xc3\xf4\x89\xf2\xef\x98\xf0"
+    b"\xd5\xdf\xac\x05\xd3\xc6\x33\x39\xb1\x38\x02\x88\x6d\x53\xfc\x85",
+    b"\xc7\x17\x6a\x70\x3d\x4d\xd8\x4f\xba\x3c\x0b\x76\x0d\x10\x67\x0f"
+    b"\x2a\x20\x53\xfa\x2c\x39\xcc\xc6\x4e\xc7\xfd\x77\x92\xac\x03\x7a",
+    b"\xc7\x17\x6a\x70\x3d\x4d\xd8\x4f\xba\x3c\x0b\x76\x0d\x10\x67\x0f"
+    b"\x2a\x20\x53\xfa\x2c\x39\xcc\xc6\x4e\xc7\xfd\x77\x92\xac\x03\xfa",
+)
 
 
-def _small_order(X, Y, Z):
-    """Whether [8] of the point is the neutral one: a point of order 1, 2, 4 or 8."""
-    for _ in range(3):
-        X, Y, Z, _t = _double(X, Y, Z)
-    return X % P == 0 and (Y - Z) % P == 0
+def _one_encoding(enc):
+    """Whether 32 bytes can be a point's one encoding, as far as the bytes tell: y < p,
+    and no sign bit on x = 0, which only y = 1 and y = p - 1 have (5.1.3)."""
+    y = int.from_bytes(enc, "little")
+    sign = y >> 255
+    y &= _Y_MASK
+    return y < P and not (sign and (y == 1 or y == P - 1))
 
 
 def _bytes_like(v):
@@ -251,14 +275,29 @@ def verify(public_key, message, signature):
     if len(public_key) != 32 or len(signature) != 64:
         return False
     public_key = bytes(public_key)
-    r = bytes(signature[:32])
-    s = int.from_bytes(bytes(signature[32:]), "little")
-    if s >= L:
-        return False   # 5.1.7, step 1: S is canonical, so a signature has one form
+    signature = bytes(signature)
+    r = signature[:32]
+    for enc in (public_key, r):
+        if not _one_encoding(enc) or enc in SMALL_ORDER:
+            return False
+    if int.from_bytes(signature[32:], "little") >= L:
+        return False
+    return CHECKS[0](public_key, message, signature)
+
+
+def check_c(public_key, message, signature):
+    """Monocypher's check of [8]([S]B - [k]A - R) = neutral (verify's inputs only)."""
+    return _monocypher_check(signature, public_key, message)
+
+
+def check_pure(public_key, message, signature):
+    """The same check in Python (verify's inputs only: S < L, A and R in one encoding)."""
     a = _decode(public_key)
-    if a is None or _small_order(a[0], a[1], 1):
-        return False   # a small-order key: (R, S) = (neutral, 0) would verify anything
-    k = int.from_bytes(_challenge(r, public_key, message), "little") % L
+    r = _decode(signature[:32])
+    if a is None or r is None:
+        return False
+    s = int.from_bytes(signature[32:], "little")
+    k = int.from_bytes(_challenge(signature[:32], public_key, message), "little") % L
     # [S]B + [k](-A): the addends B, -A and B - A, then the bits of S and k together,
     # top down: double, then add the addend the two bits pick.
     x = P - a[0]
@@ -272,5 +311,11 @@ def verify(public_key, message, signature):
         j = (s >> i & 1) | (k >> i & 1) << 1
         if j:
             X, Y, Z, T = _add(X, Y, Z, T, addends[j])
-    # R of small order is refused too: no signer needs one (RFC 8032 allows it).
-    return _encode(X, Y, Z) == r and not _small_order(X, Y, Z)
+    x = P - r[0]
+    X, Y, Z, T = _add(X, Y, Z, T, _cached(x, r[1], 1, x * r[1] % P))   # - R
+    for _ in range(3):
+        X, Y, Z, T = _double(X, Y, Z)
+    return X % P == 0 and (Y - Z) % P == 0
+
+
+CHECKS = (check_c, check_pure) if _monocypher_check is not None else (check_pure,)

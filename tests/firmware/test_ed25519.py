@@ -1,6 +1,9 @@
 """felt.ed25519: Ed25519 verification (RFC 8032) and SHA-512 (FIPS 180-4), on CPython and
 inside MicroPython (whose hashlib has no SHA-512, so there the module's own runs).  The
-vectors are the published ones: RFC 8032, 7.1, and FIPS 180-4's examples."""
+vectors are the published ones: RFC 8032, 7.1, and FIPS 180-4's examples.  Every
+verification here runs with each check the VM has (ed25519.CHECKS: Monocypher's in C on
+the unix port, which the Makefile builds with it, and the Python one everywhere), and
+asserts they give the same answer."""
 
 from felt import ed25519
 
@@ -37,6 +40,29 @@ SHA_896 = (b"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmno"
            b"ijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
            h("8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018"
              "501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909"))
+
+
+class using:
+    """felt.ed25519.verify with only `check` behind it."""
+    def __init__(self, check):
+        self.check = check
+
+    def __enter__(self):
+        self.checks = ed25519.CHECKS
+        ed25519.CHECKS = (self.check,)
+
+    def __exit__(self, *exc):
+        ed25519.CHECKS = self.checks
+
+
+def verify(key, message, signature):
+    """felt.ed25519.verify's answer, the same by each check of the VM's (asserted)."""
+    answers = []
+    for check in ed25519.CHECKS:
+        with using(check):
+            answers.append(ed25519.verify(key, message, signature))
+    assert answers == [answers[0]] * len(answers), answers
+    return answers[0]
 
 
 def flipped(data, bit):
@@ -87,12 +113,12 @@ def test_the_constants_are_the_rfcs():
 
 def test_the_rfc_8032_vectors_verify():
     for key, message, signature in (TEST1, TEST2, TEST3, TEST_ABC):
-        assert ed25519.verify(key, message, signature) is True
+        assert verify(key, message, signature) is True
 
 
 def test_buffers_verify_as_bytes_do():
     key, message, signature = TEST3
-    assert ed25519.verify(bytearray(key), memoryview(message), memoryview(bytearray(signature)))
+    assert verify(bytearray(key), memoryview(message), memoryview(bytearray(signature)))
 
 
 # ----- refusals ----------------------------------------------------------------------------
@@ -100,27 +126,27 @@ def test_buffers_verify_as_bytes_do():
 def test_a_flipped_bit_in_the_message_is_refused():
     key, message, signature = TEST2
     for bit in (0, 3, 7):
-        assert not ed25519.verify(key, flipped(message, bit), signature)
-    assert not ed25519.verify(key, message + b"\x00", signature)   # and a byte more
-    assert not ed25519.verify(key, b"", signature)
+        assert not verify(key, flipped(message, bit), signature)
+    assert not verify(key, message + b"\x00", signature)   # and a byte more
+    assert not verify(key, b"", signature)
 
 
 def test_a_flipped_bit_in_r_is_refused():
     key, message, signature = TEST1
     for bit in (0, 1, 100, 254, 255):
-        assert not ed25519.verify(key, message, flipped(signature, bit))
+        assert not verify(key, message, flipped(signature, bit))
 
 
 def test_a_flipped_bit_in_s_is_refused():
     key, message, signature = TEST1
     for bit in (256, 257, 400, 508, 511):
-        assert not ed25519.verify(key, message, flipped(signature, bit))
+        assert not verify(key, message, flipped(signature, bit))
 
 
 def test_a_flipped_bit_in_the_key_is_refused():
     key, message, signature = TEST3
     for bit in (0, 9, 128, 254, 255):
-        assert not ed25519.verify(flipped(key, bit), message, signature)
+        assert not verify(flipped(key, bit), message, signature)
 
 
 def test_s_plus_l_is_refused():
@@ -128,24 +154,24 @@ def test_s_plus_l_is_refused():
     for key, message, signature in (TEST1, TEST2, TEST3):
         s = int.from_bytes(signature[32:], "little")
         assert s < L
-        assert not ed25519.verify(key, message, signature[:32] + le(s + L))
+        assert not verify(key, message, signature[:32] + le(s + L))
     key, message, signature = TEST1
-    assert not ed25519.verify(key, message, signature[:32] + le(L))
-    assert not ed25519.verify(key, message, signature[:32] + b"\xff" * 32)
+    assert not verify(key, message, signature[:32] + le(L))
+    assert not verify(key, message, signature[:32] + b"\xff" * 32)
 
 
 def test_wrong_lengths_and_types_are_refused():
     key, message, signature = TEST1
-    assert not ed25519.verify(key[:31], message, signature)
-    assert not ed25519.verify(key + b"\x00", message, signature)
-    assert not ed25519.verify(key, message, signature[:63])
-    assert not ed25519.verify(key, message, signature + b"\x00")
-    assert not ed25519.verify(b"", message, b"")
-    assert not ed25519.verify(None, message, signature)
-    assert not ed25519.verify(key, None, signature)
-    assert not ed25519.verify(key, "", signature)
-    assert not ed25519.verify(key.hex(), message, signature)
-    assert not ed25519.verify(key, message, 0)
+    assert not verify(key[:31], message, signature)
+    assert not verify(key + b"\x00", message, signature)
+    assert not verify(key, message, signature[:63])
+    assert not verify(key, message, signature + b"\x00")
+    assert not verify(b"", message, b"")
+    assert not verify(None, message, signature)
+    assert not verify(key, None, signature)
+    assert not verify(key, "", signature)
+    assert not verify(key.hex(), message, signature)
+    assert not verify(key, message, 0)
 
 
 def test_a_key_that_is_no_point_is_refused():
@@ -160,7 +186,7 @@ def test_a_key_that_is_no_point_is_refused():
         y += 1
     key, message, signature = TEST1
     for sign in (0, 1 << 255):
-        assert not ed25519.verify(le(y | sign), message, signature)
+        assert not verify(le(y | sign), message, signature)
         # No signature can be made to pass here to show it is the decoding that refuses:
         # ask the decoding itself (5.1.3, step 3).
         assert ed25519._decode(le(y | sign)) is None
@@ -183,14 +209,48 @@ def small_order_keys():
     return (NEUTRAL, le(P - 1), le(0), le(1 << 255))
 
 
-def test_a_small_order_key_is_refused_with_the_signature_that_would_verify_anything():
-    assert not ed25519.verify(NEUTRAL, b"a tampered manifest", NEUTRAL_SIG)
+def times(n, point):
+    """[n] of the affine point (x, y), affine, by double-and-add."""
+    x, y = point
+    q = ed25519._cached(x, y, 1, x * y % P)
+    X, Y, Z, T = 0, 1, 1, 0
+    for i in range(255, -1, -1):   # n < 2^256
+        X, Y, Z, T = ed25519._double(X, Y, Z)
+        if n >> i & 1:
+            X, Y, Z, T = ed25519._add(X, Y, Z, T, q)
+    zi = pow(Z, P - 2, P)
+    return X * zi % P, Y * zi % P
+
+
+def encoded(point):
+    return le(point[1] | (point[0] & 1) << 255)
+
+
+def test_the_small_order_table_is_every_point_of_order_dividing_8():
+    # [L] of a point of the curve leaves its part of small order; the first y whose
+    # point's part is of order 8 gives, by its multiples, all 8 such points.
+    y = 2
+    while True:
+        point = ed25519._decode(le(y))
+        if point is not None:
+            t = times(L, point)
+            if times(4, t) != (0, 1):
+                break
+        y += 1
+    assert times(8, t) == (0, 1)
+    points = [times(n, t) for n in range(8)]
+    assert sorted(encoded(p) for p in points) == sorted(ed25519.SMALL_ORDER)
+    assert len(set(ed25519.SMALL_ORDER)) == 8
     for key in small_order_keys():
-        x, y = ed25519._decode(key)
-        assert ed25519._small_order(x, y, 1)
-        assert not ed25519.verify(key, b"a tampered manifest", NEUTRAL_SIG)
-    x, y = ed25519._decode(TEST1[0])
-    assert not ed25519._small_order(x, y, 1)
+        assert key in ed25519.SMALL_ORDER
+
+
+def test_a_small_order_key_is_refused_with_the_signature_that_would_verify_anything():
+    for key in ed25519.SMALL_ORDER:
+        assert not verify(key, b"a tampered manifest", NEUTRAL_SIG)
+        for sig in ed25519.SMALL_ORDER:
+            assert not verify(key, b"a tampered manifest", sig + le(0))
+    assert TEST1[0] not in ed25519.SMALL_ORDER
 
 
 def test_a_signature_whose_r_is_of_small_order_is_refused():
@@ -202,39 +262,80 @@ def test_a_signature_whose_r_is_of_small_order_is_refused():
     message = b"signed with a small-order R"
     k = int.from_bytes(ed25519.sha512(NEUTRAL + TEST1[0] + message), "little") % L
     signature = NEUTRAL + le(k * a % L)
-    assert not ed25519.verify(TEST1[0], message, signature)
+    assert not verify(TEST1[0], message, signature)
     with small_order_allowed():                       # it is that rule that refuses
-        assert ed25519.verify(TEST1[0], message, signature)
+        assert verify(TEST1[0], message, signature)
 
 
 class small_order_allowed:
     """The small-order rule switched off: each rule of the encoding below is then the one
     thing that refuses its case."""
     def __enter__(self):
-        self.rule = ed25519._small_order
-        ed25519._small_order = lambda X, Y, Z: False
+        self.table = ed25519.SMALL_ORDER
+        ed25519.SMALL_ORDER = ()
 
     def __exit__(self, *exc):
-        ed25519._small_order = self.rule
+        ed25519.SMALL_ORDER = self.table
 
 
 def test_the_neutral_point_written_canonically_verifies_without_the_small_order_rule():
     with small_order_allowed():
-        assert ed25519.verify(NEUTRAL, b"any message", NEUTRAL_SIG)
+        assert verify(NEUTRAL, b"any message", NEUTRAL_SIG)
 
 
 def test_a_key_with_y_at_or_above_p_is_refused():
     with small_order_allowed():
-        assert not ed25519.verify(le(P + 1), b"any message", NEUTRAL_SIG)
+        assert not verify(le(P + 1), b"any message", NEUTRAL_SIG)
 
 
 def test_an_r_with_y_at_or_above_p_is_refused():
     with small_order_allowed():
-        assert not ed25519.verify(NEUTRAL, b"any message", le(P + 1) + le(0))
+        assert not verify(NEUTRAL, b"any message", le(P + 1) + le(0))
 
 
 def test_x_zero_with_the_sign_bit_set_is_refused():
     # 5.1.3, step 4: x = 0 has no negative, so its sign bit must be clear.
     with small_order_allowed():
-        assert not ed25519.verify(le(1 | 1 << 255), b"any message", NEUTRAL_SIG)
-        assert not ed25519.verify(NEUTRAL, b"any message", le(1 | 1 << 255) + le(0))
+        assert not verify(le(1 | 1 << 255), b"any message", NEUTRAL_SIG)
+        assert not verify(NEUTRAL, b"any message", le(1 | 1 << 255) + le(0))
+
+def plus(p, q):
+    """The affine points p + q."""
+    X, Y, Z, T = ed25519._add(p[0], p[1], 1, p[0] * p[1] % P,
+                              ed25519._cached(q[0], q[1], 1, q[0] * q[1] % P))
+    zi = pow(Z, P - 2, P)
+    return X * zi % P, Y * zi % P
+
+
+def test_the_check_is_the_cofactored_equation_on_every_check():
+    # R = [r]B + T, T of order 8, S = r + k a: [S]B - [k]A - R = -T, not the neutral point,
+    # so the cofactorless check ([S]B = R + [k]A) refuses it, and the cofactored one (8
+    # times that) takes it, as RFC 8032 allows and Monocypher does.  Only the key's owner
+    # can make such a signature: it is another form of one, not a forgery.
+    digest = ed25519.sha512(TEST1_SECRET)
+    a = int.from_bytes(digest[:32], "little")
+    a = (a & ((1 << 254) - 8)) | (1 << 254)           # 5.1.5, the clamping
+    base = (ed25519.BX, ed25519.BY)
+    assert encoded(times(a, base)) == TEST1[0]
+    t = ed25519._decode(ed25519.SMALL_ORDER[4])
+    assert times(4, t) != (0, 1)                      # of order 8
+    message = b"a signature a torsion point away"
+    r = 12345678901234567890
+    big_r = encoded(plus(times(r, base), t))
+    assert big_r not in ed25519.SMALL_ORDER
+    k = int.from_bytes(ed25519.sha512(big_r + TEST1[0] + message), "little") % L
+    assert verify(TEST1[0], message, big_r + le((r + k * a) % L))
+    assert not verify(TEST1[0], message + b"!", big_r + le((r + k * a) % L))
+
+
+def test_every_check_gives_the_same_answer_for_many_changed_signatures():
+    # Bits flipped in every part of each vector, and bytes set: `verify` asserts the
+    # checks agree; the vectors themselves pass, everything changed fails.
+    state = 1
+    for key, message, signature in (TEST1, TEST2, TEST3, TEST_ABC):
+        assert verify(key, message, signature)
+        for _ in range(12):
+            state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+            bit = state % 512
+            assert not verify(key, message, flipped(signature, bit))
+            assert not verify(flipped(key, bit % 256), message, signature)

@@ -5,7 +5,9 @@
 does, with the firmware compiled into build/mpy first (as a board loads it):
   time   the unix port at the board's heap (185K) runs this file as
          `bench_ed25519.py time REPS`: one verify of a 60-byte and of a 3000-byte
-         message (the size of a signed manifest), each REPS times, time.ticks_us /
+         message (the size of a signed manifest), each REPS times (`verify_N`: by the
+         check verify uses, Monocypher's in C in the Makefile's build; `check_pure_N`:
+         by the Python one too, where it is not the first), time.ticks_us /
          ticks_diff around the call with the collector on (as a board runs it); best and
          median, in ms.
   heap   the same run: gc.collect(); gc.mem_alloc() before `import felt.ed25519` and
@@ -86,18 +88,23 @@ def measure(reps):
               "heap": {"before_import": before, "after_import": after,
                        "module_bytes": after - before},
               "time": "ms per verify, collector on"}
-    for n, msg, sig in cases:
-        times = []
-        for _ in range(reps):
-            gc.collect()
-            t0 = ticks_us()
-            ok = ed25519.verify(key, msg, sig)
-            t1 = ticks_us()
-            assert ok
-            times.append(ticks_diff(t1, t0) / 1000)
-        result["verify_%d" % n] = {"best_ms": round(min(times), 2),
-                                   "median_ms": round(median(times), 2),
-                                   "max_ms": round(max(times), 2)}
+    checks = ed25519.CHECKS
+    for check in checks:     # each check the VM has, the one verify uses first
+        ed25519.CHECKS = (check,)
+        for n, msg, sig in cases:
+            times = []
+            for _ in range(reps):
+                gc.collect()
+                t0 = ticks_us()
+                ok = ed25519.verify(key, msg, sig)
+                t1 = ticks_us()
+                assert ok
+                times.append(ticks_diff(t1, t0) / 1000)
+            name = "verify_%d" % n if check is checks[0] else "%s_%d" % (check.__name__, n)
+            result[name] = {"best_ms": round(min(times), 2),
+                            "median_ms": round(median(times), 2),
+                            "max_ms": round(max(times), 2)}
+    ed25519.CHECKS = checks
     return json.dumps(result)
 
 
