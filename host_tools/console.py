@@ -25,8 +25,8 @@ from felt import protocol as P
 from felt.table import scenes
 from felt.table.controller import TECHNICIAN_ONLY
 from host_tools import cli, recall, tech
-from host_tools.emulator.devices import LedStrip
-from host_tools.emulator.link import HostLink, LinkError, QueryRefused
+from host_tools.leds import LedStrip
+from host_tools.link import HostLink, LinkError, QueryRefused
 from host_tools.words import Narrator, code_words, seat_words
 
 PROG = "felt-console"

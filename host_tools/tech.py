@@ -29,7 +29,7 @@ from felt import image, protocol
 from felt.table.technician import signed_bytes
 from host_tools import cli
 from felt.image import TRUST_SIG
-from host_tools.flash import board_key_file, load_key, public_hex, read_board_key, trust_json
+from host_tools.signing import board_key_file, load_key, public_hex, read_board_key, trust_json
 
 COMMANDS = ("cfg", "rules", "deck", "clear", "root", "service")
 PLAIN = ("clear", "service")    # the commands that take no argument
@@ -181,7 +181,7 @@ def main(argv=None):
     body = body_of(args.cmd, args.arg)
     who = technician(args.key, args)
     import serial
-    from host_tools.emulator.link import HostLink, LinkError
+    from host_tools.link import HostLink, LinkError
     try:
         with cli.open_link(args.port, args.baud) as port:
             why = send(HostLink(port.fileno(), args.timeout), who, args.cmd, body)
