@@ -251,7 +251,6 @@ def compare(manifest, found):
     return out
 
 
-# ----- the command line ------------------------------------------------------------------
 VERIFY_S = 60   # seconds a board may take to answer `verify`
 
 
@@ -284,6 +283,9 @@ def verify_link(port, folder, baud=115200, board_key=None, board=None):
         return False, "%s: the program differs from the image %s" % (port, folder)
     return True, "%s: the program is the image %s (HMAC-SHA256 for a fresh seed%s)" % (
         port, folder, vouched)
+
+
+# ----- the command line ------------------------------------------------------------------
 
 
 OWNERS_HELP = ("the owners' public keys (they sign images, trust documents and the owner's "

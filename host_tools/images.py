@@ -18,8 +18,7 @@ from host_tools import cli, micropython, uf2
 from host_tools.signing import Refused, board_key, board_key_file, first_record, load_key, \
     write_trust
 
-REPO = cli.REPO
-FIRMWARE = REPO / "firmware"
+FIRMWARE = cli.REPO / "firmware"
 
 
 def build(board, out, key_path, force=False, chip=None):
@@ -152,7 +151,7 @@ def _build(board, board_file, out, key, stamp):
 
 # ----- a Pico with felt frozen in ------------------------------------------------------
 
-PICO_UF2 = REPO / "build" / "pico" / "firmware.uf2"     # make pico builds it
+PICO_UF2 = cli.REPO / "build" / "pico" / "firmware.uf2"     # make pico builds it
 PICO_FILES = ("firmware.uf2", "filesystem.uf2", "filesystem.img", "board.json")
 
 

@@ -45,7 +45,7 @@ class Untrusted(cli.UserError):
 
 class Technician:
     """What a technician's host holds for one board: `key`, the private key that signs
-    (flash.load_key); `board_key`, the host's copy of the board's own key (bytes,
+    (signing.load_key); `board_key`, the host's copy of the board's own key (bytes,
     felt.boardkey), which MACs each command and checks each answer; `board`, the id the
     board must give (None: whichever board the emulator runs for its session)."""
 

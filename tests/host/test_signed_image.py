@@ -1,5 +1,5 @@
 """Signed images, checked at boot on the MicroPython runtime (felt.image, felt.tilted,
-host_tools/flash.py): a board plays only an image whose every program file is the one
+host_tools/images.py): a board plays only an image whose every program file is the one
 a key it trusts signed; anything else tilts it with play disabled and the file named
 (docs/tilts.md, program_check_failed)."""
 
