@@ -11,19 +11,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host_tools.cli import REPO
+from host_tools import cli
 from host_tools.link import HostLink, LinkError, Tilted
 
-FIRMWARE_MAIN = REPO / "firmware" / "main.py"
+FIRMWARE_MAIN = cli.REPO / "firmware" / "main.py"
 TILT_EXIT = 3   # felt.start.TILT_EXIT: a tilted firmware that could not say so on the link
-
-
 RUNTIMES = ("cpython", "micropython", "pico")
 
 
 def add_runtime_arguments(ap):
     """--runtime and --heap, for every tool that starts the firmware."""
-    from host_tools import cli
     from host_tools.micropython import parse_heap
     ap.add_argument("--runtime", choices=RUNTIMES, default="cpython",
                     help="run the firmware under CPython (the default), the MicroPython "
@@ -122,7 +119,7 @@ class FirmwareProcess:
         else:
             self.cmd = [python, str(FIRMWARE_MAIN)] + args
             self.env = dict(os.environ)
-            self.env["PYTHONPATH"] = str(REPO / "firmware") + os.pathsep + \
+            self.env["PYTHONPATH"] = str(cli.REPO / "firmware") + os.pathsep + \
                 self.env.get("PYTHONPATH", "")
         self.env.pop("FELT_CHIP", None)
         if chip is not None:
