@@ -21,8 +21,9 @@ IDLE_MS = 100   # a quiet board's buttons are polled at least this often (and be
 async def buttons_task(hal, ctl, guard):
     """Seat and dealer-panel buttons, the dealer's keypad and the muck reader (its cards
     to the panel), debounced by the backend:
-    polled every poll_ms while one may be moving; while all are quiet, polled again when
-    an expander's INT line falls, or within IDLE_MS (felt.hal.mp.ExpanderButtons)."""
+    polled every poll_ms while one may be moving, sooner when a button's confirmation is
+    due (its press acts then); while all are quiet, polled again when an expander's INT
+    line falls, or within IDLE_MS (felt.hal.mp.ExpanderButtons)."""
     period = hal.board["poll_ms"]
     buttons = hal.buttons
     keypad = hal.keypad
@@ -48,7 +49,7 @@ async def buttons_task(hal, ctl, guard):
                 (muck is None or muck.quiet()):
             await buttons.wait()
         else:
-            await sleep_ms(period)
+            await sleep_ms(buttons.due_ms(hal.ticks_ms(), period))
 
 
 

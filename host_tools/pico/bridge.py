@@ -123,7 +123,12 @@ class Bridge:
         self._out = b""
         self._lock = threading.Lock()   # the harness's stdin: this thread's and power_cut's
         self._cut = False         # a power cut asked for, until the chip resets
-        self._held = None         # (button, hold ms, frame id, since) while one is held
+        self._held = None         # (button, hold ms, frame id, since, bounce) while one is held
+        # How each button press bounces, taken in turn (felt-bench): a list of the ms
+        # after its first edge at which the contact opens and closes again (the
+        # harness's `pin` op's bounce), its release bouncing alike; [] a clean press.
+        self.bounces = []
+        self._presses = 0
         self.raw = False          # frames go to UART0 as they are (raw_link)
         self._typing = []         # the keys of the entry being typed, still to press
         self._keys = 0            # keys pressed so far: each key's harness moments' number
@@ -362,14 +367,24 @@ class Bridge:
             self._typing = list(ops[0]["keys"])
             self._type()
             return
+        bounce = self._bounce() if any(op["op"] == "pin" for op in ops) else []
         for op in ops:   # the last op's done ends the frame
+            if op["op"] == "pin" and bounce:
+                op["bounce"] = bounce
             if op["op"] == "after":
                 op["id"] = self._ids
                 if "ref" in op:        # a press, held until the board answers
-                    self._held = [op.pop("ref"), op.pop("hold"), self._ids, None]
+                    self._held = [op.pop("ref"), op.pop("hold"), self._ids, None, bounce]
                     op["id"] = -self._ids
                     self._harness(op="after", ms=0, id="down%d" % self._ids)
             self._harness(**op)
+
+    def _bounce(self):
+        """The next button press's bounce (self.bounces in turn), or []."""
+        if not self.bounces:
+            return []
+        self._presses += 1
+        return self.bounces[(self._presses - 1) % len(self.bounces)]
 
     def _type(self):
         """The next key of the entry: pressed, held past the debounce and until the
@@ -404,9 +419,10 @@ class Bridge:
 
     def _release(self):
         """Let the held button go, and end its frame once the release is seen too."""
-        ref, hold, k, _ = self._held
+        ref, hold, k, _, bounce = self._held
         self._held = None
-        self._harness(op="pin", expander=ref["expander"], pin=ref["pin"], down=False)
+        self._harness(op="pin", expander=ref["expander"], pin=ref["pin"], down=False,
+                      **({"bounce": bounce} if bounce else {}))
         self._harness(op="after", ms=hold, id=k)
 
     def _op_done(self):

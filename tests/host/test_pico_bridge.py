@@ -122,6 +122,28 @@ def test_a_press_the_board_refuses_is_nakked_with_its_reason_and_so_is_a_resend(
     assert (kind, payload) == ("nak", {"seq": seq, "why": refused["why"]})
 
 
+def _press_answered(harness, host, button, k):
+    """The k-th seat button pressed, answered and let go: its down and up `pin` ops."""
+    t = 100000 * k
+    host.send("btn", {"seat": 1, "b": button})
+    down, when, _ = harness.ops(3)
+    harness.event(ev="done", id=when["id"], t=t)
+    harness.event(ev="uart", n=0, hex=P.encode(k, "evt", {"e": "action"}).hex(), t=t + 40000)
+    up, settle = harness.ops(2)
+    harness.event(ev="done", id=settle["id"], t=t + 90000)
+    host.frames(2)
+    return down, up
+
+
+def test_button_presses_bounce_as_the_bridge_is_told_in_turn_pressed_and_let_go(wired):
+    harness, host, bridge = wired
+    bridge.bounces = [[0.3, 0.6], []]
+    presses = [_press_answered(harness, host, b, k + 1)
+               for k, b in enumerate(("call", "fold", "raise"))]
+    assert [(d.get("bounce"), u.get("bounce")) for d, u in presses] == \
+        [([0.3, 0.6], [0.3, 0.6]), (None, None), ([0.3, 0.6], [0.3, 0.6])]
+
+
 def test_a_button_the_board_never_answers_is_let_go_in_the_end(wired):
     harness, host, _ = wired
     host.send("dealer", {"b": "deal"})

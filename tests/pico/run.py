@@ -80,6 +80,38 @@ def test_seat_buttons_reach_the_leds_on_gp22():
         assert [e for e in s.events if e["e"] == "action" and e["seat"] == seat]
 
 
+# Contacts bouncing as they close and as they are let go: the ms after the first edge at
+# which each opens and closes again (host_tools.pico.bridge.Bridge.bounces).  The board
+# reads a pin within a ms or so of its edge: bounces that last 2 ms and more are seen.
+BOUNCY = [[2.5, 5, 7.5, 10],                     # seen: each phase outlasts a confirmation
+          [6, 9, 13, 16],                        # late, while the press is still shut out
+          [1.5, 3, 4.5, 6],                      # open whenever a press is confirmed
+          [0.2, 0.5, 0.9, 1.4, 2.0, 2.7]]        # quick, as most contacts bounce
+
+
+def test_bouncy_presses_count_once_each():
+    # Issue 40, item 2: a press acts on its first edge, confirmed 2 ms on, and its
+    # bounces are shut out for the debounce.  Every button press here bounces, as it
+    # closes and as it is let go, one still open as it is confirmed: the table takes
+    # each press once (each round's actions are the presses, in order, none refused).
+    with session(players=4) as s:
+        s.fw.bridge.bounces = BOUNCY
+        for _ in range(2):
+            pressed = []
+
+            def choose(seat, legal):
+                action = s.bots[seat].choose(legal)
+                pressed.append((seat, action))
+                return action
+
+            s.play_round(choose)
+            assert [(e["seat"], e["a"]) for e in s.events if e["e"] == "action"] == pressed, \
+                (s.events, pressed)
+            assert not [e for e in s.events if e["e"] == "refused"], s.events
+        assert len(pressed) > 5 and not s.faults, (pressed, s.faults)
+        conserved(s, 4000)
+
+
 def test_a_shuffler_that_stops_mid_shuffle_calls_for_a_hand_shuffle():
     # Its busy line, then idle (this seed's shuffler fault): the board sees the cycle
     # begin whatever it was writing to flash meanwhile (bridge.SHUFFLER_BUSY_MS).

@@ -17,7 +17,7 @@ once here.
 import asyncio
 
 from felt.hal.clock import sleep_ms
-from felt.hal.debounce import Debouncer
+from felt.hal.debounce import Debouncer, EagerDebouncer
 from felt.protocol import check_card_kind, ticks_diff
 
 try:
@@ -86,23 +86,30 @@ class Mcp23017:
 # ---- seat and dealer buttons --------------------------------------------------------
 
 RESYNC_MS = const(1000)  # read every expander at least this often, INT line or not
+# A press is taken on its first edge once a read this much later still finds the button
+# down (EagerDebouncer): noise shorter than that is ignored, bounces after are shut out.
+CONFIRM_MS = const(2)
 
 
 class ExpanderButtons:
-    """Seat and dealer buttons on MCP23017s, active-low with pull-ups.
+    """Seat and dealer buttons on MCP23017s, active-low with pull-ups, debounced eagerly
+    (EagerDebouncer: a press taken on its first edge, confirmed CONFIRM_MS later, its
+    bounces shut out for debounce_ms after).
 
     `poll(now_ms)` returns the presses accepted since the last poll as (seat, name) or
     ("dealer", name).  The list is reused by the next poll: use it before then.
 
     An expander whose INT line is wired is read only when INT is low, while one of its
-    inputs is settling, or every RESYNC_MS; without an INT line it is read every poll.
+    inputs is confirming a change, or every RESYNC_MS; without an INT line it is read
+    every poll.
     A resync also checks its configuration and rewrites it after a brown-out.  I2C
     errors are counted in `errors` and the expander's last levels kept (no phantom
     presses); `faults()` lists the expanders not answering.
 
-    Between polls the caller sleeps poll_ms, unless the buttons are `quiet()`: every
-    expander has an INT line, every line is high and no input is settling, so the next
-    poll would read nothing.  Then `await wait()` sleeps until the flag given to
+    Between polls the caller sleeps `due_ms(now_ms, poll_ms)` (a confirmation is read as
+    soon as it is due), unless the buttons are `quiet()`: every expander has an INT
+    line, every line is high and no input is confirming or held, so the next poll would
+    read nothing.  Then `await wait()` sleeps until the flag given to
     `listen(flag)` is set: by an INT line's falling edge (an asyncio.ThreadSafeFlag set
     from the pins' IRQ, on a board) or by `tick(ms)`, a task setting it every `ms`: the
     chip idles, instead of waking every poll_ms to find nothing.
@@ -117,7 +124,7 @@ class ExpanderButtons:
         self.masks = masks
         n = len(chips)
         self.levels = bytearray(2 * n)
-        self.debouncer = Debouncer(16 * n, debounce_ms)
+        self.debouncer = EagerDebouncer(16 * n, debounce_ms, CONFIRM_MS)
         self.errors = 0
         self._ok = bytearray(n)  # 1 when configured and answering
         self._checked = [0] * n  # time of each chip's last resync
@@ -192,8 +199,8 @@ class ExpanderButtons:
 
     def quiet(self):
         """True when waiting for an INT line to fall misses nothing: a flag to wait on
-        (listen), every expander's INT line high, and no input settling.  Clears the
-        flag first, so a line that falls after this look sets it again."""
+        (listen), every expander's INT line high, and no input confirming or held.
+        Clears the flag first, so a line that falls after this look sets it again."""
         flag = self.flag
         if flag is None:
             return False
@@ -201,10 +208,12 @@ class ExpanderButtons:
         for intp in self.ints:
             if intp is None or not intp.value():
                 return False
-        for p in self.debouncer.pending:
-            if p:
-                return False
-        return True
+        return self.debouncer.settled()
+
+    def due_ms(self, now_ms, most):
+        """Ms until the next poll is needed (an input's confirmation or its bounces'
+        end), at most `most`."""
+        return self.debouncer.due_ms(now_ms, most)
 
     async def wait(self):
         """Until an INT line falls or tick() sets the flag: call when quiet()."""

@@ -6,6 +6,12 @@ export class OpError extends Error {}
 
 const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
+// A contact's bounces end within a few ms; longer than this is a second press, not a bounce.
+export const MAX_BOUNCE_MS = 20;
+// A `pin` op's bounce: the ms after the op at which the contact opens and closes again,
+// in turn, ending as the op left it (an even number of edges).
+const isBounce = (v) => Array.isArray(v) && v.length % 2 === 0 &&
+  v.every((ms, i) => typeof ms === 'number' && ms > 0 && ms <= MAX_BOUNCE_MS && (i === 0 || ms > v[i - 1]));
 
 // Checks one op line; returns the op.  The fields each op needs, and their ranges.
 export function parseOp(line) {
@@ -21,7 +27,10 @@ export function parseOp(line) {
       need('hex', (v) => typeof v === 'string' && HEX.test(v), 'a hex string');
       break;
     case 'usb': need('hex', (v) => typeof v === 'string' && HEX.test(v), 'a hex string'); break;
-    case 'pin': need('expander', (v) => isInt(v, 0, 7), 'an expander index'); need('pin', (v) => isInt(v, 0, 15), '0-15'); need('down', (v) => typeof v === 'boolean', 'true or false'); break;
+    case 'pin':
+      need('expander', (v) => isInt(v, 0, 7), 'an expander index'); need('pin', (v) => isInt(v, 0, 15), '0-15'); need('down', (v) => typeof v === 'boolean', 'true or false');
+      need('bounce', (v) => v === undefined || isBounce(v), `an even number of ascending ms after the op, each above 0 and at most ${MAX_BOUNCE_MS}`);
+      break;
     case 'press': need('expander', (v) => isInt(v, 0, 7), 'an expander index'); need('pin', (v) => isInt(v, 0, 15), '0-15'); ms(); id(); break;
     case 'key': need('key', (v) => typeof v === 'string' && [...v].length === 1, 'one character, a key\'s legend'); need('down', (v) => typeof v === 'boolean', 'true or false'); break;
     case 'display': break;

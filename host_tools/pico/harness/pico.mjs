@@ -147,7 +147,13 @@ export class Pico {
         if (!this.chip.usb) throw new OpError('usb: no USB host is plugged in (PICO_USB=1)');
         this.chip.typeUsb(Buffer.from(op.hex, 'hex'));
         break;
-      case 'pin': this.button(op).setPin(op.pin, op.down); break;
+      case 'pin': {
+        const x = this.button(op);
+        x.setPin(op.pin, op.down);
+        // A bouncing contact: back and forth at each instant given, ending at op.down.
+        (op.bounce ?? []).forEach((ms, i) => this.sched.at(now + ms * MS, () => x.setPin(op.pin, i % 2 ? op.down : !op.down)));
+        break;
+      }
       case 'press': {
         const x = this.button(op);
         x.setPin(op.pin, true);

@@ -1,4 +1,4 @@
-from felt.hal.debounce import Debouncer
+from felt.hal.debounce import Debouncer, EagerDebouncer
 
 
 def _run(deb, samples, table=None):
@@ -105,13 +105,15 @@ def test_settled_is_false_while_an_input_is_pending():
     assert deb.settled()
 
 
-def test_update_allocates_nothing_on_micropython():
+def _allocates_nothing(deb, step, also=None):
+    """Updates every `step` ms with a press settling allocate nothing, nor `also(now)`
+    after each (MicroPython's heap locked); True on CPython, which has nothing to
+    measure."""
     try:
         import micropython
         micropython.heap_lock
     except (ImportError, AttributeError):
-        return  # CPython: nothing to measure
-    deb = Debouncer(48, 20)
+        return True
     levels = bytearray(6)
     table = [(i, "x") for i in range(48)]
     out = []
@@ -122,11 +124,125 @@ def test_update_allocates_nothing_on_micropython():
     failed = False
     micropython.heap_lock()
     try:
-        for now in range(0, 100, 5):
+        now = 0
+        while now < 100:      # not range(0, 100, step): a range object, in the locked heap
             deb.update(levels, now, out, table)
+            deb.settled()
+            if also is not None:
+                also(now)
+            now += step
     except MemoryError:
         failed = True
     finally:
         micropython.heap_unlock()
-    assert not failed
-    assert out == [(28, "x")]
+    return not failed and out == [(28, "x")]
+
+
+def test_update_allocates_nothing_on_micropython():
+    assert _allocates_nothing(Debouncer(48, 20), 5)
+
+
+# ---- EagerDebouncer: the buttons' (first edge taken, confirmed, bounces shut out) ----
+
+def _eager():
+    return EagerDebouncer(8, 20, 2)      # the board's debounce_ms, felt.hal.mp.CONFIRM_MS
+
+
+def test_eager_press_is_taken_on_its_first_edge_at_the_read_confirm_ms_later():
+    deb = _eager()
+    assert _run(deb, [(0, 0), (10, 1), (11, 1)]) == []   # the edge read at 10; 1 ms on
+    assert _run(deb, [(12, 1)]) == [0]                   # confirmed 2 ms after: taken
+    assert deb.is_down(0)
+    assert _run(deb, [(13, 1), (100, 1), (5000, 1)]) == []   # held: one press
+
+
+def test_eager_bounces_within_debounce_ms_of_the_press_never_count_as_a_second_press():
+    deb = _eager()
+    assert _run(deb, [(0, 1), (2, 1)]) == [0]
+    # The contact chatters for the next 20 ms, read at every edge: shut out.
+    chatter = [(t, (t // 3) & 1) for t in range(3, 22)]
+    assert _run(deb, chatter + [(22, 1), (40, 1)]) == []
+    assert deb.is_down(0)
+
+
+def test_eager_reads_between_the_edge_and_its_confirmation_are_bounces_not_a_release():
+    deb = _eager()
+    # Closed at 0, open at 0.5 (read at 1), closed again by the deciding read at 2.
+    assert _run(deb, [(0, 1), (1, 0), (2, 1)]) == [0]
+
+
+def test_eager_glitch_shorter_than_the_confirmation_is_ignored():
+    deb = _eager()
+    assert _run(deb, [(0, 0), (5, 1), (6, 0), (7, 0), (30, 0)]) == []
+    assert not deb.is_down(0) and deb.settled()
+    assert _run(deb, [(40, 1), (42, 1)]) == [0]    # a real press after it still counts
+
+
+def test_eager_bounce_open_at_the_deciding_read_delays_the_press_but_never_loses_it():
+    deb = _eager()
+    assert _run(deb, [(0, 1), (2, 0)]) == []        # open as it is decided: not yet
+    assert _run(deb, [(3, 1), (4, 1)]) == []        # the next close starts anew
+    assert _run(deb, [(5, 1)]) == [0]
+
+
+def test_eager_release_is_debounced_too_and_frees_the_button_to_press_again():
+    deb = _eager()
+    assert _run(deb, [(0, 1), (2, 1)]) == [0]
+    assert _run(deb, [(50, 0), (51, 1), (52, 0)]) == []   # released, bouncing open
+    assert not deb.is_down(0)
+    assert _run(deb, [(60, 1), (70, 0), (71, 0)]) == []   # a bounce of the release
+    assert _run(deb, [(80, 1), (82, 1)]) == [0]           # pressed again: counted
+
+
+def test_eager_release_during_the_shut_out_is_taken_when_it_ends():
+    deb = _eager()
+    assert _run(deb, [(0, 1), (2, 1), (10, 0)]) == [0]    # a quick tap: up within 20 ms
+    assert deb.is_down(0)
+    assert _run(deb, [(22, 0), (24, 0)]) == []            # the shut-out over: released
+    assert not deb.is_down(0)
+    assert _run(deb, [(50, 1), (52, 1)]) == [0]
+
+
+def test_eager_press_held_at_reset_is_not_a_press_until_pressed_again():
+    deb = _eager()
+    deb.reset(0x01)
+    assert _run(deb, [(0, 1), (50, 1)]) == []
+    assert _run(deb, [(60, 0), (62, 0), (90, 1), (92, 1)]) == [0]
+
+
+def test_eager_zero_confirmation_takes_the_press_at_the_first_read():
+    deb = EagerDebouncer(8, 20, 0)
+    assert _run(deb, [(0, 0), (7, 0x10)]) == [4]
+
+
+def test_eager_settled_and_due_ms_cover_the_confirmation_and_the_shut_out():
+    deb = _eager()
+    assert deb.settled() and deb.due_ms(0, 5) == 5
+    deb.update(1, 100)
+    assert not deb.settled() and deb.due_ms(100, 5) == 2 and deb.due_ms(101, 5) == 1
+    assert deb.due_ms(103, 5) == 0                    # overdue: at once
+    deb.update(1, 102)                                # taken; held until 122
+    assert not deb.settled() and deb.due_ms(102, 5) == 5 and deb.due_ms(119, 5) == 3
+    deb.update(1, 122)
+    assert deb.settled()
+
+
+def test_eager_timing_holds_across_the_clock_wrap():
+    deb = _eager()
+    top = (1 << 30) - 1
+    assert _run(deb, [(top, 1)]) == []
+    assert _run(deb, [(1, 1)]) == [0]                 # 2 ms after, across the wrap
+
+
+def test_eager_debouncer_refuses_a_negative_confirmation():
+    try:
+        EagerDebouncer(8, 20, -1)
+    except ValueError as e:
+        assert "confirm_ms" in str(e)
+    else:
+        raise AssertionError("a negative confirm_ms was taken")
+
+
+def test_eager_update_allocates_nothing_on_micropython():
+    deb = EagerDebouncer(48, 20, 2)
+    assert _allocates_nothing(deb, 1, lambda now: deb.due_ms(now, 5))

@@ -131,12 +131,28 @@ def test_expanders_are_set_up_as_inputs_with_pullups_and_one_int_line():
     assert fakes[2].regs[0x04] == 0x7F and fakes[2].regs[0x05] == 0x7F
 
 
-def test_seat_button_press_is_reported_as_seat_and_name_after_debounce():
+def test_seat_button_press_is_reported_as_seat_and_name_once_confirmed():
     buttons, fakes = _buttons()
     buttons.start(0)
     fakes[0].press(9)  # seat 2 check/call
-    assert _polls(buttons, [5, 10, 20]) == []
-    assert _polls(buttons, [25, 30, 100]) == [(2, "call")]
+    assert _polls(buttons, [5, 6]) == []                # its first edge, read at 5
+    assert buttons.due_ms(6, 5) == 1                    # the confirming read is due at 7
+    assert _polls(buttons, [7]) == [(2, "call")]        # CONFIRM_MS after: taken
+    assert _polls(buttons, [10, 30, 100]) == []
+
+
+def test_a_bouncy_press_is_one_press_and_its_release_bounces_are_none():
+    buttons, fakes = _buttons()
+    buttons.start(0)
+    got = []
+    for t, down in ((5, 1), (6, 0), (7, 1), (8, 0), (9, 1), (15, 0), (16, 1), (60, 0),
+                    (61, 1), (62, 0), (70, 0)):
+        (fakes[1].press if down else fakes[1].release)(3)   # seat 5 fold, chattering
+        got.extend(buttons.poll(t))
+    assert got == [(5, "fold")]
+    assert not buttons.debouncer.is_down(16 + 3)
+    fakes[1].press(3)                                       # pressed again: a press
+    assert _polls(buttons, range(100, 110)) == [(5, "fold")]
 
 
 def test_dealer_button_press_is_reported_as_dealer():
@@ -166,13 +182,13 @@ def test_button_held_at_boot_is_not_a_press_until_pressed_again():
     assert _polls(buttons, range(300, 400, 5)) == [(4, "fold")]
 
 
-def test_bounce_shorter_than_debounce_is_not_a_press():
+def test_a_glitch_gone_by_the_confirming_read_is_not_a_press():
     buttons, fakes = _buttons()
     buttons.start(0)
     fakes[0].press(3)
     buttons.poll(5)
     fakes[0].release(3)
-    assert _polls(buttons, range(10, 100, 5)) == []
+    assert _polls(buttons, range(6, 100)) == []
 
 
 def test_quiet_expander_with_idle_int_line_is_not_read():
@@ -223,7 +239,9 @@ def test_buttons_are_quiet_only_with_a_flag_every_int_line_high_and_nothing_sett
     buttons.poll(5)                     # read: INT high again, the press settling
     assert fakes[2].int_level() == 1
     assert not buttons.quiet()
-    assert _polls(buttons, range(10, 30, 5)) == [(8, "fold")]
+    assert _polls(buttons, range(10, 30, 5)) == [(8, "fold")]    # taken at 10
+    assert not buttons.quiet()          # its bounces shut out until 30: polled
+    buttons.poll(30)
     assert buttons.quiet()
 
 

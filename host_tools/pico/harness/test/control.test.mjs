@@ -11,7 +11,7 @@ test('every op of the interface parses', () => {
     '{"op":"stats"}', '{"op":"quit"}', '{"op":"arm_cut","program":3,"byte":17}', '{"op":"arm_cut"}',
     '{"op":"uart_stall","n":0,"stalled":true}', '{"op":"usb","hex":"030d"}',
     '{"op":"key","key":"5","down":true}', '{"op":"key","key":"#","down":false}', '{"op":"display"}', '{"op":"muck","hex":"41530a"}',
-    '{"op":"shuffler_data","hex":"6f6b0a"}',
+    '{"op":"shuffler_data","hex":"6f6b0a"}', '{"op":"pin","expander":0,"pin":3,"down":true,"bounce":[0.2,0.5,1,2.5]}',
   ]) assert.equal(parseOp(line).op, JSON.parse(line).op);
 });
 
@@ -24,6 +24,9 @@ test('bad ops are refused with the reason', () => {
   bad('{"op":"uart","n":0,"hex":"4"}', /hex must be a hex string/);
   bad('{"op":"pin","expander":0,"pin":16,"down":true}', /pin must be 0-15/);
   bad('{"op":"press","expander":0,"pin":1,"ms":-1,"id":1}', /ms must be/);
+  for (const bounce of ['[0.5]', '[1,0.5]', '[0,1]', '[1,21]', '"1,2"', '[1,1]']) {
+    bad(`{"op":"pin","expander":0,"pin":1,"down":true,"bounce":${bounce}}`, /bounce must be an even number of ascending ms/);
+  }
   bad('{"op":"after","ms":5}', /id must be given/);
   bad('{"op":"gpio","pin":3,"level":2}', /level must be 0 or 1/);
   bad('{"op":"arm_cut","program":0}', /program must be a count/);

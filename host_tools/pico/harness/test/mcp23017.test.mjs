@@ -54,6 +54,27 @@ test('a press pulls its pin low, INT falls, reading GPIO clears it', () => {
   assert.equal(int.level, true);
 });
 
+test('a bouncing contact: INT falls at its first edge, stays low until read, falls again at an edge after', () => {
+  const { x, int } = chip();
+  configure(x);
+  int.changes = 0;
+  x.setPin(3, true);                   // the contact closes
+  x.setPin(3, false);                  // bounces open, closes again, before any read
+  x.setPin(3, true);
+  assert.equal(int.level, false);
+  assert.equal(int.changes, 1, 'one fall for the edges before the read');
+  assert.deepEqual(readMem(x, 0x12, 2), [0x77, 0x7f], 'the read sees the pin as it is now');
+  assert.equal(int.level, true);
+  x.setPin(3, false);                  // a bounce after the read: a new change
+  assert.equal(int.level, false);
+  assert.deepEqual(readMem(x, 0x12, 2), [0x7f, 0x7f]);
+  x.setPin(3, true);
+  x.setPin(3, false);                  // a change and its undoing before the read: INT stays low
+  assert.equal(int.level, false, 'a latched interrupt outlives the level that raised it');
+  readMem(x, 0x12, 2);
+  assert.equal(int.level, true);
+});
+
 test('MIRROR off: INTA tells of port A only', () => {
   const { x, int } = chip();
   configure(x);
