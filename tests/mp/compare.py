@@ -9,13 +9,14 @@ exit 0 and print the same output, and the frames each side of the link sent are 
 same frames in the same order (power cuts included: the emulator kills the unix-port
 process and boots it again on its journal), the protocol's resends aside: a frame sent
 again because its answer came late is the link working, and a busy machine makes one
-on either runtime (`sent_once`).  `make test` runs the scenarios and a short
+on either runtime (`sent_once`: an ack names the frame it answers, not its seq).  `make test` runs the scenarios and a short
 run of every game with faults, which between them must inject every fault kind;
 `make check` runs the long ones (--long).  Ends with
 `micropython-unix: N passed, M failed`; exits 1 if M > 0.
 """
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -54,44 +55,52 @@ QUICK = [["--game", game, "--hands", str(hands), "--players", str(players), "--s
     ("holdem-bonus", 40, 6))]
 
 
-def frames(trace):
-    """The frames each side sent, in order: (host's, firmware's).  How the two
-    directions interleave depends on timing; each direction's order does not."""
-    sent = {">": [], "<": []}
-    if not trace.exists():
-        return [], []
-    for line in trace.read_text().splitlines():
-        sent[line[:1]].append(line[2:])
-    return sent[">"], sent["<"]
-
-
 RECENT = 64   # how far back a resend or a second answer is looked for, in frames
 
 
-def sent_once(lines):
-    """A side's frames as (kind, payload) lines, what resends add taken out: a frame sent
-    again byte for byte (a resend keeps its seq), and an ack or nak again for a frame
-    already answered (the answer to the other side's resend).  The frames' own seqs and
-    CRCs are dropped: a second answer takes a seq of its own, and every seq after it then
-    differs by one; the order of what is left is the check."""
-    out = []
-    recent, answered = deque(maxlen=RECENT), deque(maxlen=RECENT)
-    for line in lines:
-        _seq, _, rest = line.partition(" ")
+def frames(trace):
+    """The frames each side sent, in order: (host's, firmware's), each frame as its kind
+    and payload.  How the two directions interleave depends on timing; each direction's
+    order does not, once what the protocol's resends add is taken out (`sent_once`)."""
+    if not trace.exists():
+        return [], []
+    return sent_once(trace.read_text().splitlines())
+
+
+def sent_once(trace_lines):
+    """(host's, firmware's) frames from a trace's lines ("> " sent, "< " read), less a
+    frame sent again byte for byte (a resend keeps its seq) and an ack or nak again for a
+    frame already answered (the answer to the other side's resend).  A frame's own seq and
+    CRC are dropped, and an ack or nak names the frame it answers by that frame's kind and
+    payload: a second answer takes a seq of its own, and every seq after it then differs
+    by one between the runtimes; what is sent, in what order, and what answers what is
+    the check."""
+    sent = {">": [], "<": []}
+    bodies = {">": {}, "<": {}}      # each side's seq -> its last frame with that seq
+    recent = {">": deque(maxlen=RECENT), "<": deque(maxlen=RECENT)}
+    answered = {">": deque(maxlen=RECENT), "<": deque(maxlen=RECENT)}
+    for line in trace_lines:
+        side, raw = line[:1], line[2:].rstrip("\n")
+        seq, _, rest = raw.partition(" ")
         body = rest.rsplit(" *", 1)[0]
         kind, _, payload = body.partition(" ")
         if kind == "hello":     # a boot, or the host's first word (never resent): seqs
-            recent.clear()      # start again
-            answered.clear()
-        elif line in recent:
+            recent[side].clear()    # start again
+            answered[side].clear()
+        elif raw in recent[side]:
             continue
-        recent.append(line)
+        recent[side].append(raw)
+        bodies[side][seq] = body
         if kind in ("ack", "nak"):
-            if payload in answered:
+            answer = json.loads(payload)
+            other = "<" if side == ">" else ">"
+            to = bodies[other].get("@%d" % answer["seq"], "a frame not in the trace")
+            body = "%s to %s%s" % (kind, to, " why %s" % answer["why"] if kind == "nak" else "")
+            if (answer["seq"], body) in answered[side]:
                 continue
-            answered.append(payload)
-        out.append(body)
-    return out
+            answered[side].append((answer["seq"], body))
+        sent[side].append(body)
+    return sent[">"], sent["<"]
 
 
 def first_difference(a, b):
@@ -128,7 +137,7 @@ def compare_run(args):
         if diff:
             problems.append("output line %d: cpython %r, micropython %r" % diff)
         for side, a, b in zip(("host", "firmware"), frames(cp_trace), frames(mp_trace)):
-            diff = first_difference(sent_once(a), sent_once(b))
+            diff = first_difference(a, b)
             if diff:
                 problems.append("%s frame %d: cpython %r, micropython %r" % ((side,) + diff))
         last = cp.stdout.strip().splitlines()[-1:] or [""]
