@@ -107,6 +107,7 @@ class Bridge:
         self._fw_last = None      # (fw seq, kind, payload, our seq) of its last acked frame
         self._ops = []            # device frames from the host waiting their turn
         self._op = None           # the one being played: (seq, kind, payload)
+        self._then = []           # its ops still to play, once its first wait is over
         self._done = None         # (seq, kind, payload) of the last one played, for resends
         self._answer = None       # what it was answered: an ack, or a nak with the reason
         self._refused = None      # the board's reason for refusing the one being played
@@ -328,8 +329,20 @@ class Bridge:
                     seen = max(seen, SHUFFLER_BUSY_MS)
                 check = [] if said is None else \
                     [dict(op="shuffler_data", hex=(said + "\n").encode().hex())]
-                return check + self._shuffler_ops(levels) + [dict(op="after", ms=seen)]
+                return self._anew(levels, seen) + check + self._shuffler_ops(levels) + \
+                    [dict(op="after", ms=seen)]
         return None
+
+    def _anew(self, levels, seen):
+        """A done or a jam said again while its line is still on from before: the line
+        goes off first, for as long as the board takes to see it, as a shuffler's does
+        between two cycles; a line on since before a start pulse is no answer to it
+        (felt.hal.mp.Shuffler, 13:47-20.38(o))."""
+        again = [n for n in ("done", "jam") if levels[n] and self._shuffler[n]]
+        if not again:
+            return []
+        return self._shuffler_ops(dict(levels, done=0, jam=0)) + [dict(op="after", ms=seen),
+                                                                   dict(op="then")]
 
     def _removed(self):
         """The shuffler's lines once it is off the table."""
@@ -362,6 +375,12 @@ class Bridge:
             self._typing = list(ops[0]["keys"])
             self._type()
             return
+        if dict(op="then") in ops:     # played in two steps, the second after the first
+            at = ops.index(dict(op="then"))
+            ops, self._then = ops[:at], ops[at + 1:]
+        self._play(ops)
+
+    def _play(self, ops):
         for op in ops:   # the last op's done ends the frame
             if op["op"] == "after":
                 op["id"] = self._ids
@@ -443,6 +462,9 @@ class Bridge:
                 self._note(ev["t"], "down", self._op[1])
             elif self._held is not None and ev.get("id") == -self._ids:
                 self._release()        # held as long as a button is: unanswered
+            elif self._op is not None and ev.get("id") == self._ids and self._then:
+                ops, self._then = self._then, []
+                self._play(ops)
             elif self._op is not None and ev.get("id") == self._ids:
                 self._op_done()
         elif what == "leds":
