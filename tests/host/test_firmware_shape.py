@@ -1,6 +1,7 @@
 """The firmware's shape (issue 20): no import circle among its modules, counting the
 modules loaded by name (felt.lazy), and no reach into another module's or object's
-private names.  Read from the source with `ast`, which MicroPython lacks: a host test.
+private names; one definition of a round's phases and one table of the modules loaded by
+name (issue 39).  Read from the source with `ast`, which MicroPython lacks: a host test.
 """
 
 import ast
@@ -19,7 +20,11 @@ def _modules():
     return out
 
 
-def _uses(tree, modules):
+LAZY = "felt.lazy"       # its table names every module loaded by name, and loads none
+PHASES = "felt.poker.phases"
+
+
+def _uses(tree, modules, strings=True):
     """The felt modules a module imports, or names as a string (felt.lazy loads those)."""
     used = set()
     for node in ast.walk(tree):
@@ -28,7 +33,7 @@ def _uses(tree, modules):
             used.update(node.module + "." + a.name for a in node.names)
         elif isinstance(node, ast.Import):
             used.update(a.name for a in node.names)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        elif strings and isinstance(node, ast.Constant) and isinstance(node.value, str):
             used.add(node.value)
     return used & set(modules)
 
@@ -63,7 +68,8 @@ def test_no_module_of_the_firmware_leads_back_to_itself():
     graph = {}
     for name, tree in modules.items():
         # A package's own __init__ is loaded with any module of it: no edge of note.
-        graph[name] = set(m for m in _uses(tree, modules) if m != name and m != "felt")
+        graph[name] = set(m for m in _uses(tree, modules, name != LAZY)
+                          if m != name and m != "felt")
     assert _circle(graph) is None, " -> ".join(_circle(graph))
 
 
@@ -84,3 +90,168 @@ def test_no_module_reaches_into_another_ones_private_names():
                     not (isinstance(node.value, ast.Name) and node.value.id == "self"):
                 reach.append("%s line %d: %s" % (name, node.lineno, ast.unparse(node)))
     assert reach == []
+
+
+def _assigned(tree):
+    """{name: line} of the names a module binds at its top level."""
+    out = {}
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        for t in targets:
+            for n in ast.walk(t):
+                if isinstance(n, ast.Name):
+                    out[n.id] = node.lineno
+    return out
+
+
+def _reads_phases(tree):
+    """Whether a module reads or sets a round's `phase`."""
+    return any(isinstance(n, ast.Attribute) and n.attr == "phase" for n in ast.walk(tree))
+
+
+def test_a_rounds_phases_are_defined_in_one_module_only():
+    # A copy (felt.poker.refusals had one) drifts: the engines once disagreed on COMPLETE.
+    # (felt.table.scenes' DEALING and BETTING are the LEDs' scenes, no round's phase.)
+    modules = _modules()
+    phases = set(_assigned(modules[PHASES]))
+    assert {"DEALING", "BETTING", "CHOOSING", "COMPLETE"} <= phases
+    readers = [name for name, tree in modules.items() if _reads_phases(tree)]
+    assert {"felt.poker.round", "felt.banked.banked_round", "felt.poker.refusals",
+            "felt.table.controller", "felt.table.poker_table"} <= set(readers)
+    copies = ["%s line %d: %s" % (name, line, n) for name in readers if name != PHASES
+              for n, line in _assigned(modules[name]).items() if n in phases]
+    assert copies == []
+
+
+def test_the_phase_finder_finds_a_copy():
+    tree = ast.parse("from felt.poker.phases import BETTING\nCOMPLETE = 2\nx, (y, DEALING) = 1, (2, 0)")
+    assert set(_assigned(tree)) == {"COMPLETE", "x", "y", "DEALING"}
+
+
+# ----- the table of modules loaded by name (felt.lazy) ------------------------------------
+
+LOADERS = ("load", "forget", "cold")   # lazy.load, lazy.forget, Controller.cold
+# Names of a module loaded by name that are not in it as a string: where each comes from.
+DYNAMIC = {
+    ("felt.table.controller", "self.game.IRREGULAR_RULES"): "the game's table's constant",
+    ("felt.table.controller", "module"): "cold()'s parameter, its callers checked",
+    ("felt.table.controller", "name"): "felt.table.public and its LOADED",
+    ("felt.table.configure", "ctl.game.__name__"): "a module of TABLES, loaded by name",
+    ("felt.table.configure", "kind"): "a module of TABLES",
+    ("felt.table.banked_table", "CORES[i]"): "a module of CORES",
+}
+
+
+def _table():
+    tree = _modules()[LAZY]
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple):
+            out[node.targets[0].id] = [ast.literal_eval(e) for e in node.value.elts]
+    return out
+
+
+def _module_strings(tree, modules=None):
+    """{name: [strings]} of a module's top-level names bound to a string or a tuple of
+    them (const() unwrapped) or imported from a felt module that binds them so, and of
+    the loop variables over such tuples."""
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and modules and node.module in modules:
+            theirs = _module_strings(modules[node.module], modules)
+            out.update((a.asname or a.name, theirs[a.name]) for a in node.names
+                       if a.name in theirs)
+
+    def strings(value):
+        if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "const":
+            value = value.args[0]
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return [value.value]
+        if isinstance(value, ast.Tuple):
+            found = [strings(e) for e in value.elts]
+            return None if None in found else sum(found, [])
+        if isinstance(value, ast.Name):
+            return out.get(value.id)
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            a, b = strings(value.left), strings(value.right)
+            return None if a is None or b is None else a + b
+        return None
+
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name):
+            found = strings(node.value)
+            if found is not None:
+                out[node.targets[0].id] = found
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            found = strings(node.iter)
+            if found is not None:
+                out[node.target.id] = found
+    return out
+
+
+def _loaded_by_name():
+    """[(module, line, expression, [names] or None)] of every load, forget and cold() in
+    the firmware: the module names each call may be given, None where they are not in
+    the call's module as strings."""
+    out = []
+    modules = _modules()
+    for name, tree in modules.items():
+        bound = _module_strings(tree, modules)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in LOADERS and node.args and \
+                    (node.func.attr == "cold" or getattr(node.func.value, "id", "") == "lazy"):
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant):
+                    names = [arg.value]
+                elif isinstance(arg, ast.Name):
+                    names = bound.get(arg.id)
+                else:
+                    names = None
+                out.append((name, node.lineno, ast.unparse(arg), names))
+    return out
+
+
+def test_every_entry_of_the_table_of_modules_loaded_by_name_is_a_module():
+    table = _table()
+    modules = _modules()
+    assert sorted(table) == ["COLD", "ONCE"]
+    entries = table["COLD"] + table["ONCE"]
+    assert len(entries) == len(set(entries))       # each once, in one tuple
+    assert [m for m in entries if m not in modules] == []
+
+
+def test_every_load_and_forget_names_a_module_of_the_table():
+    table = _table()
+    entries = set(table["COLD"] + table["ONCE"])
+    calls = _loaded_by_name()
+    assert len(calls) > 90                          # found them, all of them
+    unknown = ["%s line %d: %s" % (m, line, expr) for m, line, expr, names in calls
+               if names is None and (m, expr) not in DYNAMIC]
+    assert unknown == []
+    outside = ["%s line %d: %s" % (m, line, n) for m, line, expr, names in calls
+               for n in names or () if n not in entries]
+    assert outside == []
+
+
+def test_every_module_named_in_the_firmware_as_a_string_is_in_the_table():
+    # Where a name comes from a game's table or a tuple (DYNAMIC), its string is here.
+    modules = _modules()
+    table = _table()
+    entries = set(table["COLD"] + table["ONCE"])
+    named = ["%s: %s" % (name, node.value) for name, tree in modules.items() if name != LAZY
+             for node in ast.walk(tree) if isinstance(node, ast.Constant)
+             and node.value in modules and "." in node.value and node.value not in entries]
+    assert named == []
+
+
+def test_the_load_finder_resolves_names_tuples_and_loops():
+    tree = ast.parse("from felt import lazy\n_A = const('felt.a')\nB = (_A, 'felt.b')\n"
+                     "def f(x):\n    for n in B + ('felt.c',):\n        lazy.forget(n)\n"
+                     "    lazy.load(x)\n    lazy.load(_A)\n")
+    bound = _module_strings(tree)
+    assert bound["n"] == ["felt.a", "felt.b", "felt.c"] and bound["_A"] == ["felt.a"]
+    assert "x" not in bound

@@ -46,11 +46,9 @@ save() and undo(state) take the round back, as felt.poker.round.Round's do.
 
 from felt import check, lazy
 from felt.poker import cards as C
+from felt.poker.phases import DEALING, BETTING, COMPLETE   # BETTING: players decide
 
 DEALER = -1
-DEALING = 0
-DECIDING = 1
-COMPLETE = 2
 
 DRAWN = "19:47-27.12(b)"
 # The irregularities' events: their rules (felt.banked.irregular) are loaded when one
@@ -202,7 +200,7 @@ class BankedRound:
             return "unknown event %s" % check.shown(kind)
         if not check.is_whole(arg) or not 0 <= arg < self.n:
             return "no seat %s at this table" % check.shown(arg)
-        if self.phase != DECIDING:
+        if self.phase != BETTING:
             return "no decisions now: the round is dealing"
         if not self.undecided[arg]:
             return "seat %d has no decision to make now" % arg
@@ -302,7 +300,7 @@ class BankedRound:
         if not seats:
             self._decided(name, out)
             return
-        self.phase = DECIDING
+        self.phase = BETTING
         self.deciding = name
         for s in seats:
             self.undecided[s] = True

@@ -48,6 +48,7 @@ from felt import check, lazy
 from felt.poker import cards as C
 from felt.poker.button import next_seat, clockwise_from
 from felt.poker import showdown
+from felt.poker.phases import DEALING, BETTING, CHOOSING, COMPLETE
 
 # The irregularities' events: their rules (felt.poker.irregular) are loaded when one
 # happens, and the table forgets them again after the round (felt.lazy).
@@ -74,10 +75,6 @@ RUNOUTS = "felt.poker.runouts"
 # Why an event is refused (felt.lazy): a table asks only at its buttons and cards.
 REFUSALS = "felt.poker.refusals"
 
-DEALING = 0
-BETTING = 1
-CHOOSING = 2     # discards, draws, the straddle: one seat at a time
-COMPLETE = 3
 
 
 class Refused(Exception):

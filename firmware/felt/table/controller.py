@@ -19,6 +19,7 @@ rules_due, record, lock, write_history.
 from felt import FIRMWARE, check, lazy
 from felt.protocol import ACKED, QUERIES
 from felt.poker import cards as C
+from felt.poker.phases import DEALING
 from felt.table import messages
 from felt.table import scenes
 from felt.table.decks import Decks
@@ -665,8 +666,7 @@ class Controller:
             return scenes.CALLED_OFF
         if self.state in (SHUFFLING,):
             return scenes.SHUFFLING
-        if self.state == PLACING or (self.state == PLAYING and self.round.phase == 0):
-            # 0: DEALING, in felt.poker.round and felt.banked.banked_round alike
+        if self.state == PLACING or (self.state == PLAYING and self.round.phase == DEALING):
             return scenes.DEALING
         if self.state == PLAYING:
             return scenes.BETTING

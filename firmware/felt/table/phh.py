@@ -17,7 +17,8 @@ from felt.poker import cards as C
 from felt.poker import rake as rake_mod
 from felt.poker import structure as structure_mod
 from felt.poker import variants
-from felt.poker.round import Round, ACTIONS, BETTING, IRREGULAR
+from felt.poker.phases import BETTING
+from felt.poker.round import Round, ACTIONS, IRREGULAR
 
 # Variant codes: the structure's letter, then the game's part.  FT, NT, PO, FO/8, F7S,
 # F7S/8 and F2L3D are PHH's own (the PHH specification and PokerKit 0.7.7); every

@@ -9,6 +9,7 @@ other.  Each operation takes the controller, whose public methods it calls.
 
 from felt import lazy
 from felt.poker import cards as C
+from felt.poker.phases import BETTING, CHOOSING
 from felt.table import scenes
 from felt.table.shown import see
 from felt.table.states import IDLE, PLAYING
@@ -143,7 +144,7 @@ def button(ctl, p):
     seat, b = p["seat"], p["b"]
     r = ctl.round
     R = lazy.load(_ROUND)
-    if ctl.state != PLAYING or r.phase not in (R.BETTING, R.CHOOSING):
+    if ctl.state != PLAYING or r.phase not in (BETTING, CHOOSING):
         return "no betting now: the table is %s" % ctl.state
     if seat != r.to_act:
         return "out of turn: seat %s pressed %s, the action is on seat %d" % (
@@ -179,7 +180,7 @@ def chip(ctl, p):
     """A single chip put in by the player on turn (a chip-sensing table)."""
     seat, amount = p["seat"], p["amount"]
     r = ctl.round
-    if r.phase != lazy.load(_ROUND).BETTING:   # the controller asks only while playing
+    if r.phase != BETTING:   # the controller asks only while playing
         return "no betting now: the table is %s" % ctl.state
     if seat != r.to_act:
         return "out of turn: the action is on seat %d" % r.to_act
@@ -221,7 +222,7 @@ def effects(ctl, out):
         elif k == "to_act":
             r = ctl.round
             d = {"e": "to_act", "seat": e[1], "legal": r.legal_actions(e[1])}
-            if r.phase == lazy.load(_ROUND).BETTING and ctl.config.structure.kind != "fixed":
+            if r.phase == BETTING and ctl.config.structure.kind != "fixed":
                 d["min"], d["max"] = r.raise_bounds(e[1])
             evt(d)
         elif k == "called_off":
