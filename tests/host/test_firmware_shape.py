@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+HOST_TOOLS = FIRMWARE.parent / "host_tools"
 
 
 def _modules():
@@ -255,3 +256,43 @@ def test_the_load_finder_resolves_names_tuples_and_loops():
     bound = _module_strings(tree)
     assert bound["n"] == ["felt.a", "felt.b", "felt.c"] and bound["_A"] == ["felt.a"]
     assert "x" not in bound
+
+
+# ----- the kind of a table (felt.table.states.is_banked) ----------------------------------
+
+def _kind_tests(tree, firmware):
+    """[(line, test)] of a module's own tests of a table's kind: `"wagers" in` a header,
+    and (in the firmware) a configuration's `banked` read."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) and \
+                node.left.value == "wagers" and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            out.append((node.lineno, ast.unparse(node)))
+        elif firmware and isinstance(node, ast.Attribute) and node.attr == "banked" and \
+                isinstance(node.ctx, ast.Load):
+            out.append((node.lineno, ast.unparse(node)))
+    return out
+
+
+def _is_banked_body():
+    tree = _modules()["felt.table.states"]
+    return [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "is_banked"][0]
+
+
+def test_a_tables_kind_is_tested_by_one_predicate_only():
+    # In the firmware and the host tools alike: a new kind of table changes it there.
+    own = set(_kind_tests(_is_banked_body(), True))
+    assert len(own) == 2                       # a header's wagers, a configuration's flag
+    found = []
+    for root, firmware in ((FIRMWARE / "felt", True), (HOST_TOOLS, False)):
+        for path in sorted(root.rglob("*.py")):
+            for line, test in _kind_tests(ast.parse(path.read_text()), firmware):
+                if not (path.name == "states.py" and (line, test) in own):
+                    found.append("%s line %d: %s" % (path.relative_to(root.parent), line, test))
+    assert found == []
+
+
+def test_the_kind_finder_finds_both_markers():
+    tree = ast.parse("a = 'wagers' in h\nb = cfg.banked\nself.banked = 1\n")
+    assert [t for _, t in _kind_tests(tree, True)] == ["'wagers' in h", "cfg.banked"]
+    assert [t for _, t in _kind_tests(tree, False)] == ["'wagers' in h"]

@@ -6,7 +6,7 @@ not; a refusal changes nothing.
 
 from felt import lazy
 from felt.poker.structure import ConfigError
-from felt.table.states import IDLE
+from felt.table.states import IDLE, is_banked
 
 CONFIG = "felt.table.config"   # reading a configuration, writing the sign (felt.lazy)
 RULE_NOTICE = 30           # minutes a rule change is posted before it applies (19:47-8.3(b))
@@ -99,7 +99,7 @@ def load_rules(ctl):
     """The game's table the configuration plays by, loaded (felt.lazy) with its rules,
     the other kind's forgotten with its rules (at a new configuration, and when the
     table resumes at boot)."""
-    kind = None if ctl.config is None else TABLES[1 if ctl.config.banked else 0]
+    kind = None if ctl.config is None else TABLES[1 if is_banked(ctl.config) else 0]
     if ctl.game is not None and ctl.game.__name__ != kind:
         ctl.game.forget()
         lazy.forget(ctl.game.__name__)
@@ -130,7 +130,7 @@ def _read(ctl, d):
         return str(e)
     finally:
         lazy.forget(CONFIG)
-    if ctl.own_devices and not cfg.banked and ctl.hal.muck is None and \
+    if ctl.own_devices and not is_banked(cfg) and ctl.hal.muck is None and \
             [st for st in cfg.variant.steps if st[0] == "draw" or st[0] == "discard"]:
         # Its devices are its own: the link may not say the cards, the muck reader does.
         return "%s needs the players' discards, and this board has no muck reader" % (

@@ -220,7 +220,8 @@ class Journal:
         loaded for it); returns the path written, or None."""
         if self.phh_dir is None or self.header is None:
             return None
-        if "wagers" in self.header:
+        from felt.table.states import is_banked   # not on a tilted board's path (felt.start)
+        if is_banked(self.header):
             path = "%s/hand-%d.banked" % (self.phh_dir, self.header["hand"])
             try:
                 with open(path, "w") as f:

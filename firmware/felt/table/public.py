@@ -24,6 +24,7 @@ from felt import lazy, protocol
 from felt.poker import cards as C
 from felt.table import recall, shown
 from felt.table.shown import UNKNOWN
+from felt.table.states import is_banked
 
 PAGE = recall.PAGE
 PHH = "felt.table.phh"
@@ -73,7 +74,7 @@ def record(answer):
         return None, None, "%d of its lines could not be read" % len(answer["unread"])
     header, events = answer["header"], answer["events"]
     try:
-        if "wagers" in header:
+        if is_banked(header):
             return "banked", banked(header, events), None
         phh = lazy.load(PHH)
         return "phh", [line + "\n" for line in phh.lines(header, events, None, Seen())], None

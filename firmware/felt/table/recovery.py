@@ -9,7 +9,7 @@ from felt import check, lazy
 from felt.table import records
 from felt.table.decks import Decks
 from felt.table.shown import see
-from felt.table.states import PLAYING, copied
+from felt.table.states import PLAYING, copied, is_banked
 from felt.table.journal import (CALLED_OFF, MAX_RECORD, archive, brief, why, crc_text,
                                 exists, file_size)
 
@@ -255,14 +255,14 @@ def replay(j, seen):
             break                # the round ended: the table record after it
         e = tuple(record["event"])
         try:
-            see(seen, r, r.apply(e), "wagers" in h)
+            see(seen, r, r.apply(e), is_banked(h))
         except MemoryError:
             raise    # the heap, not the journal: the board reboots (felt.guard)
         except Exception:  # noqa: BLE001
             raise Damaged(brief("journal %s record %d: the rules refuse the event %s" % (
                 j.path, seq, check.shown(e))))
     # 13:47-20.37: chips leave a round only as rake; at a banked table, to the house.
-    if "wagers" in h:
+    if is_banked(h):
         held = sum(r.stacks) + r.house()
     else:
         held = sum(r.stacks) + r.raked + (0 if r.finished() else r.pot())
@@ -273,7 +273,7 @@ def replay(j, seen):
 
 def begun(header):
     """The round a header begins, started: (the round, the effects of its start)."""
-    if "wagers" in header:     # a house-banked round (felt.table.banked_table)
+    if is_banked(header):     # a house-banked round (felt.table.banked_table)
         r = lazy.load(BANKED).new_round(header["core"], header["stacks"], header["wagers"],
                                          header["settings"])
         return r, r.start()
@@ -482,7 +482,7 @@ def restorable(ctl, table):
         house = table.get("house", 0)
         check.whole(house, "the house's result", -check.MAX_CHIPS * 11, check.MAX_CHIPS * 11)
         w = table.get("wagers")
-        if (cfg is not None and cfg.banked) != (w is not None) or w is not None and (
+        if (cfg is not None and is_banked(cfg)) != (w is not None) or w is not None and (
                 not isinstance(w, list) or len(w) != len(stacks) or
                 [x for x in w if not isinstance(x, list) or len(x) != 2 or
                  not check.is_whole(x[0]) or not check.is_whole(x[1])]):
