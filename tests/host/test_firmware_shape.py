@@ -119,7 +119,7 @@ def test_a_rounds_phases_are_defined_in_one_module_only():
     assert {"DEALING", "BETTING", "CHOOSING", "COMPLETE"} <= phases
     readers = [name for name, tree in modules.items() if _reads_phases(tree)]
     assert {"felt.poker.round", "felt.banked.banked_round", "felt.poker.refusals",
-            "felt.table.controller", "felt.table.poker_table"} <= set(readers)
+            "felt.table.poker_table", "felt.table.phh"} <= set(readers)
     copies = ["%s line %d: %s" % (name, line, n) for name in readers if name != PHASES
               for n, line in _assigned(modules[name]).items() if n in phases]
     assert copies == []
@@ -140,7 +140,8 @@ DYNAMIC = {
     ("felt.table.controller", "name"): "felt.table.public and its LOADED",
     ("felt.table.configure", "ctl.game.__name__"): "a module of TABLES, loaded by name",
     ("felt.table.configure", "kind"): "a module of TABLES",
-    ("felt.table.banked_table", "CORES[i]"): "a module of CORES",
+    ("felt.table.recovery", "table_of(header)"): "a module of TABLES (the kind map)",
+    ("felt.banked.settings", "CORES[i]"): "a module of CORES",
 }
 
 
@@ -157,12 +158,14 @@ def _module_strings(tree, modules=None):
     """{name: [strings]} of a module's top-level names bound to a string or a tuple of
     them (const() unwrapped) or imported from a felt module that binds them so, and of
     the loop variables over such tuples."""
-    out = {}
+    out, imported = {}, {}     # imported: {name here: a felt module imported as it}
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and modules and node.module in modules:
             theirs = _module_strings(modules[node.module], modules)
             out.update((a.asname or a.name, theirs[a.name]) for a in node.names
                        if a.name in theirs)
+            imported.update((a.asname or a.name, node.module + "." + a.name)
+                            for a in node.names if node.module + "." + a.name in modules)
 
     def strings(value):
         if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "const":
@@ -174,6 +177,9 @@ def _module_strings(tree, modules=None):
             return None if None in found else sum(found, [])
         if isinstance(value, ast.Name):
             return out.get(value.id)
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and \
+                value.value.id in imported:
+            return _module_strings(modules[imported[value.value.id]], modules).get(value.attr)
         if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
             a, b = strings(value.left), strings(value.right)
             return None if a is None or b is None else a + b
@@ -233,6 +239,8 @@ def test_every_load_and_forget_names_a_module_of_the_table():
     unknown = ["%s line %d: %s" % (m, line, expr) for m, line, expr, names in calls
                if names is None and (m, expr) not in DYNAMIC]
     assert unknown == []
+    assert sorted(DYNAMIC) == sorted(set((m, expr) for m, _, expr, names in calls
+                                         if names is None))    # none left over
     outside = ["%s line %d: %s" % (m, line, n) for m, line, expr, names in calls
                for n in names or () if n not in entries]
     assert outside == []
@@ -296,3 +304,78 @@ def test_the_kind_finder_finds_both_markers():
     tree = ast.parse("a = 'wagers' in h\nb = cfg.banked\nself.banked = 1\n")
     assert [t for _, t in _kind_tests(tree, True)] == ["'wagers' in h", "cfg.banked"]
     assert [t for _, t in _kind_tests(tree, False)] == ["'wagers' in h"]
+
+
+# ----- the table interface (felt.table.controller's docstring) -----------------------------
+
+CONTROLLER = "felt.table.controller"
+KIND_MAP = ("felt.table.configure", "TABLES")
+
+
+def _interface():
+    """({operation: [argument names]}, [constant names]) the controller's docstring
+    declares under "The table interface"."""
+    doc = ast.get_docstring(_modules()[CONTROLLER])
+    table = doc[doc.index("The table interface."):]
+    ops, consts = {}, []
+    for line in table.split("\n"):
+        if not line.startswith("    ") or line.startswith("     "):
+            continue
+        word = line.split()[0]
+        if "(" in word:
+            name, args = line.strip().split(")")[0].split("(")
+            ops[name] = [a.strip() for a in args.split(",") if a.strip()]
+        elif word.isupper():
+            consts.append(word)
+    return ops, consts
+
+
+def _kind_map():
+    module, name = KIND_MAP
+    for node in _modules()[module].body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == name:
+            return ast.literal_eval(node.value)
+    raise AssertionError("no kind map")
+
+
+def _provides(tree):
+    """({function: [argument names]}, [constants]) a module defines at its top level."""
+    funcs = {f.name: [a.arg for a in f.args.args] for f in tree.body
+             if isinstance(f, ast.FunctionDef)}
+    return funcs, [n for n in _assigned(tree) if n.isupper()]
+
+
+def test_the_table_interface_is_declared_once_with_every_operation_and_constant():
+    ops, consts = _interface()
+    assert len(ops) >= 18 and len(consts) == 4
+    assert ops["panel"] == ["ctl", "b", "p"] and ops["round_of"] == ["header"]
+
+
+def test_every_kind_of_table_defines_every_operation_with_the_same_arguments():
+    ops, consts = _interface()
+    modules = _modules()
+    assert sorted(_kind_map()) == ["felt.table.banked_table", "felt.table.poker_table"]
+    wrong = []
+    for name in _kind_map():
+        funcs, names = _provides(modules[name])
+        wrong += ["%s.%s%s, declared %s" % (name, op, funcs.get(op), args)
+                  for op, args in ops.items() if funcs.get(op) != args]
+        wrong += ["%s lacks %s" % (name, c) for c in consts if c not in names]
+    assert wrong == []
+
+
+def test_the_controller_and_its_helpers_reach_only_declared_operations_of_the_game():
+    ops, consts = _interface()
+    reached = set()
+    for name, tree in _modules().items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and \
+                    node.value.attr == "game" and isinstance(node.value.value, ast.Name):
+                reached.add(node.attr)
+    assert reached - set(ops) - set(consts) == {"__name__"}
+    assert {"end_round", "effects", "ask", "history", "IRREGULAR_RULES", "LASTING"} <= reached
+
+
+def test_the_interface_reader_finds_operations_and_constants():
+    funcs, names = _provides(ast.parse("X = 1\ndef f(ctl, p=None):\n    y = 2\n"))
+    assert funcs == {"f": ["ctl", "p"]} and names == ["X"]

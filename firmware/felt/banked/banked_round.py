@@ -4,7 +4,7 @@ the house pays by the posted tables, so chips move between the seats and the hou
 Pure and deterministic like felt.poker.round.Round, and driven the same way: start(),
 then apply(event) returns effects; why_not(event) explains a refusal; replaying the
 events rebuilds the round.  The games (felt.banked.four_card, felt.banked.holdem_bonus)
-say what is dealt, what players decide and how a hand is paid.
+say what is dealt, what players decide, how a hand is paid and named (describe).
 
 Seats are numbered clockwise from the dealer's left, as at the poker tables: cards go
 out from seat 0 upwards, the dealer last; settlement starts with the player farthest
@@ -162,6 +162,9 @@ class BankedRound:
 
     def finished(self):
         return self.phase == COMPLETE
+
+    def dealing(self):
+        return self.phase == DEALING
 
     def house(self):
         """The house's net this round: wagers collected less winnings paid."""

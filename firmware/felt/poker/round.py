@@ -77,6 +77,14 @@ REFUSALS = "felt.poker.refusals"
 
 
 
+def from_header(header):
+    """The round a journal header begins (felt.table.journal's begin), not started: the
+    poker table's (felt.table.poker_table.round_of) and its hand history's."""
+    from felt.poker import rake, structure, variants
+    return Round(header["stacks"], header["button"], structure.from_dict(header["structure"]),
+                 variants.get(header["game"]), rake.from_dict(header["rake"]))
+
+
 class Refused(Exception):
     """An event the rules do not allow now; the round is unchanged."""
 

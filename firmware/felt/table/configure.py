@@ -92,14 +92,21 @@ def _apply(ctl, cfg):
 
 
 # The game's table, one module a kind: a poker table's, a house-banked table's.
+# The kind map: the game's table of each kind of table (felt.table.states.is_banked), a
+# module of the table interface (felt.table.controller), loaded by name (felt.lazy).
 TABLES = ("felt.table.poker_table", "felt.table.banked_table")
+
+
+def table_of(of):
+    """The game's table of the kind a configuration, or a round's journal header, is of."""
+    return TABLES[1 if is_banked(of) else 0]
 
 
 def load_rules(ctl):
     """The game's table the configuration plays by, loaded (felt.lazy) with its rules,
     the other kind's forgotten with its rules (at a new configuration, and when the
     table resumes at boot)."""
-    kind = None if ctl.config is None else TABLES[1 if is_banked(ctl.config) else 0]
+    kind = None if ctl.config is None else table_of(ctl.config)
     if ctl.game is not None and ctl.game.__name__ != kind:
         ctl.game.forget()
         lazy.forget(ctl.game.__name__)

@@ -8,18 +8,50 @@ lasting state whenever it changes between rounds; at boot the table resumes from
 journal (after a power cut, mid-round if need be).  After every accepted input the LEDs
 are redrawn from state.
 
-The game is the game's table's: felt.table.poker_table or felt.table.banked_table, the
-same operations in each, loaded with the configuration as `self.game`.  It, and the
-modules loaded for a moment (felt.table.configure, recovery, reports, placing,
-technician), use the controller's public methods: evt, apply, begin_round, cold,
-start_shuffle, irregularity, journal_write, save, resumed, seated, time_charges,
-rules_due, record, lock, write_history.
-"""
+The modules loaded for a moment (felt.table.configure, recovery, reports, placing,
+technician) and the game's table use the controller's public methods: evt, apply,
+effect, begin_round, cold, start_shuffle, irregularity, journal_write, save, resumed,
+seated, time_charges, rules_due, record, lock, write_history.
 
+The table interface.  The game is the game's table's, `self.game`: a module of the
+kind of table configured (felt.table.states.is_banked, a round's header or a
+configuration; the kind map felt.table.configure.TABLES), felt.table.poker_table or
+felt.table.banked_table, loaded with the configuration (felt.lazy).  Each provides
+these operations, with these arguments (ctl the controller; p a message's payload; an
+input's answers None when taken, else why not), and these constants; a host test
+(tests/host/test_firmware_shape.py) holds both modules to this table:
+
+    configured(ctl)          a table of this kind set up, new or resumed (its fields)
+    forget()                 the table changes kind: this kind's modules go (felt.lazy)
+    round_of(header)         the round a journal header begins, not started
+    deal(ctl)                the dealer pressed deal: the shuffle started, or why not
+    start_round(ctl)         after the cut: the round begun (begin_round) and dealt
+    card(ctl, p)             a card read from the shoe
+    button(ctl, p)           a seat's button
+    chip(ctl, p)             a chip put in by the player on turn
+    discard(ctl, p)          the cards a player throws away
+    wager(ctl, p)            a seat's standing wagers
+    panel(ctl, b, p)         the dealer's report of an irregularity of the round
+    effects(ctl, out)        the round's effects as frames and card requests, those
+                             every kind of round has taken by effect()
+    ask(ctl)                 after a power cut, whoever the round waits on asked again
+    end_round(ctl)           the round over: the table's fields from it, its history
+    history(ctl, r)          the round's history file written: its path, or None
+    seat_statuses(ctl, out)  the seats' LEDs
+    shown_button(ctl)        the button the LEDs show
+    snapshot(ctl, d)         the state answer's fields of this kind
+
+    IRREGULAR_RULES          the module of its rounds' irregularities (felt.lazy)
+    HAND_SHUFFLE_RULE        the section of a hand shuffle, the shuffler removed
+    SHUFFLER_JAM_RULE        the section of a jammed shuffler
+    LASTING                  the controller's fields it keeps across a power cut
+
+A third kind of table is one more module of these operations and an entry in the kind
+map, with the marker is_banked reads generalised into a kind (docs/architecture.md).
+"""
 from felt import FIRMWARE, check, lazy
 from felt.protocol import ACKED, QUERIES
 from felt.poker import cards as C
-from felt.poker.phases import DEALING
 from felt.table import messages
 from felt.table import scenes
 from felt.table.decks import Decks
@@ -582,6 +614,25 @@ class Controller:
             raise check.Refused("the table is locked: %s" % self.locked)
         self.game.effects(self, effects)
 
+    def effect(self, e):
+        """Take a round's effect that every kind of round has (the game's table's
+        effects() asks first): True if it was one, else it is the game's own."""
+        k = e[0]
+        if k == "need":
+            self.hal.card_reader.want(e[1], e[2])
+        elif k == "called_off":
+            self.called_off = e[1]
+            self.irregularity(e[1], e[3], e[2])
+        elif k == "end":
+            self.game.end_round(self)
+        elif k == "settle":
+            out = self.round.settle()   # the showdown, after the press's LEDs
+            self.render_ended()         # its winners lit before its frames
+            self.game.effects(self, out)
+        else:
+            return False
+        return True
+
     def journal_write(self, write, *args):
         """A journal write; True if it went, else the table is locked (the flash is
         full, or failing): no chip may move unrecorded."""
@@ -596,7 +647,7 @@ class Controller:
         """The round's hand history (PHH, or a house-banked round's record), with a
         history folder: every round, a called-off one too (it says why)."""
         try:
-            self.journal.write_phh(r)
+            self.game.history(self, r)
         except Exception as e:  # noqa: BLE001 - a history never stops the table
             self.hal.link.send("log", {"msg": journal_mod.brief(
                 "hand history not written: %s" % journal_mod.why(e))})
@@ -666,7 +717,7 @@ class Controller:
             return scenes.CALLED_OFF
         if self.state in (SHUFFLING,):
             return scenes.SHUFFLING
-        if self.state == PLACING or (self.state == PLAYING and self.round.phase == DEALING):
+        if self.state == PLACING or (self.state == PLAYING and self.round.dealing()):
             return scenes.DEALING
         if self.state == PLAYING:
             return scenes.BETTING

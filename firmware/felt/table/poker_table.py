@@ -9,9 +9,6 @@ other.  Each operation takes the controller, whose public methods it calls.
 
 from felt import lazy
 from felt.poker import cards as C
-from felt.poker.phases import BETTING, CHOOSING
-from felt.table import scenes
-from felt.table.shown import see
 from felt.table.states import IDLE, PLAYING
 
 try:
@@ -21,8 +18,9 @@ except ImportError:
         return x
 
 # Few names in the module's globals: consts of its own, helpers written out where used
-# once, imports for one use inside the function.  On MicroPython the globals dict (in
-# the heap while a poker table is configured) then holds 28 names: 232 bytes, not 376.
+# once, imports for one use inside the function (a round's phases through its module,
+# _ROUND).  On MicroPython the globals dict (in the heap while a poker table is
+# configured) then holds 28 names: 232 bytes, not 376.
 _ROUND = const("felt.poker.round")
 _PLACE = const("felt.table.placing")     # the high card that places the button (felt.lazy)
 _REPORTS = const("felt.table.reports")   # the dealer's reports, the decks retired (felt.lazy)
@@ -58,6 +56,27 @@ def configured(ctl):
     lazy.load(_ROUND)
     lazy.forget(_RUNOUTS)
     lazy.forget(_LOWS)
+
+
+def round_of(header):
+    """The round a journal header begins, not started (felt.table.recovery)."""
+    return lazy.load(_ROUND).from_header(header)
+
+
+def history(ctl, r):
+    """The round's hand history (felt.table.phh) written to <history folder>/hand-<n>.phh
+    a line at a time (no block of the heap for the whole): its path, or None without a
+    history folder."""
+    j = ctl.journal
+    path = j.history_path("phh")
+    if path is not None:
+        from felt.table.phh import lines
+        text = lines(j.header, j.events, r)
+        with open(path, "w") as f:
+            for line in text:
+                f.write(line)
+                f.write("\n")
+    return path
 
 
 def forget():
@@ -143,8 +162,8 @@ def button(ctl, p):
     """A seat's betting button: the first of its actions the round allows."""
     seat, b = p["seat"], p["b"]
     r = ctl.round
-    R = lazy.load(_ROUND)
-    if ctl.state != PLAYING or r.phase not in (BETTING, CHOOSING):
+    R = lazy.load(_ROUND)      # its phases (felt.poker.phases), no name of this module's
+    if ctl.state != PLAYING or r.phase not in (R.BETTING, R.CHOOSING):
         return "no betting now: the table is %s" % ctl.state
     if seat != r.to_act:
         return "out of turn: seat %s pressed %s, the action is on seat %d" % (
@@ -180,7 +199,7 @@ def chip(ctl, p):
     """A single chip put in by the player on turn (a chip-sensing table)."""
     seat, amount = p["seat"], p["amount"]
     r = ctl.round
-    if r.phase != BETTING:   # the controller asks only while playing
+    if r.phase != lazy.load(_ROUND).BETTING:   # the controller asks only while playing
         return "no betting now: the table is %s" % ctl.state
     if seat != r.to_act:
         return "out of turn: the action is on seat %d" % r.to_act
@@ -212,31 +231,24 @@ def panel(ctl, b, p):
 # ----- the round's effects, as link events ----------------------------------------------
 
 def effects(ctl, out):
-    """The round's effects (felt.poker.round) as `evt` frames and card requests."""
+    """The round's effects (felt.poker.round) as `evt` frames and card requests: those
+    every kind of round has, the controller's (Controller.effect)."""
+    from felt.table.shown import see
     evt = ctl.evt
     see(ctl.shown, ctl.round, out)     # before an irregularity's detail names one
     for e in out:
         k = e[0]
-        if k == "need":
-            ctl.hal.card_reader.want(e[1], e[2])
+        if ctl.effect(e):
+            pass
         elif k == "to_act":
             r = ctl.round
             d = {"e": "to_act", "seat": e[1], "legal": r.legal_actions(e[1])}
-            if r.phase == BETTING and ctl.config.structure.kind != "fixed":
+            if r.phase == lazy.load(_ROUND).BETTING and ctl.config.structure.kind != "fixed":
                 d["min"], d["max"] = r.raise_bounds(e[1])
             evt(d)
-        elif k == "called_off":
-            ctl.called_off = e[1]
-            ctl.irregularity(e[1], e[3], e[2])
         elif k == "irregularity":
             ctl.notice = e[1]
             ctl.irregularity(e[1], e[2], e[3])
-        elif k == "end":
-            end_round(ctl)
-        elif k == "settle":
-            out = ctl.round.settle()   # the showdown, after the press's LEDs
-            ctl.render_ended()         # its winners lit before its frames
-            effects(ctl, out)
         else:
             evt(event_of(ctl.round, e, ctl.own_devices))
 
@@ -248,10 +260,8 @@ def event_of(r, e, own_devices=False):
     every card."""
     k = e[0]
     if k == "dealt":
-        d = {"e": k, "what": e[1], "seat": e[2]}
-        if e[1] == "up" or e[1] == "board" or not own_devices:
-            d["card"] = C.code(e[3])
-        return d
+        from felt.table.shown import dealt
+        return dealt(e, own_devices)
     if k == "action":
         return {"e": k, "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]}
     if k == "post":
@@ -326,6 +336,7 @@ def end_round(ctl):
 # ----- what the table shows -------------------------------------------------------------
 
 def seat_statuses(ctl, out):
+    from felt.table import scenes
     r = ctl.round
     state = ctl.state
     for s in range(min(len(out), len(ctl.stacks))):

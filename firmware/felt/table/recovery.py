@@ -9,6 +9,7 @@ from felt import check, lazy
 from felt.table import records
 from felt.table.decks import Decks
 from felt.table.shown import see
+from felt.table.configure import load_rules, table_of
 from felt.table.states import PLAYING, copied, is_banked
 from felt.table.journal import (CALLED_OFF, MAX_RECORD, archive, brief, why, crc_text,
                                 exists, file_size)
@@ -57,7 +58,7 @@ def resume(ctl):
     # of its lists and dicts, so a change made in place (a seat's wagers) is a change.
     ctl.coming = copied(table["coming"])
     ctl.house, ctl.wagers = table.get("house", 0), copied(table.get("wagers"))
-    lazy.load("felt.table.configure").load_rules(ctl)   # the controller forgets it
+    load_rules(ctl)     # felt.table.configure: the controller forgets it
     ctl.resumed(table)
     if j.repaired is not None:
         # The flash is failing: the table resumes exactly, a technician is told.
@@ -272,15 +273,9 @@ def replay(j, seen):
 
 
 def begun(header):
-    """The round a header begins, started: (the round, the effects of its start)."""
-    if is_banked(header):     # a house-banked round (felt.table.banked_table)
-        r = lazy.load(BANKED).new_round(header["core"], header["stacks"], header["wagers"],
-                                         header["settings"])
-        return r, r.start()
-    from felt.poker import rake, structure, variants    # a poker table's (felt.lazy)
-    from felt.poker.round import Round
-    r = Round(header["stacks"], header["button"], structure.from_dict(header["structure"]),
-              variants.get(header["game"]), rake.from_dict(header["rake"]))
+    """The round a header begins, started: (the round, the effects of its start), the
+    round its kind's table makes (felt.table.configure.table_of)."""
+    r = lazy.load(table_of(header)).round_of(header)
     return r, r.start()
 
 
@@ -451,7 +446,6 @@ def _first_seq(path, buf, key):
 
 
 CONFIG = "felt.table.config"   # reading the configuration (felt.lazy)
-BANKED = "felt.table.banked_table"   # a house-banked table's rounds (felt.lazy)
 
 
 # ----- the table the journal holds -------------------------------------------------------
