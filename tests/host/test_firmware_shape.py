@@ -379,3 +379,51 @@ def test_the_controller_and_its_helpers_reach_only_declared_operations_of_the_ga
 def test_the_interface_reader_finds_operations_and_constants():
     funcs, names = _provides(ast.parse("X = 1\ndef f(ctl, p=None):\n    y = 2\n"))
     assert funcs == {"f": ["ctl", "p"]} and names == ["X"]
+
+
+# ----- the controller owns its fields ------------------------------------------------------
+
+def _controller_fields():
+    """The names the controller sets on itself (self.x = ...)."""
+    tree = _modules()[CONTROLLER]
+    return set(n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and
+               isinstance(n.ctx, ast.Store) and getattr(n.value, "id", None) == "self")
+
+
+def _reaches(tree, fields):
+    """[(line, what)] of a module's assignments to a controller's field (through `ctl`
+    or `self.ctl`), and of getattr, setattr, hasattr or delattr of another object with
+    a name made from a string beginning `_` (not a dunder)."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) and \
+                node.attr in fields and (getattr(node.value, "id", None) == "ctl" or
+                                         getattr(node.value, "attr", None) == "ctl"):
+            out.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Call) and \
+                getattr(node.func, "id", None) in ("getattr", "setattr", "hasattr", "delattr") \
+                and len(node.args) > 1 and getattr(node.args[0], "id", None) != "self":
+            name = node.args[1]
+            while isinstance(name, ast.BinOp):
+                name = name.left
+            if isinstance(name, ast.Constant) and str(name.value).startswith("_") and \
+                    not str(name.value).startswith("__"):
+                out.append((node.lineno, ast.unparse(node)))
+    return out
+
+
+def test_no_module_assigns_the_controllers_fields_or_reaches_a_private_by_a_string():
+    # The controller's named operations change its fields (restore, signed, resumed...).
+    fields = _controller_fields()
+    assert {"state", "stacks", "button", "rake_total", "locked", "public"} <= fields
+    found = ["%s line %d: %s" % (name, line, what)
+             for name, tree in _modules().items() if name != CONTROLLER
+             for line, what in _reaches(tree, fields)]
+    assert found == []
+
+
+def test_the_reach_finder_finds_assignments_and_strings():
+    tree = ast.parse("ctl.state = 1\nself.ctl.stacks += [2]\nctl.round.x = 3\n"
+                     "getattr(ctl, '_on_' + k)\nsetattr(ctl, k, v)\ngetattr(self, '_x')\n")
+    assert [w for _, w in _reaches(tree, {"state", "stacks", "x"})] == [
+        "ctl.state", "self.ctl.stacks", "getattr(ctl, '_on_' + k)"]

@@ -65,7 +65,7 @@ def configured(ctl):
     n = len(ctl.stacks)
     w = ctl.wagers
     if not isinstance(w, list) or len(w) != n:
-        ctl.wagers = [[ctl.config.ante, 0] for _ in range(n)]
+        ctl.stand_wagers([[ctl.config.ante, 0] for _ in range(n)])
 
 
 def forget():
@@ -121,7 +121,6 @@ def deal(ctl):
     """The dealer pressed deal at a banked table: the shuffle, then the cut, first."""
     if not [w for w in round_wagers(ctl) if w[0] + w[1]]:
         return "nobody has wagered"
-    ctl.called_off = None
     ctl.start_shuffle()
     return None
 
@@ -200,7 +199,8 @@ def card(ctl, p):
     if deck is not None and deck != ctl.decks.name():
         return "a card of deck %s: deck %s is in play (%s)" % (deck, ctl.decks.name(), TWO_DECKS)
     event = ("face_up" if p.get("face_up") else "card", code)
-    ctl.last_card = code if ctl.round.why_not(event) is None else ctl.last_card
+    if ctl.round.why_not(event) is None:
+        ctl.card_read(code)
     return _event(ctl, event)
 
 
@@ -251,7 +251,7 @@ def effects(ctl, out):
                 d["card"] = C.code(e[1])
             ctl.evt(d)
         elif k == "unused":
-            ctl.notice = "face_up"
+            ctl.noticed("face_up")
             ctl.evt({"e": "discarded", "seat": -1, "cards": C.code(e[1]), "section": e[2]})
             if r.expecting() is not None:      # the card due is asked for again
                 ctl.hal.card_reader.want(*r.expecting())
@@ -287,15 +287,13 @@ def end_round(ctl):
     second deck only with the shuffler)."""
     r = ctl.round
     lazy.forget(IRREGULAR_RULES)   # loaded if the round had an irregularity
-    ctl.stacks = list(r.stacks)
-    ctl.house += r.house()
+    ctl.round_ended(r.stacks, 0, r.house())
     res = r.result()
     ctl.evt({"e": "end", "hand": ctl.hand, "button": -1, "stacks": list(ctl.stacks),
               "winners": [s for s in range(r.n) if res[s][1] > res[s][0]],
               "board": C.codes(r.board), "rake": 0, "called_off": r.called_off,
               "deck": ctl.decks.name(), "house": ctl.house, "house_round": r.house(),
               "results": [list(x) for x in res]})
-    ctl.state = IDLE
     if r.called_off is None and ctl.shuffler_present:
         ctl.decks.alternate()
     ctl.write_history(r)     # the round's record (history)

@@ -20,16 +20,7 @@ def new_table(ctl, p):
     cfg = _read(ctl, p)
     if isinstance(cfg, str):
         return cfg
-    ctl.config = cfg
-    ctl.coming = None        # a new table: nothing posted for it yet
-    ctl.round = None
-    ctl.stacks = list(cfg.stacks)
-    ctl.button = -1
-    ctl.hand = 0
-    ctl.rake_total = 0
-    ctl.house = 0
-    ctl.wagers = None
-    _charged(ctl, cfg)
+    ctl.new_table(cfg)
     load_rules(ctl)
     return None
 
@@ -54,7 +45,7 @@ def rules(ctl, p):
         _apply(ctl, cfg)
         ctl.evt({"e": "rules", "state": "in_effect", "changes": p})
         return None
-    ctl.coming = {"rules": p, "at": ctl.minutes + RULE_NOTICE}
+    ctl.post({"rules": p, "at": ctl.minutes + RULE_NOTICE})
     ctl.evt({"e": "rules", "state": "posted", "changes": p, "at": ctl.coming["at"]})
     return None
 
@@ -62,7 +53,7 @@ def rules(ctl, p):
 def due(ctl, p=None):
     """The posted rule change, its time come, applies (between rounds)."""
     changes = ctl.coming["rules"]
-    ctl.coming = None
+    ctl.post(None)
     ctl.time_charges()      # what is due under the old rules first
     cfg = _changed(ctl, changes)
     if isinstance(cfg, str):
@@ -86,12 +77,10 @@ def sign(ctl, p):
 
 
 def _apply(ctl, cfg):
-    ctl.config = cfg
-    _charged(ctl, cfg)
+    ctl.use_rules(cfg)
     load_rules(ctl)
 
 
-# The game's table, one module a kind: a poker table's, a house-banked table's.
 # The kind map: the game's table of each kind of table (felt.table.states.is_banked), a
 # module of the table interface (felt.table.controller), loaded by name (felt.lazy).
 TABLES = ("felt.table.poker_table", "felt.table.banked_table")
@@ -110,15 +99,10 @@ def load_rules(ctl):
     if ctl.game is not None and ctl.game.__name__ != kind:
         ctl.game.forget()
         lazy.forget(ctl.game.__name__)
-        ctl.game = None
+        ctl.play(None)
     if kind is not None:
-        ctl.game = lazy.load(kind)
+        ctl.play(lazy.load(kind))
         ctl.game.configured(ctl)
-
-
-def _charged(ctl, cfg):
-    """The time charges already assessed: none due at a house-banked table."""
-    ctl.charged = ctl.minutes // cfg.rake.every if cfg.rake else 0
 
 
 def _changed(ctl, changes):

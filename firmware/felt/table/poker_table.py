@@ -94,21 +94,16 @@ def deal(ctl):
     seated = ctl.seated()
     if sum(seated) < 2:
         return "fewer than two players with chips"
-    ctl.called_off = None
     if ctl.config.variant.stud():
         ctl.start_shuffle()   # stud has no button: dealing starts left of the dealer
         return None
     if ctl.button < 0 or not seated[ctl.button]:
         from felt.poker.button import dealer_right, next_seat
         if ctl.button < 0 and ctl.config.button_start == "high_card":
-            from felt.table.states import PLACING
-            ctl.state = PLACING
-            ctl.placing = []
-            ctl.cold(_PLACE, "want", None)
+            ctl.place_by_high_card()
             return None
-        ctl.button = dealer_right(seated) if ctl.button < 0 else \
-            next_seat(ctl.button, seated)
-        ctl.evt({"e": "button", "seat": ctl.button, "how": "dealer_right"})
+        ctl.place_button(dealer_right(seated) if ctl.button < 0 else
+                         next_seat(ctl.button, seated), "dealer_right")
     ctl.start_shuffle()
     return None
 
@@ -153,7 +148,7 @@ def card(ctl, p):
             return reason
     reason = r.why_not(event)
     if reason is None:
-        ctl.last_card = code
+        ctl.card_read(code)
         ctl.apply(event)
     return reason
 
@@ -247,7 +242,7 @@ def effects(ctl, out):
                 d["min"], d["max"] = r.raise_bounds(e[1])
             evt(d)
         elif k == "irregularity":
-            ctl.notice = e[1]
+            ctl.noticed(e[1])
             ctl.irregularity(e[1], e[2], e[3])
         else:
             evt(event_of(ctl.round, e, ctl.own_devices))
@@ -310,13 +305,11 @@ def end_round(ctl):
     r = ctl.round
     lazy.forget(IRREGULAR_RULES)   # loaded if the round had an irregularity
     lazy.forget(_REFUSALS)         # loaded by the round's buttons and cards
-    ctl.stacks = list(r.stacks)
-    ctl.rake_total += r.raked   # after a void, dead round or misdeal: nothing
+    ctl.round_ended(r.stacks, r.raked)   # a void, dead round or misdeal: no rake
     ctl.evt({"e": "end", "hand": ctl.hand, "button": ctl.button,
              "stacks": list(ctl.stacks), "winners": list(r.winners),
              "board": C.codes(r.board), "rake": r.raked,
              "called_off": r.called_off, "deck": ctl.decks.name()})
-    ctl.state = IDLE
     if r.called_off == "dead":
         ctl.cold(_REPORTS, "retire_deck", "the round was called dead")
     elif r.called_off is None:
@@ -329,7 +322,7 @@ def end_round(ctl):
         from felt.poker.button import rotate
         nxt = rotate(ctl.button, ctl.seated())
         if nxt >= 0:
-            ctl.button = nxt
+            ctl.place_button(nxt)
     ctl.time_charges()
 
 

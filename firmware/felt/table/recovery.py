@@ -10,7 +10,7 @@ from felt.table import records
 from felt.table.decks import Decks
 from felt.table.shown import see
 from felt.table.configure import load_rules, table_of
-from felt.table.states import PLAYING, copied, is_banked
+from felt.table.states import is_banked
 from felt.table.journal import (CALLED_OFF, MAX_RECORD, archive, brief, why, crc_text,
                                 exists, file_size)
 
@@ -47,27 +47,15 @@ def resume(ctl):
             ctl.lock(brief("journal %s not resumed: %s" % (
                 j.path, why(e))))
         return False
-    ctl.config, ctl.decks, ctl.round = cfg, decks, r
-    ctl.stacks = list(table["stacks"])
-    ctl.button, ctl.hand = table["button"], table["hand"]
-    ctl.rake_total, ctl.minutes = table["rake_total"], table["minutes"]
-    ctl.charged = table["charged"]
-    ctl.shuffler_present = table["shuffler_present"]
-    ctl.shoe_must_go, ctl.called_off = table["shoe_must_go"], table["called_off"]
-    # The table record stays the copy of what was journaled: the live table gets copies
-    # of its lists and dicts, so a change made in place (a seat's wagers) is a change.
-    ctl.coming = copied(table["coming"])
-    ctl.house, ctl.wagers = table.get("house", 0), copied(table.get("wagers"))
+    ctl.resumed(table, cfg, decks, r)
     load_rules(ctl)     # felt.table.configure: the controller forgets it
-    ctl.resumed(table)
     if j.repaired is not None:
         # The flash is failing: the table resumes exactly, a technician is told.
         ctl.record("critical_memory_repaired", j.repaired)
     if ctl.journal.last_frame is not None:
         ctl.hal.link.resume(ctl.journal.last_frame)
     if under_way:
-        ctl.hand = header["hand"]
-        ctl.state = PLAYING
+        ctl.round_resumed(header["hand"])
         ctl.record("power_lost_in_play", "round %d resumed after %d events" % (
             ctl.hand, count))
     ctl.evt({"e": "resumed", "hand": ctl.hand, "state": ctl.state,
