@@ -4,8 +4,6 @@ Every event kind of docs/protocol.md has its sentence; an event of a kind this m
 does not know yet still comes out as words (`fallback_line`), never as a raw dict.
 """
 
-from felt.table.states import is_banked
-
 VERBS = {"bring_in": "brings in", "decline": "declines the straddle",
          "run_it": "agrees to run the board again", "run_once": "wants the board once"}
 # else a + "s"
@@ -138,6 +136,7 @@ def event_line(e):
 def _line(e):
     k = e["e"]
     if k == "hand":
+        from felt.table.states import is_banked
         if is_banked(e):    # a house-banked table: the dealer deals from a fixed place
             return "hand %d: the dealer against %d seats" % (
                 e["hand"], sum(1 for ante, _ in e["wagers"] if ante))
