@@ -12,7 +12,9 @@
   SIGPIPE ended; Ctrl-C ends with 130.  `@command(prog)` on a tool's main(argv=None)
   makes calling it go through run().
 - `out_file`, `out_dir`: the types of options naming a file or a folder to write (the
-  folder made at once).
+  folder made at once); `write_private(path, data)` writes a file only its owner may
+  read (a key, a password).
+- `address(text)`: (host, port) of an option's HOST:PORT.
 - `board_file(name_or_path)`: `--board` takes a board's name (hardware/boards/NAME.json)
   or a file, and refuses a missing or malformed one in a line; `board_leds(name)` its LED
   layout, or None.
@@ -215,6 +217,22 @@ def out_dir(path):
     except OSError as e:
         raise argparse.ArgumentTypeError("%s: %s" % (e.filename or path, e.strerror or e))
     return path
+
+
+def write_private(path, data):
+    """`data` (bytes or text) to `path`, readable and writable by its owner alone."""
+    fd = os.open(path + ".new", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+    os.replace(path + ".new", path)
+
+
+def address(text):
+    """(host, port) of HOST:PORT (an empty HOST: localhost); ValueError if malformed."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or int(port) > 65535:
+        raise ValueError("%r: give HOST:PORT, e.g. localhost:7000" % text)
+    return host.strip("[]") or "localhost", int(port)
 
 
 def board_file(name_or_path):

@@ -25,8 +25,8 @@ from felt import protocol as P
 from felt.table import scenes
 from felt.table.controller import TECHNICIAN_ONLY
 from host_tools import cli, recall, tech
-from host_tools.emulator.devices import LedStrip
-from host_tools.emulator.link import HostLink, LinkError, QueryRefused
+from host_tools.leds import LedStrip
+from host_tools.link import HostLink, LinkError, QueryRefused
 from host_tools.words import Narrator, code_words, seat_words
 
 PROG = "felt-console"
@@ -530,7 +530,7 @@ def main(argv=None):
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if args.key is None and tech.board_named(args) is not None:
         ap.error("--board-id and --board-key go with --key")
-    who = tech.technician(args.key, args) if args.key else None   # flash.Refused: one line
+    who = tech.technician(args.key, args) if args.key else None   # signing.Refused: one line
     leds = None
     if args.board:
         from felt.board import load

@@ -59,424 +59,23 @@ as `keys/boards/<id>.key` (`--board-key` names another), made the first time: th
 the chip's, where the image is built `--chip ID` or `install` reads it from the board,
 else the board definition's name.
 """
+# This module is felt-flash's command line and its steps on a board; the keys and the
+# trust document are host_tools.keys, building and checking images host_tools.images.
 
-import hashlib
-import hmac
-import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from felt import boardkey, image as board_image
 from felt.board import load as load_board
 from felt.table import recall
-from host_tools import cli, micropython, uf2
-
-REPO = Path(__file__).resolve().parents[1]
-FIRMWARE = REPO / "firmware"
-KEYS = Path("keys") / "felt"        # keygen's default: keys/felt.key, keys/felt.pub
-BOARD_KEYS = Path("keys") / "boards"   # the host's copies of boards' own keys (felt.boardkey)
-
-
-class Refused(cli.UserError):
-    """felt-flash stops: the message says why (exit status 1)."""
-
-    def __init__(self, why):
-        super().__init__(why, 1)
-
-
-# ----- keys ------------------------------------------------------------------------------
-
-
-def keygen(prefix):
-    """A new key pair: <prefix>.key (private, PEM, readable by its owner only) and
-    <prefix>.pub (the public key in hex, as a trust document names it)."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    private, public = Path(str(prefix) + ".key"), Path(str(prefix) + ".pub")
-    for p in (private, public):
-        if p.exists():
-            raise Refused("%s exists: a key is never overwritten" % p)
-    private.parent.mkdir(parents=True, exist_ok=True)
-    key = Ed25519PrivateKey.generate()
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
-    fd = os.open(str(private), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(pem)
-    public.write_text(public_hex(key) + "\n")
-    return private, public
-
-
-def load_key(path):
-    """The private key in `path` (PEM, as keygen writes it)."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    try:
-        key = serialization.load_pem_private_key(Path(path).read_bytes(), password=None)
-    except (OSError, ValueError) as e:
-        raise Refused("cannot read the private key %s: %s" % (path, e))
-    if not isinstance(key, Ed25519PrivateKey):
-        raise Refused("%s is not an Ed25519 private key" % path)
-    return key
-
-
-def board_key_file(board):
-    """Where the host keeps its copy of the key of the board whose id is `board`."""
-    return BOARD_KEYS / (board + boardkey.SUFFIX)
-
-
-def board_key(path):
-    """The board's own key (felt.boardkey) from the host's copy at `path`, made there
-    first (random, readable by its owner only) where there is none yet: a board keeps
-    its key across installs, since its journal and answers are MACed with it."""
-    path = Path(path)
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(str(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(os.urandom(boardkey.SIZE).hex() + "\n")
-    return read_board_key(path)
-
-
-def read_board_key(path):
-    """The board's own key in the host's copy at `path` (hex, as the board keeps it
-    beside its journal: felt.boardkey); Refused saying what is wrong."""
-    try:
-        key = bytes.fromhex(Path(path).read_text().strip())
-    except OSError as e:
-        raise Refused("--board-key %s: %s (felt-flash install and felt-flash pico keep "
-                      "one)" % (path, e.strerror or e))
-    except ValueError:
-        key = b""
-    if len(key) != boardkey.SIZE:
-        raise Refused("--board-key %s: not a board's key: not %d bytes in hex, as "
-                      "felt-flash install writes it" % (path, boardkey.SIZE))
-    return key
-
-
-def public_hex(key):
-    from cryptography.hazmat.primitives import serialization
-    return key.public_key().public_bytes(serialization.Encoding.Raw,
-                                         serialization.PublicFormat.Raw).hex()
-
-
-def public_keys(path, option):
-    """The public keys (hex) in the file `path`, one a line (# comments), as keygen
-    writes them; Refused naming `option` when it holds none or a line that is not one."""
-    try:
-        lines = Path(path).read_text().splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise Refused("%s %s: %s" % (option, path, getattr(e, "strerror", None) or e))
-    keys = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-    for k in keys:
-        try:
-            if len(bytes.fromhex(k)) != 32 or k != k.lower():
-                raise ValueError
-        except ValueError:
-            raise Refused("%s %s: a line that is not a 32-byte public key in lower-case hex"
-                          % (option, path))
-    if not keys:
-        raise Refused("%s %s: no public key in the file" % (option, path))
-    return keys
-
-
-# ----- the trust document ----------------------------------------------------------------
-
-
-def write_trust(out, key_path, owners=None, tech=None, version=None):
-    """The trust document (felt.image.TRUST) and its signature by the owner's private key
-    in `key_path`, written in folder `out`: the owners' keys in the file `owners` (else
-    the signing key's), the technicians' in the file `tech` (else none); `version`, else
-    the version of the document already in `out` + 1, else 1.  Refused, writing nothing,
-    for a document a board would not take.  Returns the path of trust.json."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise Refused("--out %s is a file, not a folder" % out)
-    key = load_key(key_path)
-    if version is None:
-        version = _held_version(out) + 1
-    doc = {"version": version,
-           board_image.OWNERS: public_keys(owners, "--owners") if owners else [public_hex(key)],
-           board_image.TECHNICIANS: public_keys(tech, "--tech") if tech else []}
-    why = board_image.trust_why(doc)
-    if why is None and public_hex(key) not in doc[board_image.OWNERS]:
-        why = "the signing key %s is not one of its owners (a board takes a new document " \
-              "signed by a key that is an owner in it and in the one it holds)" % key_path
-    if why is not None:
-        raise Refused("trust document: %s" % why)
-    from felt.protocol import dumps
-    out.mkdir(parents=True, exist_ok=True)
-    (out / board_image.TRUST_SIG).write_text(
-        key.sign(board_image.ROOT + dumps(doc).encode()).hex() + "\n")
-    (out / board_image.TRUST).write_text(dumps(doc))
-    return out / board_image.TRUST
-
-
-def _held_version(folder):
-    """The version of the trust document in `folder`, 0 when there is none."""
-    path = folder / board_image.TRUST
-    if not path.exists():
-        return 0
-    doc = board_image.document(str(path))
-    if isinstance(doc, tuple):
-        raise Refused("%s: %s: give --version" % (path, doc[1]))
-    return doc["version"]
-
-
-def first_record(folder, trust_json, board):
-    """The board's first record (felt.image.NEWEST) in `folder`, as provisioning writes
-    it: the board named `board` takes the trust document in the file `trust_json`, and
-    runs no image yet.  A board whose record is missing runs none."""
-    doc = board_image.document(str(trust_json))
-    path = Path(folder) / board_image.NEWEST
-    path.write_text(json.dumps(board_image.first_record(board, doc)))
-    return path
-
-
-def trust_json(path):
-    """The file trust.json `path` given by the user, refused unless it reads as a trust
-    document with trust.sig beside it."""
-    doc = board_image.document(str(path))
-    if isinstance(doc, tuple):
-        raise Refused("--trust %s: %s" % (path, "no such file" if not Path(path).is_file()
-                                          else doc[1]))
-    if not (Path(path).parent / board_image.TRUST_SIG).is_file():
-        raise Refused("--trust %s: no %s beside it" % (path, board_image.TRUST_SIG))
-    return Path(path)
-
-
-# ----- images ----------------------------------------------------------------------------
-
-
-def build(board, out, key_path, force=False, chip=None):
-    """The signed image of `board` (a name from hardware/boards/ or a definition file)
-    in folder `out`, for the chip `chip` only when given; returns the manifest.  A folder
-    `out` holding anything is refused, unless `force` and it holds an image
-    (manifest.json): then the new image replaces it, once it is whole."""
-    out = Path(out)
-    _may_replace(out, force, board_image.MANIFEST)
-    board_file = cli.board_file(str(board))   # refuses a malformed definition with its reason
-    board = load_board(str(board_file))
-    key = load_key(key_path)
-    number = next_build(key_path)
-    made = _into(out, lambda folder: _build(board, board_file, folder, key,
-                                            _stamp(number, chip)))
-    _note_build(key_path, number)
-    return made
-
-
-# A build number: whole minutes since this moment (2025-01-01 00:00 UTC), or one more than
-# the last the key signed, whichever is higher.
-BUILD_EPOCH = 1735689600
-
-
-def build_minutes():
-    return (int(time.time()) - BUILD_EPOCH) // 60
-
-
-def next_build(key_path):
-    """The build number of the next image the key in `key_path` signs: one more than the
-    last (kept in `<key file>.build`), at least the minutes since BUILD_EPOCH, so that
-    it only grows even where that file is lost."""
-    last = _last_build(key_path)
-    number = max(last + 1, build_minutes())
-    if number > board_image.MAX_BUILD:
-        raise Refused("build number %d is past the most a board reads (%d)"
-                      % (number, board_image.MAX_BUILD))
-    return number
-
-
-def _last_build(key_path):
-    path = Path(str(key_path) + ".build")
-    try:
-        return int(path.read_text())
-    except FileNotFoundError:
-        return 0
-    except (OSError, ValueError) as e:
-        raise Refused("%s: not a build number (%s): it keeps the last build the key "
-                      "signed" % (path, getattr(e, "strerror", None) or e))
-
-
-def _note_build(key_path, number):
-    Path(str(key_path) + ".build").write_text("%d\n" % number)
-
-
-def chip_hex(text):
-    """`text` if it reads as a chip's unique id; ValueError saying what it must be."""
-    if not text or len(text) % 2 or [c for c in text if c not in "0123456789abcdef"]:
-        raise ValueError("%s: a chip's unique id is in lower-case hex, as the board's "
-                         "challenge names it" % text)
-    return text
-
-
-def _stamp(number, chip):
-    """The manifest's entries the tool sets: the build number, and the chip it is for."""
-    if chip is None:
-        return {"build": number}
-    try:
-        return {"build": number, "chip": chip_hex(chip)}
-    except ValueError as e:
-        raise Refused("--chip %s" % e)
-
-
-def _may_replace(out, force, mark):
-    """Refused unless folder `out` is missing or empty, or `force` and it holds `mark`
-    (what this command made there before)."""
-    if out.exists():
-        if not out.is_dir():
-            raise Refused("--out %s is a file, not a folder" % out)
-        if any(out.iterdir()):
-            if not force:
-                raise Refused("--out %s is not empty: give --force to replace the image "
-                              "there, or another folder" % out)
-            if not (out / mark).is_file():
-                raise Refused("--out %s holds no image (no %s): its files are left alone, "
-                              "even with --force" % (out, mark))
-
-
-def _into(out, make):
-    """make(folder) in a folder beside `out`, moved into its place once it is whole;
-    returns what make returns."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    folder = out.with_name(".%s.building-%d" % (out.name, os.getpid()))
-    folder.mkdir()
-    try:
-        made = make(folder)
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(str(folder), str(out))
-    finally:
-        if folder.exists():
-            shutil.rmtree(folder)
-    return made
-
-
-def _build(board, board_file, out, key, stamp):
-    # CircuitPython's .mpy format follows its own releases, so its boards get source.
-    bytecode = board["runtime"] != "circuitpython"
-    if bytecode:
-        micropython.board_tree()    # the same .mpy, compiled again only where the source changed
-    for src in sorted((FIRMWARE / "felt").rglob("*.py")):
-        rel = src.relative_to(FIRMWARE)
-        (out / rel).parent.mkdir(parents=True, exist_ok=True)
-        if bytecode:
-            mpy = rel.with_suffix(".mpy")
-            shutil.copyfile(micropython.TREE / mpy, out / mpy)
-        else:
-            (out / rel).write_bytes(src.read_bytes())
-    (out / "main.py").write_bytes((FIRMWARE / "main.py").read_bytes())
-    (out / "board.json").write_bytes(board_file.read_bytes())
-    from felt import FIRMWARE as VERSION
-    files = {}
-    for name in board_image.program_files(str(out)):
-        size, digest = board_image.sha256_file(str(out / name))
-        files[name] = [size, digest]
-    manifest = dict(stamp, board=board["name"], files=files, version=VERSION)
-    _sign(out, manifest, key)
-    return manifest
-
-
-# ----- a Pico with felt frozen in ------------------------------------------------------
-
-PICO_UF2 = REPO / "build" / "pico" / "firmware.uf2"     # make pico builds it
-# The rp2 port's filesystem on a Pico (RPI_PICO: MICROPY_HW_FLASH_STORAGE_BYTES, the
-# last 1408 KB of the 2 MB flash), as its _boot.py mounts it: littlefs, 4 KB blocks,
-# written 256 bytes at a time.
-FS_ADDRESS = board_image.XIP + board_image.MAX_FIRMWARE
-FS_BLOCK, FS_BLOCKS, FS_PROG = 4096, 352, 256
-PICO_FILES = ("firmware.uf2", "filesystem.uf2", "filesystem.img", "board.json")
-
-
-def pico(board, out, key_path, firmware=PICO_UF2, owners=None, force=False, tech=None,
-         chip=None, board_key_path=None):
-    """The files that flash a Pico, in folder `out`: the firmware (a UF2 `make pico`
-    built, felt frozen in) and the board's filesystem as a UF2 and as a raw littlefs
-    image.  The filesystem holds board.json, the trust document (version 1, signed by
-    the key: the owners' keys in file `owners`, else the signing key's; the
-    technicians' in file `tech`, if given), the board's first record (felt.newest:
-    provisioning writes it), the board's own key beside its journal (the host's copy at
-    `board_key_path`, made if missing; default keys/boards/<the chip `chip`, else the
-    board's name>.key) and the manifest, signed, naming board.json and the firmware
-    (and the chip `chip`, when given).  Returns the manifest."""
-    out = Path(out)
-    _may_replace(out, force, "filesystem.img")
-    try:
-        address, code = uf2.read(firmware)
-    except uf2.BadUF2 as e:
-        hint = " (make pico builds it)" if not Path(firmware).exists() else ""
-        raise Refused("--uf2 %s: %s%s" % (firmware, e, hint))
-    if address != board_image.XIP or len(code) > board_image.MAX_FIRMWARE:
-        raise Refused("--uf2 %s: not a Pico firmware: it writes %d bytes at %#x, not at most "
-                      "%d at %#x" % (firmware, len(code), address, board_image.MAX_FIRMWARE,
-                                     board_image.XIP))
-    board_file = cli.board_file(str(board))
-    board = load_board(str(board_file))
-    key = load_key(key_path)
-    number = next_build(key_path)
-    stamp = _stamp(number, chip)
-    own_key = board_key(board_key_path or board_key_file(stamp.get("chip", board["name"]))) \
-        if board["journal"] else None
-
-    def make(folder):
-        data = folder / "filesystem"
-        first_record(data, write_trust(data, key_path, owners, tech, 1), board["name"])
-        (data / "board.json").write_bytes(board_file.read_bytes())
-        if own_key is not None:
-            (data / boardkey.path(board["journal"].lstrip("/"))).write_text(own_key.hex() + "\n")
-        from felt import FIRMWARE as VERSION
-        manifest = dict(stamp, board=board["name"], version=VERSION, files={
-            "board.json": list(board_image.sha256_file(str(data / "board.json")))})
-        manifest[board_image.FIRMWARE] = [len(code), hashlib.sha256(code).hexdigest()]
-        _sign(data, manifest, key)
-        # The board's own check, with the firmware as the board will read it.
-        problems, _ = board_image.check(str(data), str(data / board_image.TRUST),
-                                        lambda n: code[:n], record=False)
-        if problems:
-            raise Refused("the filesystem would be refused: %s"
-                          % "; ".join("%s: %s" % p for p in problems))
-        image = littlefs_image(data)
-        shutil.rmtree(data)
-        shutil.copyfile(firmware, folder / "firmware.uf2")
-        (folder / "filesystem.img").write_bytes(image)
-        uf2.write(folder / "filesystem.uf2", FS_ADDRESS, image)
-        # The board the files are for, as on the filesystem: felt-emulator --image reads it.
-        (folder / "board.json").write_bytes(board_file.read_bytes())
-        return manifest
-    made = _into(out, make)
-    _note_build(key_path, number)
-    return made
-
-
-def littlefs_image(folder):
-    """The bytes of a Pico's filesystem holding the files in `folder` at its root."""
-    from littlefs import LittleFS
-    fs = LittleFS(block_size=FS_BLOCK, block_count=FS_BLOCKS, prog_size=FS_PROG)
-    for path in sorted(folder.iterdir()):
-        with fs.open(path.name, "wb") as f:
-            f.write(path.read_bytes())
-    return bytes(fs.context.buffer)
-
-
-def _sign(folder, manifest, key):
-    data = json.dumps(manifest, sort_keys=True, separators=(",", ":")).encode()
-    (folder / board_image.MANIFEST).write_bytes(data)
-    (folder / board_image.SIGNATURE).write_text(key.sign(data).hex() + "\n")
-
-
-def check_image(folder, trust_json):
-    """Refused unless the image in `folder` is whole and signed by an owner's key of the
-    trust document in the file `trust_json`: the board's own check (felt.image), run
-    here first."""
-    problems, summary = board_image.check(str(folder), str(trust_json), record=False)
-    if problems:
-        raise Refused("image %s refused: %s" % (
-            folder, "; ".join("%s: %s" % p for p in problems)))
-    return summary
+from host_tools import cli, micropython
+from host_tools.images import PICO_UF2, build, check_image, chip_hex, expected_mac, \
+    pico, read_manifest
+from host_tools.signing import KEYS, Refused, board_key, board_key_file, first_record, keygen, \
+    read_board_key, trust_json, write_trust
 
 
 # ----- boards ----------------------------------------------------------------------------
@@ -652,57 +251,6 @@ def compare(manifest, found):
     return out
 
 
-# ----- the command line ------------------------------------------------------------------
-
-
-def expected_mac(folder, seed):
-    """The HMAC a board running the image in `folder` answers `verify` with for `seed`
-    (bytes), computed here with Python's hmac from the image's files (felt.verify says
-    how the parts are laid out): an image of program files (felt-flash build), or a
-    Pico's (felt-flash pico: the firmware from firmware.uf2, the files from
-    filesystem.img)."""
-    folder = Path(folder)
-    read = _image_reader(folder)
-    manifest = json.loads(read(board_image.MANIFEST))
-    mac = hmac.new(seed, digestmod=hashlib.sha256)
-    named = manifest.get(board_image.FIRMWARE)
-    if named is not None:
-        try:
-            _, code = uf2.read(folder / "firmware.uf2")
-        except uf2.BadUF2 as e:
-            raise Refused("--image %s: firmware.uf2: %s" % (folder, e))
-        n = min(named[0], board_image.MAX_FIRMWARE)
-        mac.update(b"%s\n%d\n" % (board_image.FIRMWARE.encode(), n) + code[:n])
-    for name in sorted(manifest["files"]) + [board_image.MANIFEST, board_image.SIGNATURE]:
-        data = read(name)
-        mac.update(b"%s\n%d\n" % (name.encode(), len(data)) + data)
-    return mac.hexdigest()
-
-
-def _image_reader(folder):
-    """read(name) -> bytes of a file of the image in `folder` (for a Pico's, from its
-    filesystem.img); Refused naming a file it cannot read."""
-    fs_image = folder / "filesystem.img"
-    if fs_image.is_file():
-        from host_tools.pico import filesystem
-        data = fs_image.read_bytes()
-
-        def read(name):
-            got = filesystem.read(data, name)
-            if got is None:
-                raise Refused("--image %s: %s is not in filesystem.img" % (folder, name))
-            return got
-        return read
-    read_manifest(folder)           # says what is wrong with a folder of no image
-
-    def read(name):
-        try:
-            return (folder / name).read_bytes()
-        except OSError as e:
-            raise Refused("--image %s: %s: %s" % (folder, name, e.strerror or e))
-    return read
-
-
 VERIFY_S = 60   # seconds a board may take to answer `verify`
 
 
@@ -712,7 +260,7 @@ def verify_link(port, folder, baud=115200, board_key=None, board=None):
     `board_key` (the host's copy of the board's own key) and its id `board`, the answer
     is taken only where the board's key vouches for it (host_tools.tech.vouched)."""
     import serial
-    from host_tools.emulator.link import HostLink, LinkError
+    from host_tools.link import HostLink, LinkError
     seed = os.urandom(32)
     want = expected_mac(folder, seed)
     try:
@@ -737,13 +285,7 @@ def verify_link(port, folder, baud=115200, board_key=None, board=None):
         port, folder, vouched)
 
 
-def read_manifest(folder):
-    """The manifest of the image in `folder`; Refused when there is none to read."""
-    try:
-        return json.loads((Path(folder) / board_image.MANIFEST).read_text())
-    except (OSError, ValueError) as e:
-        raise Refused("--image %s: no image there (%s: %s); felt-flash build makes one"
-                      % (folder, board_image.MANIFEST, getattr(e, "strerror", None) or e))
+# ----- the command line ------------------------------------------------------------------
 
 
 OWNERS_HELP = ("the owners' public keys (they sign images, trust documents and the owner's "
@@ -770,7 +312,7 @@ def main(argv=None):
     p.add_argument("--board", required=True,
                    help="the board: a name from hardware/boards/ or a definition file")
     p.add_argument("--key", required=True, help="the private key that signs it")
-    p.add_argument("--out", default=str(REPO / "build" / "image"),
+    p.add_argument("--out", default=str(cli.REPO / "build" / "image"),
                    help="the image's folder: empty, missing, or (with --force) an image")
     p.add_argument("--chip", type=cli.checked(chip_hex),
                    help="the chip's unique id in hex (the board's challenge names it): the "
@@ -787,7 +329,7 @@ def main(argv=None):
     p.add_argument("--chip", type=cli.checked(chip_hex),
                    help="the chip's unique id in hex (the board's challenge names it): the "
                         "image runs on that board only")
-    p.add_argument("--out", default=str(REPO / "build" / "pico" / "flash"),
+    p.add_argument("--out", default=str(cli.REPO / "build" / "pico" / "flash"),
                    help="the folder for firmware.uf2, filesystem.uf2 and filesystem.img")
     p.add_argument("--force", action="store_true", help="replace what is already in --out")
     p.add_argument("--board-key", help="the host's copy of the board's own key, made if "

@@ -259,12 +259,12 @@ def main(argv=None):
             ap.error("--board and --board-key go with --key")
         who = tech.technician(args.key, args) if args.key else None
         if args.port:
-            from host_tools.emulator.link import HostLink
+            from host_tools.link import HostLink
             with cli.open_link(args.port, args.baud) as port:
                 link = HostLink(port.fileno(), args.timeout)
                 rounds = fetch(from_link(link, args.port, who), args.rounds)
         else:
-            from host_tools.flash import read_board_key
+            from host_tools.signing import read_board_key
             macs = UNCHECKED if named is None else read_board_key(named[1])
             rounds = fetch(from_journal(args.journal, macs), args.rounds)
     except (RuntimeError, OSError) as e:      # RecallError, the link's LinkError

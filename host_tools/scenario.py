@@ -22,7 +22,8 @@ from felt.table import config as config_mod
 from felt.table import scenes
 from felt.table.controller import FROM_DEVICES
 from host_tools import cli
-from host_tools.emulator.link import LinkError, add_runtime_arguments, check_runtime
+from host_tools.link import LinkError
+from host_tools.process import add_runtime_arguments, check_runtime
 from host_tools.emulator.players import BUTTON_FOR
 from host_tools.emulator.session import Session, table_config
 

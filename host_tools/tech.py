@@ -29,7 +29,7 @@ from felt import image, protocol
 from felt.table.technician import signed_bytes
 from host_tools import cli
 from felt.image import TRUST_SIG
-from host_tools.flash import board_key_file, load_key, public_hex, read_board_key, trust_json
+from host_tools.signing import board_key_file, load_key, public_hex, read_board_key, trust_json
 
 COMMANDS = ("cfg", "rules", "deck", "clear", "root", "service")
 PLAIN = ("clear", "service")    # the commands that take no argument
@@ -45,7 +45,7 @@ class Untrusted(cli.UserError):
 
 class Technician:
     """What a technician's host holds for one board: `key`, the private key that signs
-    (flash.load_key); `board_key`, the host's copy of the board's own key (bytes,
+    (signing.load_key); `board_key`, the host's copy of the board's own key (bytes,
     felt.boardkey), which MACs each command and checks each answer; `board`, the id the
     board must give (None: whichever board the emulator runs for its session)."""
 
@@ -181,7 +181,7 @@ def main(argv=None):
     body = body_of(args.cmd, args.arg)
     who = technician(args.key, args)
     import serial
-    from host_tools.emulator.link import HostLink, LinkError
+    from host_tools.link import HostLink, LinkError
     try:
         with cli.open_link(args.port, args.baud) as port:
             why = send(HostLink(port.fileno(), args.timeout), who, args.cmd, body)

@@ -195,7 +195,7 @@ def _line(e):
             return "seat %d wins %d, %s%s" % (e["seat"], e["amount"], SHARES[share],
                                               "the " + pot_name(e["pot"]))
         return "seat %d wins %d from the %s" % (e["seat"], e["amount"], pot_name(e["pot"]))
-    if k == "record":       # the floor's copy of a round's record (host_tools.floor.records)
+    if k == "record":       # the floor's copy of a round's record (host_tools.floorlink.records)
         return "hand %d's record (%s) kept" % (
             e["hand"], "hand history" if e["format"] == "phh" else "house-banked record")
     if k == "end":

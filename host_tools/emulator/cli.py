@@ -21,11 +21,12 @@ from felt.table.config import BANKED, BANKED_MAX_PLAYERS, MAX_SEATS, \
 from felt.table.recall import files
 from host_tools import cli
 from host_tools.emulator import serve
-from host_tools.flash import chip_hex
-from host_tools.emulator.link import Tilted, add_runtime_arguments, check_runtime
+from host_tools.images import chip_hex
+from host_tools.link import Tilted
+from host_tools.process import add_runtime_arguments, check_runtime
 from host_tools.emulator.session import BANKED_TABLE, DEFAULT_BOARD, RAKES, from_args, \
     round_line, table_config
-from host_tools.floor.credentials import Credentials
+from host_tools.floorlink.credentials import Credentials
 
 
 PROG = "felt-emulator"
@@ -104,7 +105,7 @@ def parse_args(argv):
     ap.add_argument("--tech-key", metavar="FILE", default="keys/tech.key",
                     help="with --image: the technician's private key, which signs the "
                          "table's configuration and deck registrations (default %(default)s)")
-    ap.add_argument("--serve", metavar="HOST:PORT", type=cli.checked(serve.address),
+    ap.add_argument("--serve", metavar="HOST:PORT", type=cli.checked(cli.address),
                     help="boot the firmware as a board on a bench, no device playing, and serve "
                          "its link on this TCP address (felt-console --port socket://HOST:PORT)")
     ap.add_argument("--floor", metavar="CREDENTIALS", type=cli.checked(Credentials.load),
@@ -161,7 +162,7 @@ def parse_args(argv):
             ap.error("--trust %s: no such trust document (felt-flash provision --dir "
                      "writes one)" % args.trust)
         args.board = image_board(Path(args.image))
-        from host_tools.flash import load_key
+        from host_tools.signing import load_key
         try:
             args.tech_key = None if args.serve else load_key(args.tech_key)   # the console signs
         except cli.UserError as e:

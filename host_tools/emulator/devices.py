@@ -1,11 +1,11 @@
-"""The table's devices as the emulator plays them: shuffler, shoe, the two decks and the
-LED strip.  Their faults (a jammed shuffler, a failed shoe, a card short in a deck) are
-injected by host_tools.emulator.faults."""
+"""The table's devices as the emulator plays them: shuffler, shoe and the two decks (the
+LED strip, which the floor reads too, is host_tools.leds).  Their faults (a jammed
+shuffler, a failed shoe, a card short in a deck) are injected by
+host_tools.emulator.faults."""
 
 import random
 
 from felt.poker.cards import code
-from felt.table import scenes
 
 
 class Shuffler:
@@ -57,24 +57,6 @@ class Shoe:
         card = self.deck.pop(0)
         self.dealt.append(card)
         return card
-
-
-class LedStrip:
-    """The last frame the firmware wrote, decoded to (r, g, b) per LED."""
-
-    def __init__(self, leds):
-        self.leds = leds
-        self.frame = []
-
-    def capture(self, rgb_hex):
-        raw = bytes.fromhex(rgb_hex)
-        self.frame = [tuple(raw[i:i + 3]) for i in range(0, len(raw), 3)]
-
-    def seat_status(self, seat):
-        return scenes.seat_status(self.frame, self.leds, seat)
-
-    def button_seat(self):
-        return scenes.button_seat(self.frame, self.leds)
 
 
 class Decks:

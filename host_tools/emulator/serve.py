@@ -33,8 +33,9 @@ import tempfile
 import time
 
 from host_tools import cli
-from host_tools.emulator.link import MAX_REBOOTS_IN_A_ROW, TILT_EXIT, LinkError, Tilted
-from host_tools.emulator.link import start as start_firmware
+from host_tools.link import MAX_REBOOTS_IN_A_ROW, LinkError, Tilted
+from host_tools.process import TILT_EXIT
+from host_tools.process import start as start_firmware
 from host_tools.emulator.session import forget_board
 
 BOOT_S = 60.0          # the firmware's first frame comes within this (MicroPython, an image)
@@ -44,14 +45,6 @@ SEND_TIMEOUT_S = 5.0   # a client that takes nothing for this long is let go
 # no technician: the console signs).
 OPTIONS = {"serve", "board", "journal", "runtime", "heap", "image", "trust", "chip",
            "board_key"}
-
-
-def address(text):
-    """(host, port) of HOST:PORT (an empty HOST: localhost); ValueError if malformed."""
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or int(port) > 65535:
-        raise ValueError("%r: give HOST:PORT, e.g. localhost:7000" % text)
-    return host.strip("[]") or "localhost", int(port)
 
 
 class Bridge:

@@ -20,11 +20,13 @@ from felt.poker import variants
 from felt.table import eventlog
 from felt.table.config import BANKED
 from felt.table.recall import files
-from host_tools.emulator.devices import LedStrip, Shoe, Shuffler, seeded
+from host_tools.cli import REPO
+from host_tools.emulator.devices import Shoe, Shuffler, seeded
 from host_tools.emulator.faults import Faults
-from host_tools.emulator.link import REPO, LinkError, Tilted
-from host_tools.emulator.link import start as start_firmware
 from host_tools.emulator.players import BUTTON_FOR, RandomPlayer
+from host_tools.leds import LedStrip
+from host_tools.link import LinkError, Tilted
+from host_tools.process import start as start_firmware
 
 DEFAULT_BOARD = REPO / "hardware" / "boards" / "pico-11.json"
 
@@ -107,7 +109,7 @@ class Session:
         and `heap`: what the firmware runs on; `measure`: its perf frames (HostLink.perf);
         `image`, `trust`, `chip` and `board_key`: a signed image to run, the board's trust
         document, its chip id and the host's copy of its own key
-        (host_tools.emulator.link.FirmwareProcess); `tech_key`: the private key that
+        (host_tools.process.FirmwareProcess); `tech_key`: the private key that
         signs the technician's commands to it (host_tools.tech); `presses_only`: the
         players act with their seat buttons alone, as at a wired board, which takes no
         amount, discard or clock from its link (docs/security.md): a bet or raise is the
@@ -133,7 +135,7 @@ class Session:
         self.notes = []           # lines about injected faults and the technician's work
         # Who else hears every frame from the firmware: each has frame(kind, payload),
         # and close() when the session closes; opened(hello, state), where it has it,
-        # as the board first answers (host_tools.floor.publisher.Publisher).
+        # as the board first answers (host_tools.floorlink.publisher.Publisher).
         self.observers = []
         self.injected = []        # (kind, hand, what the firmware did) per injected fault
         if inject not in (None, "manual", "random"):
@@ -549,9 +551,8 @@ def from_args(args, inject):
                       board_key=args.board_key)
     if args.floor is not None:     # the table on the floor's broker (docs/floor.md)
         from host_tools.cli import UserError
-        from host_tools.floor.cli import say_waiting
-        from host_tools.floor.publisher import Publisher, SpoolBusy, spool_for
-        from host_tools.floor.table_state import about
+        from host_tools.floorlink.publisher import Publisher, SpoolBusy, say_waiting, spool_for
+        from host_tools.floorlink.table_state import about
         try:
             session.observers.append(Publisher(
                 args.floor.user, args.floor, spool_for(args.floor.user), about(config),

@@ -43,7 +43,7 @@ from felt.poker import variants
 from felt.table import scenes
 from host_tools.cli import colour
 from host_tools.emulator.faults import Faults
-from host_tools.emulator.link import LinkError
+from host_tools.link import LinkError
 from host_tools.emulator.session import from_args
 from host_tools.words import CENTRE_HINTS, Narrator, alternatives, banner, code_words, \
     seat_words

@@ -2,7 +2,7 @@
 (`felt-floor init`) holding the floor's CA and the broker's certificate
 (host_tools.floor.keys), mosquitto's `password_file` (hashed by mosquitto_passwd) and
 `acl_file`, its configuration, and a credentials file for the floor service and for each
-table (host_tools.floor.credentials).
+table (host_tools.floorlink.credentials).
 
     ca.pem ca.key             the floor's CA (the key stays here)
     server.pem server.key     the broker's and the page's certificate, for --host names
@@ -26,9 +26,10 @@ import socket
 import subprocess
 import time
 
+from host_tools import cli
 from host_tools.floor import keys
-from host_tools.floor.credentials import Credentials
-from host_tools.floor.wire import check_name
+from host_tools.floorlink.credentials import Credentials
+from host_tools.floorlink.wire import check_name
 
 FLOOR_USER = "@floor"            # '@' is in no table's name (wire.NAME)
 PASSWORD_BYTES = 24
@@ -144,7 +145,7 @@ def _set_passwords(folder, passwords):
     (-U hashes a file of plain `user:password` lines in place)."""
     path = _path(folder, "passwords")
     plain = path + ".plain"
-    keys.write_private(plain, "".join("%s:%s\n" % up for up in passwords.items()))
+    cli.write_private(plain, "".join("%s:%s\n" % up for up in passwords.items()))
     try:
         done = subprocess.run([_tool("mosquitto_passwd"), "-U", plain],
                               capture_output=True, text=True)
@@ -158,7 +159,7 @@ def _set_passwords(folder, passwords):
     if os.path.exists(path):
         with open(path) as f:
             kept = [line for line in f if line.split(":", 1)[0] not in passwords]
-    keys.write_private(path, "".join(kept) + hashed)
+    cli.write_private(path, "".join(kept) + hashed)
 
 
 def logs_in(credentials, timeout=5):

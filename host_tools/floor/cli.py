@@ -27,9 +27,8 @@ import sys
 import time
 
 from host_tools import cli
-from host_tools.emulator.serve import address
-from host_tools.floor.credentials import Credentials
-from host_tools.floor.wire import check_name
+from host_tools.floorlink.credentials import Credentials
+from host_tools.floorlink.wire import check_name
 
 PROG = "felt-floor"
 HOME = "floor"
@@ -149,9 +148,9 @@ def user(args):
 
 
 def table(args):
-    from host_tools.emulator.link import HostLink, LinkError
-    from host_tools.floor.publisher import Publisher, SpoolBusy, spool_for
-    from host_tools.floor.table_state import about
+    from host_tools.link import HostLink, LinkError
+    from host_tools.floorlink.publisher import Publisher, SpoolBusy, say_waiting, spool_for
+    from host_tools.floorlink.table_state import about
     spool = args.spool or spool_for(args.credentials.user)
     if args.deliver:
         return deliver(args.credentials, spool)
@@ -199,23 +198,11 @@ def table(args):
     return 0
 
 
-def say_waiting(spool):
-    """Each other spool beside this one whose events the floor has not all stored (a
-    table renamed after a crash): where, and how to deliver them."""
-    from host_tools.floor.publisher import waiting_spools
-    for folder, count in waiting_spools(spool):
-        print("felt-floor: the spool %s holds up to %d events the floor has not said it "
-              "stored: felt-floor table --deliver --credentials %s.json --spool %s (that "
-              "table's credentials) delivers them" % (folder, count, os.path.basename(folder),
-                                                        folder),
-              file=sys.stderr, flush=True)
-
-
 def deliver(credentials, spool):
     """--deliver: a spool's events to the floor, no board on a link, until the floor has
     stored them all (or Ctrl-C: the rest stays)."""
     table = credentials.user
-    from host_tools.floor.publisher import Publisher, SpoolBusy
+    from host_tools.floorlink.publisher import Publisher, SpoolBusy
     if not os.path.exists(os.path.join(spool, "run.json")):
         raise cli.UserError("--spool %s: no table's spool there" % spool, 1)
     try:
@@ -248,7 +235,7 @@ def main(argv=None):
     p = sub.add_parser("init", help="make the floor's folder: its CA, the broker's "
                                     "certificate and configuration, the floor's credentials")
     home(p)
-    p.add_argument("--broker", required=True, metavar="HOST:PORT", type=cli.checked(address),
+    p.add_argument("--broker", required=True, metavar="HOST:PORT", type=cli.checked(cli.address),
                    help="where the tables reach the broker (its certificate names HOST)")
     p.add_argument("--host", nargs="+", default=[], metavar="NAME",
                    help="the other names and addresses of the broker's machine (and the "
@@ -266,7 +253,7 @@ def main(argv=None):
     p.add_argument("--page-tls", action="store_true",
                    help="serve the page over HTTPS, with the certificate of the floor's CA "
                         "that felt-floor init made (give --host the page's names there)")
-    p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(address),
+    p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(cli.address),
                    help="serve the floor's page here (docs/floor.md), for the supervisors "
                         "of --users")
     p = sub.add_parser("user", help="let a supervisor sign in to the page, or change "
@@ -276,7 +263,7 @@ def main(argv=None):
     p.add_argument("name", help="the supervisor's name")
     p = sub.add_parser("demo", help="a floor on this machine (make floor): a broker, the "
                                     "floor service and its page, six emulated tables")
-    p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(address),
+    p.add_argument("--page", metavar="HOST:PORT", type=cli.checked(cli.address),
                    default=("127.0.0.1", 8080),
                    help="the page's address (default 127.0.0.1:8080, or a free port)")
     p = sub.add_parser("bench", help="the floor under many tables on this machine: one "
@@ -314,7 +301,7 @@ def main(argv=None):
         return user(args)
     if args.cmd == "bench":
         import json
-        from host_tools.floor import bench
+        from host_tools.bench import floor as bench
         figures = bench.run(args.tables, args.minutes, args.round_s,
                             say=lambda line: print("felt-floor: " + line, file=sys.stderr))
         print(json.dumps(figures))

@@ -6,12 +6,13 @@ readable by their owner only."""
 
 import datetime
 import ipaddress
-import os
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from host_tools.cli import write_private
 
 CA_YEARS = 20
 SERVER_YEARS = 5
@@ -32,14 +33,6 @@ def _builder(subject, issuer, public_key, years):
             .public_key(public_key).serial_number(x509.random_serial_number())
             .not_valid_before(now - datetime.timedelta(minutes=5))
             .not_valid_after(now + datetime.timedelta(days=365 * years)))
-
-
-def write_private(path, data):
-    """`data` (bytes or text) to `path`, readable and writable by its owner alone."""
-    fd = os.open(path + ".new", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data.encode() if isinstance(data, str) else data)
-    os.replace(path + ".new", path)
 
 
 def _pem_key(key):

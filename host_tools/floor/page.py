@@ -47,7 +47,7 @@ from starlette.templating import Jinja2Templates
 from host_tools.floor import sessions, shown
 from host_tools.floor.supervisors import PasswordChecker, Users
 from host_tools.floor.throttle import LOCK_S, Throttle
-from host_tools.floor.wire import check_name
+from host_tools.floorlink.wire import check_name
 
 HERE = Path(__file__).parent
 SESSION_S = 12 * 3600       # a sign-in lasts a shift
@@ -59,7 +59,7 @@ RETRY_MS = 1000             # a browser's live stream, broken, is opened again a
 LIVE_BEHIND = 2000          # a live client this many changes behind is dropped (it reconnects)
 FORM_BYTES = 4096           # a form posted is at most this long
 CONNECTIONS = 500           # connections at once; past that, 503
-# The records' formats (host_tools.floor.records): a download's file extension.
+# The records' formats (host_tools.floorlink.records): a download's file extension.
 RECORDS = {"phh": "phh", "banked": "banked"}
 HEADERS = {
     "Cache-Control": "no-store",
@@ -361,7 +361,7 @@ class Page:
                                                {"table": name, "steps": steps})
 
     def record(self, request):
-        """A round's record, as the table sent it (host_tools.floor.records), to save:
+        """A round's record, as the table sent it (host_tools.floorlink.records), to save:
         its file named from the checked table name, the hand (a number) and the
         format's own extension (a fixed word; .txt for a format the floor does not
         know)."""

@@ -3,7 +3,7 @@
 It subscribes to every table's topics with QoS 1, stores each event once (a table
 sends again what the floor has not said it stored), and tells each table, retained on
 `felt/<table>/stored`, the n up to which its run is stored, so the table's spool may
-forget them.  A message that is not what host_tools.floor.wire says is one line in the
+forget them.  A message that is not what host_tools.floorlink.wire says is one line in the
 log, and the others go on.  A second table sending events under a name another table
 is using (another run, both sending) is said once; its events are kept apart by run.
 """
@@ -15,8 +15,8 @@ import traceback
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from host_tools.floor import wire
-from host_tools.floor.connection import Connection
+from host_tools.floorlink import wire
+from host_tools.floorlink.connection import Connection
 from host_tools.floor.store import CLOCK_SAID_S
 
 CLAIM_WINDOW_S = 60.0    # two runs of one name sending within this: two tables
@@ -65,7 +65,7 @@ class FloorService(Connection):
 
     def message(self, message):
         """A message from the broker, checked whole before it is queued: one that is
-        not as host_tools.floor.wire says is one line, naming its table, topic and
+        not as host_tools.floorlink.wire says is one line, naming its table, topic and
         field, and the others go on."""
         try:
             table, what = wire.parse_topic(message.topic)

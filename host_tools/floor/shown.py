@@ -11,7 +11,7 @@ import json
 import math
 
 from host_tools.floor.store import NO_FIGURES
-from host_tools.floor.table_state import TableState
+from host_tools.floorlink.table_state import TableState
 from host_tools.words import event_line
 
 SILENT_S = 30           # an online table not heard from for this long is "silent"

@@ -33,7 +33,7 @@ tables = Table(
 
 def _of_a_run(name, *columns):
     """A table of what tables' runs said, each once: keyed by (table, run, n), the n of
-    the event it comes from (host_tools.floor.wire)."""
+    the event it comes from (host_tools.floorlink.wire)."""
     return Table(
         name, metadata,
         Column("id", Integer, primary_key=True),
@@ -212,7 +212,7 @@ class Store:
 
     def _derived(self, db, table, run, n, at, e):
         """What the floor reads off an event: a round ended, a tilt begun or cleared.
-        Its fields are as host_tools.floor.kinds says (checked before it was queued).
+        Its fields are as host_tools.floorlink.kinds says (checked before it was queued).
         (A round's record is the event after its end: read where it is, record_of.)"""
         k = e["e"]
         if k == "end":
@@ -242,7 +242,7 @@ class Store:
 
     def counts(self, table):
         """{events, rounds, records, tilts} stored for the table (records: the rounds'
-        records, host_tools.floor.records)."""
+        records, host_tools.floorlink.records)."""
         with self.engine.connect() as db:
             out = {name: db.execute(select(func.count()).select_from(t)
                                     .where(t.c.table_name == table)).scalar()
@@ -253,7 +253,7 @@ class Store:
 
     def table_rows(self):
         with self.engine.connect() as db:
-            return [dict(r._mapping) for r in db.execute(select(tables).order_by(tables.c.name))]
+            return [dict(r) for r in db.execute(select(tables).order_by(tables.c.name)).mappings()]
 
     def events_of(self, table, run=None):
         """[(run, n, event)] of the table, in the order stored."""
@@ -293,7 +293,7 @@ class Store:
         if table is not None:
             q = q.where(rounds.c.table_name == table)
         with self.engine.connect() as db:
-            return [dict(r._mapping) for r in db.execute(q.order_by(rounds.c.at))]
+            return [dict(r) for r in db.execute(q.order_by(rounds.c.at)).mappings()]
 
     def record_of(self, table, run, end_n):
         """The record of the round whose end is event `end_n` of the run: its `record`

@@ -2,7 +2,7 @@
 
 `PicoProcess` runs the Pico image (`make pico`: MicroPython's rp2 port with felt frozen)
 on the project's RP2040 harness (host_tools/pico/harness, rp2040js) and offers the host
-tools the same serial link as `host_tools.emulator.link.FirmwareProcess`: a pty whose
+tools the same serial link as `host_tools.process.FirmwareProcess`: a pty whose
 other end speaks docs/protocol.md.  The board is wired (hardware/boards/pico-11.json), so
 the devices are not messages on its link but pins, and `Bridge` plays them there:
 

@@ -1,5 +1,5 @@
 """The emulated Pico as the host tools start a firmware: `PicoProcess` has the parts of
-`host_tools.emulator.link.FirmwareProcess` they use (`link`, `master`, `proc`,
+`host_tools.process.FirmwareProcess` they use (`link`, `master`, `proc`,
 `power_cut`, `reboot`, `close`, `stderr`), so felt-emulator, felt-scenario, the view and
 felt-emulator --serve drive a Pico unchanged (`--runtime pico`).
 
@@ -16,8 +16,8 @@ import tempfile
 import threading
 import tty
 
-from host_tools.emulator.link import HostLink, LinkError
-from host_tools import cli, flash
+from host_tools import cli, images, signing
+from host_tools.link import HostLink, LinkError
 from host_tools.pico import bridge, filesystem
 
 
@@ -54,14 +54,14 @@ class PicoProcess:
             # (the owner's: it signs `service` too); its technician's commands are
             # signed with another (Session's tech_key).
             image = os.path.join(self._dir, "image")
-            key, _ = flash.keygen(os.path.join(self._dir, "felt"))
-            self.owner_key = flash.load_key(str(key))
-            tech_key, tech_pub = flash.keygen(os.path.join(self._dir, "tech"))
-            self.tech_key = flash.load_key(str(tech_key))
+            key, _ = signing.keygen(os.path.join(self._dir, "felt"))
+            self.owner_key = signing.load_key(str(key))
+            tech_key, tech_pub = signing.keygen(os.path.join(self._dir, "tech"))
+            self.tech_key = signing.load_key(str(tech_key))
             self.tech_key_file = str(tech_key)    # for felt-console --key, while this runs
             self.board_key_file = os.path.join(self._dir, "board.key")
-            flash.pico(self.board_path, image, str(key), firmware=str(bridge.UF2),
-                       tech=str(tech_pub), board_key_path=self.board_key_file)
+            images.pico(self.board_path, image, str(key), firmware=str(bridge.UF2),
+                        tech=str(tech_pub), board_key_path=self.board_key_file)
         self.image = image      # the files it was flashed with (felt-flash verify --image)
         # The harness reads the filesystem from here; a copy, as planting changes it.
         self.fs_image = os.path.join(self._dir, "filesystem.img")

@@ -8,7 +8,7 @@ import types
 
 from felt import protocol as P
 from felt.poker import cards as C
-from host_tools.emulator.link import QueryRefused
+from host_tools.link import QueryRefused
 from felt.table.controller import Controller, PLACING, PLAYING
 from felt.table.journal import Journal
 from felt.table.messages import SPECS

@@ -52,7 +52,7 @@ def over_the_link(frames, seed):
     import random
     import tempfile
     from host_tools import micropython
-    from host_tools.emulator.link import FirmwareProcess
+    from host_tools.process import FirmwareProcess
     try:
         micropython.binary()
     except micropython.MicroPythonMissing as e:

@@ -1,8 +1,8 @@
-"""host_tools.bench: the figures' unit, on a batch whose time is known."""
+"""host_tools.bench.cli: the figures' unit, on a batch whose time is known."""
 
 import time
 
-from host_tools.bench import best_rate, paired_rates
+from host_tools.bench.cli import best_rate, paired_rates
 
 
 def test_best_rate_is_items_per_second_of_the_fastest_timing():

@@ -1,7 +1,7 @@
-"""host_tools.bench_pico: the Pico's figures from a bridge's timeline of emulated
+"""host_tools.bench.pico: the Pico's figures from a bridge's timeline of emulated
 moments, on timelines made up here (felt-bench runs the emulated Pico for them)."""
 
-from host_tools.bench_pico import boot_ms, percentile, press_to_led_ms, showdown_ms
+from host_tools.bench.pico import boot_ms, percentile, press_to_led_ms, showdown_ms
 
 
 def test_percentile_is_the_nearest_rank():

@@ -20,7 +20,7 @@ import pytest
 
 from host_tools.floor.broker import add_tables, init
 
-from host_tools import flash
+from host_tools import images, signing
 from host_tools.emulator import cli as emulator
 from host_tools.emulator import session as session_mod
 
@@ -75,10 +75,10 @@ def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("manners")
     (d / "bad.json").write_text("{nope")
     (d / "noleds.json").write_text('{"name": "noleds", "runtime": "micropython"}')
-    private, public = flash.keygen(d / "felt")
-    flash.board_key(d / "b1.key")               # a board's own key, as install keeps it
-    flash.build("pico-11", d / "image", private)
-    flash.write_trust(d, private)
+    private, public = signing.keygen(d / "felt")
+    signing.board_key(d / "b1.key")               # a board's own key, as install keeps it
+    images.build("pico-11", d / "image", private)
+    signing.write_trust(d, private)
     (d / "busy").mkdir()
     (d / "busy" / "mine.txt").write_text("mine")
     (d / "scenario.json").write_text("{}")

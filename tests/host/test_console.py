@@ -323,20 +323,20 @@ def image_key_id(public_file):
 @pytest.fixture(scope="module")
 def signed_image(tmp_path_factory):
     """A signed image (felt-flash build) and the keys: felt.key signs images, tech.key commands, other.key nothing."""
-    from host_tools import flash
+    from host_tools import images, signing
     from host_tools.micropython import MicroPythonMissing, binary
     try:
         binary()
     except MicroPythonMissing as e:
         pytest.skip(str(e))
     keys = tmp_path_factory.mktemp("keys")
-    flash.keygen(keys / "felt")
-    flash.keygen(keys / "tech")        # the technician's
-    flash.keygen(keys / "other")
+    signing.keygen(keys / "felt")
+    signing.keygen(keys / "tech")        # the technician's
+    signing.keygen(keys / "other")
     image = tmp_path_factory.mktemp("image") / "image"
-    flash.build("pico-11", image, keys / "felt.key")
-    flash.first_record(image, flash.write_trust(keys, keys / "felt.key", tech=keys / "tech.pub"),
-                       "pico-11")     # the board provisioned: its keys and its first record
+    images.build("pico-11", image, keys / "felt.key")
+    trust = signing.write_trust(keys, keys / "felt.key", tech=keys / "tech.pub")
+    signing.first_record(image, trust, "pico-11")   # the board provisioned: its keys, its record
     return image, keys
 
 
@@ -448,7 +448,7 @@ class FakeFirmware:
         self.proc.stdin.close()
 
     def reboot(self):
-        from host_tools.emulator.link import LinkError
+        from host_tools.link import LinkError
         code = self.proc.wait()
         if code != 75:
             raise LinkError("the firmware exited with %d" % code)
@@ -464,7 +464,7 @@ class FakeFirmware:
 def test_the_bridge_boots_a_firmware_that_asks_again_and_its_client_stays(tmp_path):
     import threading
     from felt import protocol as P
-    from host_tools.emulator.link import LinkError
+    from host_tools.link import LinkError
     from host_tools.emulator.serve import Bridge
     fw = FakeFirmware([75, 1])
     said = []
@@ -500,7 +500,7 @@ def test_the_bridge_boots_a_firmware_that_asks_again_and_its_client_stays(tmp_pa
 
 
 def test_a_firmware_that_reboots_over_and_over_stops_the_server():
-    from host_tools.emulator.link import MAX_REBOOTS_IN_A_ROW, LinkError
+    from host_tools.link import MAX_REBOOTS_IN_A_ROW, LinkError
     from host_tools.emulator.serve import Bridge
     fw = FakeFirmware([75] * (MAX_REBOOTS_IN_A_ROW + 2))
     bridge = Bridge(fw, None, lambda line: None)

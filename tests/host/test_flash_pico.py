@@ -12,14 +12,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from littlefs import LittleFS
 
 from felt import image
-from host_tools import flash, uf2
+from host_tools import flash, images, signing, uf2
 
 CODE = os.urandom(3 * 256 + 40)     # a firmware that does not end on a page
 
 
 @pytest.fixture(scope="module")
 def key(tmp_path_factory):
-    return flash.keygen(tmp_path_factory.mktemp("keys") / "felt")[0]
+    return signing.keygen(tmp_path_factory.mktemp("keys") / "felt")[0]
 
 
 @pytest.fixture(autouse=True)
@@ -55,8 +55,8 @@ def test_a_uf2_is_512_byte_blocks_of_256_bytes_for_an_rp2040_and_reads_back(tmp_
 
 def test_pico_writes_the_firmware_and_a_filesystem_holding_only_the_boards_data(tmp_path, key, firmware):
     out = tmp_path / "flash"
-    manifest = flash.pico("pico-11", out, key, firmware)
-    assert sorted(p.name for p in out.iterdir()) == sorted(flash.PICO_FILES)
+    manifest = images.pico("pico-11", out, key, firmware)
+    assert sorted(p.name for p in out.iterdir()) == sorted(images.PICO_FILES)
     assert (out / "firmware.uf2").read_bytes() == firmware.read_bytes()
     raw = (out / "filesystem.img").read_bytes()
     assert len(raw) == 352 * 4096     # the rp2 port's RPI_PICO filesystem, 0xA0000 on
@@ -76,11 +76,11 @@ def test_pico_writes_the_firmware_and_a_filesystem_holding_only_the_boards_data(
     kept = tmp_path / "keys" / "boards" / "pico-11.key"
     assert files["journal.jsonl.key"].decode() == kept.read_text()
     assert len(bytes.fromhex(kept.read_text())) == 32 and kept.stat().st_mode & 0o777 == 0o600
-    flash.pico("pico-11", tmp_path / "again", key, firmware)
+    images.pico("pico-11", tmp_path / "again", key, firmware)
     assert mount((tmp_path / "again" / "filesystem.img").read_bytes())["journal.jsonl.key"] \
         == files["journal.jsonl.key"]
     # Built for a chip, the host's copy is named by the chip's id, as its challenge says.
-    flash.pico("pico-11", tmp_path / "chip", key, firmware, chip="e6613850432a112c")
+    images.pico("pico-11", tmp_path / "chip", key, firmware, chip="e6613850432a112c")
     by_chip = tmp_path / "keys" / "boards" / "e6613850432a112c.key"
     assert mount((tmp_path / "chip" / "filesystem.img").read_bytes())["journal.jsonl.key"] \
         == by_chip.read_bytes() != files["journal.jsonl.key"]
@@ -96,7 +96,7 @@ def test_pico_writes_the_firmware_and_a_filesystem_holding_only_the_boards_data(
 
 
 def test_the_board_checks_the_firmware_it_runs_against_the_manifest(tmp_path, key, firmware):
-    flash.pico("pico-11", tmp_path / "flash", key, firmware)
+    images.pico("pico-11", tmp_path / "flash", key, firmware)
     root = tmp_path / "fs"
     root.mkdir()
     for name, data in mount((tmp_path / "flash" / "filesystem.img").read_bytes()).items():
@@ -117,19 +117,19 @@ def test_the_board_checks_the_firmware_it_runs_against_the_manifest(tmp_path, ke
 
 
 def test_an_image_of_program_files_is_refused_by_a_frozen_firmware(tmp_path, key):
-    flash.build("pico-11", tmp_path / "image", key)
-    trust = flash.write_trust(tmp_path / "trust", key)
+    images.build("pico-11", tmp_path / "image", key)
+    trust = signing.write_trust(tmp_path / "trust", key)
     problems, _ = image.check(str(tmp_path / "image"), str(trust), lambda n: b"")
     assert problems[0][0] == "manifest.json" and "felt-flash pico" in problems[0][1]
 
 
 def test_owners_and_tech_put_the_given_keys_in_the_boards_trust_document(tmp_path, key,
                                                                           firmware):
-    other = flash.keygen(tmp_path / "other")[1]
-    tech = flash.keygen(tmp_path / "tech")[1]
+    other = signing.keygen(tmp_path / "other")[1]
+    tech = signing.keygen(tmp_path / "tech")[1]
     keys = tmp_path / "keys.pub"
     keys.write_text(key.with_suffix(".pub").read_text() + other.read_text())
-    flash.pico("pico-11", tmp_path / "flash", key, firmware, owners=keys, tech=tech)
+    images.pico("pico-11", tmp_path / "flash", key, firmware, owners=keys, tech=tech)
     doc = json.loads(mount((tmp_path / "flash" / "filesystem.img").read_bytes())["trust.json"])
     assert doc == {"version": 1, "owners": keys.read_text().split(),
                    "technicians": [tech.read_text().strip()]}
@@ -187,7 +187,7 @@ def test_verify_computes_a_picos_answer_from_its_firmware_uf2_and_filesystem_img
     # firmware.uf2 and filesystem.img with Python's hmac.
     from felt import verify
     from host_tools.pico import filesystem
-    flash.pico("pico-11", tmp_path / "flash", key, firmware)
+    images.pico("pico-11", tmp_path / "flash", key, firmware)
     fs = (tmp_path / "flash" / "filesystem.img").read_bytes()
     board = tmp_path / "board"
     board.mkdir()
@@ -195,7 +195,7 @@ def test_verify_computes_a_picos_answer_from_its_firmware_uf2_and_filesystem_img
         (board / name).write_bytes(filesystem.read(fs, name))
     _, code = uf2.read(firmware)
     seed = os.urandom(32)
-    want = flash.expected_mac(tmp_path / "flash", seed)
+    want = images.expected_mac(tmp_path / "flash", seed)
     assert verify.program_mac(str(board), seed, lambda n: code[:n]).hex() == want
     changed = code[:5] + bytes([code[5] ^ 1]) + code[6:]
     assert verify.program_mac(str(board), seed, lambda n: changed[:n]).hex() != want

@@ -18,11 +18,11 @@ from sqlalchemy import create_engine
 import postgres as pg
 from broker import Broker
 from host_tools.emulator.session import Session, table_config
-from host_tools.floor import wire
-from host_tools.floor.publisher import Publisher
+from host_tools.floorlink import wire
+from host_tools.floorlink.publisher import Publisher
 from host_tools.floor.service import FloorService
 from host_tools.floor.store import Store, metadata, upgrade
-from host_tools.floor.table_state import TableState
+from host_tools.floorlink.table_state import TableState
 
 
 def wait_for(test, timeout=30, what="it"):
@@ -302,7 +302,7 @@ def test_an_unreachable_broker_is_said_once_and_the_events_wait(tmp_path):
 
 class Judged:
     """Every event and state as the table's tool would publish them, read back as the
-    floor reads them (host_tools.floor.kinds): what it would refuse, by game."""
+    floor reads them (host_tools.floorlink.kinds): what it would refuse, by game."""
 
     def __init__(self, game, leds):
         self.game = game
@@ -556,15 +556,15 @@ def test_a_stored_beyond_what_the_table_numbered_is_not_believed(broker, tmp_pat
 def test_one_spool_one_process(tmp_path):
     import subprocess
     import sys
-    from host_tools.floor.publisher import SpoolBusy
+    from host_tools.floorlink.publisher import SpoolBusy
     t1, t1_file = nowhere(tmp_path / "floor", "t1")
     spool = str(tmp_path / "spool")
     one = Publisher("t1", t1, spool, say=lambda line: None)
     with pytest.raises(SpoolBusy, match="the spool %s is in use \\(process %d\\)"
                        % (spool, os.getpid())):
         Publisher("t1", t1, spool, say=lambda line: None)
-    r = subprocess.run([sys.executable, "-c", "import sys; from host_tools.floor.publisher "
-                        "import Publisher; from host_tools.floor.credentials import "
+    r = subprocess.run([sys.executable, "-c", "import sys; from host_tools.floorlink.publisher "
+                        "import Publisher; from host_tools.floorlink.credentials import "
                         "Credentials; Publisher('t1', Credentials.load(sys.argv[1]), "
                         "sys.argv[2])", t1_file, spool],
                        capture_output=True, text=True, timeout=60)
@@ -613,7 +613,7 @@ def test_a_table_heard_is_seen_and_a_dead_one_is_silent(broker, database, tmp_pa
     # The heartbeat keeps last_seen fresh; a table killed while the broker is down keeps
     # its retained online true, but a floor started afterwards does not take what the
     # broker kept for the table heard: last_seen stays when it was.
-    from host_tools.floor import publisher
+    from host_tools.floorlink import publisher
     monkeypatch.setattr(publisher, "HEARTBEAT_S", 1.0)
     store = Store(database)
     service = FloorService(broker.floor, store, say=lambda line: None)
@@ -725,7 +725,7 @@ def test_a_spool_sends_again_less_often_while_the_floor_stores_nothing(broker, t
     # No floor: each sending again of the spool waits twice as long as the one before
     # (up to RESEND_MAX_S), so a floor that lags is not buried by every table at once.
     import paho.mqtt.client as mqtt
-    from host_tools.floor import publisher
+    from host_tools.floorlink import publisher
     monkeypatch.setattr(publisher, "RESEND_S", 0.3)
     monkeypatch.setattr(publisher, "RESEND_MAX_S", 1.2)
     heard = []

@@ -12,10 +12,10 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 
-from host_tools.floor import wire
+from host_tools.floorlink import wire
 from host_tools.floor.broker import FLOOR_USER, LocalBroker, add_tables, init, logs_in
-from host_tools.floor.credentials import Credentials
-from host_tools.floor.publisher import Publisher
+from host_tools.floorlink.credentials import Credentials
+from host_tools.floorlink.publisher import Publisher
 from test_floor import broker, database, floor, postgres, wait_for   # noqa: F401 (fixtures)
 
 

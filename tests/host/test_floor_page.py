@@ -29,9 +29,9 @@ import nss
 from broker import Broker
 from host_tools.emulator.session import Session
 from host_tools.floor import shown
-from host_tools.floor.bench import LiveClient, login_form, sign_in
+from host_tools.bench.floor import LiveClient, login_form, sign_in
 from host_tools.floor.page import Page
-from host_tools.floor.publisher import Publisher
+from host_tools.floorlink.publisher import Publisher
 from host_tools.floor.service import FloorService
 from host_tools.floor.store import Store
 from host_tools.floor.supervisors import set_password

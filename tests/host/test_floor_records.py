@@ -1,7 +1,7 @@
 """The rounds' records the floor keeps: each round's public record, built on the board
 from its journal (the `public` query, felt.table.public) and put together from its pages
-(host_tools/floor/records.py).  They name no card the floor did not see at the table
-(the round's events as they left it, host_tools.floor.wire), name every hand shown and
+(host_tools/floorlink/records.py).  They name no card the floor did not see at the table
+(the round's events as they left it, host_tools.floorlink.wire), name every hand shown and
 every board card, and a masked hand history still replays in PokerKit to the table's
 finishing stacks."""
 
@@ -15,7 +15,7 @@ from felt.poker import cards as C
 from felt.table import phh
 from host_tools import recall
 from host_tools.emulator.session import Session, table_config
-from host_tools.floor import records, wire
+from host_tools.floorlink import records, wire
 from test_phh_vs_pokerkit import pokerkit_replay
 
 ROUNDS = 12

@@ -1,4 +1,4 @@
-"""What of a table's events leaves it for the floor (host_tools.floor.wire.redacted, and
+"""What of a table's events leaves it for the floor (host_tools.floorlink.wire.redacted, and
 the board's own masking of the irregularities' details and the refusals,
 felt.table.shown): every event of every game, played with random faults over many seeds,
 names no card that was not face up at the table when it was sent."""
@@ -10,7 +10,7 @@ import pytest
 from felt.poker import variants
 from felt.table.config import BANKED
 from host_tools.emulator.session import Session, table_config
-from host_tools.floor import wire
+from host_tools.floorlink import wire
 from sampling import first
 
 CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")

@@ -1,4 +1,4 @@
-"""The emulator's end of the link when the firmware reboots (host_tools/emulator/link.py,
+"""The emulator's end of the link when the firmware reboots (host_tools/link.py,
 felt.guard): the frame in flight is resent to the rebooted firmware; if the resend is
 applied only now, what the firmware asked for at boot (a card, a turn) is stale and
 dropped; if its journal acked it again, what it asked for at boot stands.  A fake
@@ -11,7 +11,7 @@ import threading
 import tty
 
 from felt import protocol as P
-from host_tools.emulator.link import HostLink, LinkError
+from host_tools.link import HostLink, LinkError
 
 import pytest
 

@@ -13,7 +13,7 @@ from sampling import examples, first, sampled
 from hostile import KEYS, KINDS, NINE_SEATS, TABLES, VALUES, judge, over_link, play, table
 from felt.table.messages import SPECS
 from host_tools import micropython
-from host_tools.emulator.link import FirmwareProcess
+from host_tools.process import FirmwareProcess
 
 BOARD = Path(__file__).resolve().parents[2] / "hardware" / "boards" / "pico-11.json"
 

@@ -1,5 +1,5 @@
 """Signed images, checked at boot on the MicroPython runtime (felt.image, felt.tilted,
-host_tools/flash.py): a board plays only an image whose every program file is the one
+host_tools/images.py): a board plays only an image whose every program file is the one
 a key it trusts signed; anything else tilts it with play disabled and the file named
 (docs/tilts.md, program_check_failed)."""
 
@@ -11,9 +11,10 @@ import pytest
 
 from felt.image import sha256_file
 from felt.table import scenes
-from host_tools import flash, tech
+from host_tools import flash, images, signing, tech
 from host_tools.emulator import cli
-from host_tools.emulator.link import FirmwareProcess, QueryRefused, Tilted
+from host_tools.link import QueryRefused, Tilted
+from host_tools.process import FirmwareProcess
 from host_tools.emulator.session import Session, table_config
 from host_tools.micropython import MicroPythonMissing, binary
 
@@ -26,19 +27,19 @@ except MicroPythonMissing as e:   # make test builds it; a bare pytest may lack 
 @pytest.fixture(scope="module")
 def keys(tmp_path_factory):
     d = tmp_path_factory.mktemp("keys")
-    flash.keygen(d / "felt")
-    flash.keygen(d / "tech")        # the technician's
-    flash.keygen(d / "other")
+    signing.keygen(d / "felt")
+    signing.keygen(d / "tech")        # the technician's
+    signing.keygen(d / "other")
     # The board's trust document: the owner's key signs images, the technician's commands.
-    flash.write_trust(d, d / "felt.key", tech=d / "tech.pub")
+    signing.write_trust(d, d / "felt.key", tech=d / "tech.pub")
     return d
 
 
 @pytest.fixture(scope="module")
 def built(keys, tmp_path_factory):
     image = tmp_path_factory.mktemp("image") / "image"
-    flash.build("pico-11", image, keys / "felt.key")
-    flash.first_record(image, keys / "trust.json", "pico-11")    # provisioned
+    images.build("pico-11", image, keys / "felt.key")
+    signing.first_record(image, keys / "trust.json", "pico-11")    # provisioned
     return image
 
 
@@ -111,12 +112,12 @@ def test_a_changed_missing_or_extra_file_tilts_at_boot_and_nothing_plays(
 def test_an_image_signed_with_another_key_is_refused_by_the_board_and_by_felt_flash(
         keys, tmp_path, capsys):
     other = tmp_path / "other"
-    flash.build("pico-11", other, keys / "other.key")
+    images.build("pico-11", other, keys / "other.key")
     code, out, err = emulate(other, keys / "trust.json", capsys)
     assert code == cli.TILTED
     assert "program_check_failed: manifest.json: not signed by a key this board trusts" in err
-    with pytest.raises(flash.Refused, match="not signed by a key this board trusts"):
-        flash.check_image(other, keys / "trust.json")
+    with pytest.raises(signing.Refused, match="not signed by a key this board trusts"):
+        images.check_image(other, keys / "trust.json")
     assert flash.main(["install", "--image", str(other), "--trust", str(keys / "trust.json"),
                        "--dry-run"]) == 1
     assert "refused" in capsys.readouterr().err
@@ -191,7 +192,7 @@ def test_technician_commands_over_the_link_signed_replayed_and_unsigned(built, k
     """On the MicroPython runtime, through the link: the table is configured only by a
     signed command; the same frame sent again, or a plain one, changes nothing; a
     foreign key's is refused before its signature is checked."""
-    key = flash.load_key(keys / "tech.key")
+    key = signing.load_key(keys / "tech.key")
     with Session(players=3, seed=2, runtime="micropython", image=built,
                  board=built / "board.json", trust=keys / "trust.json", tech_key=key) as s:
         assert s.hello["signed"] is True
@@ -205,7 +206,7 @@ def test_technician_commands_over_the_link_signed_replayed_and_unsigned(built, k
         assert s.state()["stacks"][:3] == [5, 5, 5]
         assert link.send("tech", signed) == "cfg refused: nonce %s is not a challenge of " \
             "this board's: ask for one" % signed["nonce"]
-        foreign = tech.Technician(flash.load_key(keys / "other.key"), s.fw.board_key)
+        foreign = tech.Technician(signing.load_key(keys / "other.key"), s.fw.board_key)
         assert tech.send(link, foreign, "deck", {"register": "A"}) == \
             "deck refused: key %s is not trusted for deck" % foreign.key_id
         assert s.state()["stacks"][:3] == [5, 5, 5]
@@ -275,22 +276,22 @@ def test_a_lower_build_or_another_image_of_the_same_build_is_refused_once_one_ra
     image of the same build, and an image for another board."""
     from felt import image as board_image
     older = tmp_path / "older"
-    flash.build("pico-11", older, keys / "felt.key")
-    flash.build("pico-11", tmp_path / "newer", keys / "felt.key")
-    flash.build("feather-rp2040-cp", tmp_path / "another", keys / "felt.key")
+    images.build("pico-11", older, keys / "felt.key")
+    images.build("pico-11", tmp_path / "newer", keys / "felt.key")
+    images.build("feather-rp2040-cp", tmp_path / "another", keys / "felt.key")
     newer = json.loads((tmp_path / "newer" / "manifest.json").read_text())["build"]
     # The same number again for another program, as a key file's count wound back within
     # the minute would give.
     import felt
     (keys / "felt.key.build").write_text("%d\n" % (newer - 1))
-    monkeypatch.setattr(flash, "build_minutes", lambda: 0)
+    monkeypatch.setattr(images, "build_minutes", lambda: 0)
     monkeypatch.setattr(felt, "FIRMWARE", "felt 0.0.9")
-    flash.build("pico-11", tmp_path / "twin", keys / "felt.key")
+    images.build("pico-11", tmp_path / "twin", keys / "felt.key")
     monkeypatch.undo()
     twin = json.loads((tmp_path / "twin" / "manifest.json").read_text())
     assert twin["build"] == newer
     for name in ("older", "newer", "another", "twin"):
-        flash.first_record(tmp_path / name, keys / "trust.json", "pico-11")
+        signing.first_record(tmp_path / name, keys / "trust.json", "pico-11")
     code, out, err = emulate(tmp_path / "newer", keys / "trust.json", capsys)
     assert code == 0, err
     record = json.loads((tmp_path / "newer" / board_image.NEWEST).read_text())
@@ -314,18 +315,18 @@ def test_a_lower_build_or_another_image_of_the_same_build_is_refused_once_one_ra
 def test_builds_only_grow_and_are_set_by_the_tool(keys, tmp_path, monkeypatch):
     key = tmp_path / "felt.key"
     shutil.copy(keys / "felt.key", key)
-    monkeypatch.setattr(flash, "build_minutes", lambda: 1000)
-    assert flash.build("pico-11", tmp_path / "a", key)["build"] == 1000
+    monkeypatch.setattr(images, "build_minutes", lambda: 1000)
+    assert images.build("pico-11", tmp_path / "a", key)["build"] == 1000
     assert (tmp_path / "felt.key.build").read_text() == "1000\n"
-    assert flash.build("pico-11", tmp_path / "b", key)["build"] == 1001    # within the minute
-    monkeypatch.setattr(flash, "build_minutes", lambda: 5000)
-    assert flash.build("pico-11", tmp_path / "c", key)["build"] == 5000
+    assert images.build("pico-11", tmp_path / "b", key)["build"] == 1001    # within the minute
+    monkeypatch.setattr(images, "build_minutes", lambda: 5000)
+    assert images.build("pico-11", tmp_path / "c", key)["build"] == 5000
     (tmp_path / "felt.key.build").unlink()            # the count lost: the clock still grows
-    monkeypatch.setattr(flash, "build_minutes", lambda: 5001)
-    assert flash.build("pico-11", tmp_path / "d", key)["build"] == 5001
+    monkeypatch.setattr(images, "build_minutes", lambda: 5001)
+    assert images.build("pico-11", tmp_path / "d", key)["build"] == 5001
     (tmp_path / "felt.key.build").write_text("soon")
-    with pytest.raises(flash.Refused, match="not a build number"):
-        flash.build("pico-11", tmp_path / "e", key)
+    with pytest.raises(signing.Refused, match="not a build number"):
+        images.build("pico-11", tmp_path / "e", key)
     assert not (tmp_path / "e").exists()
 
 
@@ -335,7 +336,7 @@ def test_a_board_whose_record_is_missing_or_damaged_runs_no_image(image, keys, c
     from felt import image as board_image
     for damage in (lambda p: p.unlink(), lambda p: p.write_text('{"board": "pico-11"'),
                    lambda p: p.write_text('{"build": 1}')):
-        flash.first_record(image, keys / "trust.json", "pico-11")
+        signing.first_record(image, keys / "trust.json", "pico-11")
         damage(image / board_image.NEWEST)
         code, out, err = emulate(image, keys / "trust.json", capsys)
         assert code == cli.TILTED
@@ -356,7 +357,7 @@ def test_an_image_for_a_chip_runs_on_that_chip_only(keys, tmp_path):
                                             "board's chip is e66038b7134f4d30"),
                        (None, "an image for chip e66038b7134f4d2f: this board's chip is "
                               "None")):
-        flash.first_record(image, keys / "trust.json", "pico-11")
+        signing.first_record(image, keys / "trust.json", "pico-11")
         fw = FirmwareProcess(image / "board.json", runtime="micropython", image=image,
                              trust=keys / "trust.json", chip=chip)
         try:
@@ -369,14 +370,14 @@ def test_an_image_for_a_chip_runs_on_that_chip_only(keys, tmp_path):
                     fw.link.request("hello", {}, "hello")
         finally:
             fw.close()
-    with pytest.raises(flash.Refused, match="lower-case hex"):
-        flash.build("pico-11", tmp_path / "bad", keys / "felt.key", chip="E66038B7")
+    with pytest.raises(signing.Refused, match="lower-case hex"):
+        images.build("pico-11", tmp_path / "bad", keys / "felt.key", chip="E66038B7")
     # felt-emulator gives its board the chip id it is told.
-    flash.first_record(image, keys / "trust.json", "pico-11")
+    signing.first_record(image, keys / "trust.json", "pico-11")
     assert cli.main(["--runtime", "micropython", "--image", str(image), "--trust",
                      str(keys / "trust.json"), "--tech-key", str(keys / "tech.key"),
                      "--chip", "e66038b7134f4d2f", "--hands", "1", "--players", "3"]) == 0
-    flash.first_record(image, keys / "trust.json", "pico-11")
+    signing.first_record(image, keys / "trust.json", "pico-11")
     assert cli.main(["--runtime", "micropython", "--image", str(image), "--trust",
                      str(keys / "trust.json"), "--tech-key", str(keys / "tech.key"),
                      "--hands", "1", "--players", "3"]) == cli.TILTED
@@ -387,15 +388,15 @@ def test_a_technicians_key_cannot_sign_an_image_nor_be_an_owner_too(keys, tmp_pa
     # firmware.  A trust document gives a key one role: an image the technician's key
     # signed is refused, and a document naming it an owner as well is never written.
     image = tmp_path / "image"
-    flash.build("pico-11", image, keys / "tech.key")
+    images.build("pico-11", image, keys / "tech.key")
     code, out, err = emulate(image, keys / "trust.json", capsys)
     assert code == cli.TILTED
     assert "manifest.json: not signed by a key this board trusts" in err
     both = tmp_path / "both.pub"
     both.write_text((keys / "felt.pub").read_text() + (keys / "tech.pub").read_text())
-    with pytest.raises(flash.Refused, match="a key named twice"):
-        flash.write_trust(tmp_path / "trust", keys / "felt.key", owners=both,
-                          tech=keys / "tech.pub")
+    with pytest.raises(signing.Refused, match="a key named twice"):
+        signing.write_trust(tmp_path / "trust", keys / "felt.key", owners=both,
+                            tech=keys / "tech.pub")
     assert not (tmp_path / "trust").exists()
 
 
@@ -465,9 +466,9 @@ def test_a_trust_document_rewritten_on_the_flash_tilts_at_boot(image, keys, tmp_
         shutil.copy(keys / name, board / name)
     code, out, err = emulate(image, board / "trust.json", capsys)
     assert code == 0, err                    # the board took version 1 and noted it
-    technician = flash.load_key(keys / "tech.key")
-    owner_hex = flash.public_hex(flash.load_key(keys / "felt.key"))
-    tech_hex = flash.public_hex(technician)
+    technician = signing.load_key(keys / "tech.key")
+    owner_hex = signing.public_hex(signing.load_key(keys / "felt.key"))
+    tech_hex = signing.public_hex(technician)
     for doc, why in (
             ({"version": 1, "owners": [owner_hex, tech_hex], "technicians": []},
              "not the document of version 1 this board took"),
@@ -492,13 +493,13 @@ def test_a_new_trust_document_comes_only_from_the_owner_and_never_goes_back(
     trust.mkdir()
     for name in ("trust.json", "trust.sig"):
         shutil.copy(keys / name, trust / name)
-    new = flash.write_trust(tmp_path / "v2", keys / "felt.key", version=2)
+    new = signing.write_trust(tmp_path / "v2", keys / "felt.key", version=2)
     body = tech.body_of("root", str(new))
     with Session(players=3, seed=2, runtime="micropython", image=board,
                  board=board / "board.json", trust=trust / "trust.json",
-                 tech_key=flash.load_key(keys / "tech.key")) as s:
+                 tech_key=signing.load_key(keys / "tech.key")) as s:
         link, technician = s.link, s.technician
-        owner = tech.Technician(flash.load_key(keys / "felt.key"), s.fw.board_key)
+        owner = tech.Technician(signing.load_key(keys / "felt.key"), s.fw.board_key)
         assert tech.send(link, technician, "root", body) == \
             "root refused: key %s is not trusted for root" % technician.key_id
         assert tech.send(link, owner, "root", body) is None

@@ -8,7 +8,7 @@ import pytest
 from felt import image
 from felt.table.controller import Controller
 from felt.table.journal import Journal
-from host_tools import cli, flash, tech
+from host_tools import cli, signing, tech
 from table_fakes import BOARD, FakeHal
 
 
@@ -17,13 +17,13 @@ def board(tmp_path):
     """A board named "test" whose trust document names a technician's key (its owner's
     key, felt.key, unused but for the owner's commands) and that keeps its own key:
     (controller, hal, Technician)."""
-    owner, _ = flash.keygen(tmp_path / "felt")
-    private, public = flash.keygen(tmp_path / "tech")
-    trust = flash.write_trust(tmp_path, owner, tech=public)
+    owner, _ = signing.keygen(tmp_path / "felt")
+    private, public = signing.keygen(tmp_path / "tech")
+    trust = signing.write_trust(tmp_path, owner, tech=public)
     journal = str(tmp_path / "journal.jsonl")
-    own = flash.board_key(journal + ".key")                     # as felt-flash install
+    own = signing.board_key(journal + ".key")                     # as felt-flash install
     ctl = Controller(FakeHal(), BOARD, Journal(journal), str(trust))
-    return ctl, ctl.hal, tech.Technician(flash.load_key(private), own, "test")
+    return ctl, ctl.hal, tech.Technician(signing.load_key(private), own, "test")
 
 
 class Link:
@@ -103,20 +103,20 @@ def test_the_board_is_named_by_its_id_or_by_the_hosts_copy_of_its_key(tmp_path, 
     Args.board_id, Args.board_key = "pico-11", None
     assert tech.board_named(Args) == ("pico-11", "keys/boards/pico-11.key")
     with pytest.raises(cli.UserError, match="keys/boards/pico-11.key: No such file"):
-        tech.technician(str(flash.keygen(tmp_path / "tech")[0]), Args)
-    made = flash.board_key("keys/boards/pico-11.key")
+        tech.technician(str(signing.keygen(tmp_path / "tech")[0]), Args)
+    made = signing.board_key("keys/boards/pico-11.key")
     assert (tmp_path / "keys/boards/pico-11.key").stat().st_mode & 0o777 == 0o600
-    assert flash.board_key("keys/boards/pico-11.key") == made and len(made) == 32   # kept
+    assert signing.board_key("keys/boards/pico-11.key") == made and len(made) == 32   # kept
     assert tech.technician(str(tmp_path / "tech.key"), Args).board == "pico-11"
 
 
 def test_root_sends_the_document_felt_flash_root_made_with_its_signature(tmp_path):
-    owner, _ = flash.keygen(tmp_path / "felt")
-    made = flash.write_trust(tmp_path / "trust", owner, version=2)
+    owner, _ = signing.keygen(tmp_path / "felt")
+    made = signing.write_trust(tmp_path / "trust", owner, version=2)
     body = tech.body_of("root", str(made))
     assert body == {"doc": image.document(str(made)),
                     "sig": (tmp_path / "trust" / "trust.sig").read_text().strip()}
-    with pytest.raises(flash.Refused, match="no such file"):
+    with pytest.raises(signing.Refused, match="no such file"):
         tech.body_of("root", str(tmp_path / "nope.json"))
 
 

@@ -216,17 +216,17 @@ def test_an_image_built_for_a_chip_runs_on_that_chip_only():
     # `--chip`, it names the chip's unique id, which the board reads from its flash
     # (machine.unique_id: the emulated flash answers 0x4B with e6613850432a112c, the
     # id its `challenge` names); on any other chip it tilts.
-    from host_tools import flash
+    from host_tools import images, signing
     from host_tools.emulator.session import DEFAULT_BOARD
     from host_tools.pico import bridge
     from host_tools.pico.process import PicoProcess
     with tempfile.TemporaryDirectory() as tmp:
-        key, _ = flash.keygen(os.path.join(tmp, "felt"))
+        key, _ = signing.keygen(os.path.join(tmp, "felt"))
         answers = {}
         for chip in ("e6613850432a112c", "e6613850432a112d"):
             image = os.path.join(tmp, chip)
-            flash.pico(DEFAULT_BOARD, image, str(key), firmware=str(bridge.UF2), chip=chip,
-                       board_key_path=os.path.join(tmp, chip + ".key"))
+            images.pico(DEFAULT_BOARD, image, str(key), firmware=str(bridge.UF2), chip=chip,
+                        board_key_path=os.path.join(tmp, chip + ".key"))
             fw = PicoProcess(DEFAULT_BOARD, image=image)
             try:
                 fw.link.recv()                            # the boot LED frame
@@ -306,7 +306,7 @@ def test_felt_flash_verify_computes_what_a_pico_answers_and_sees_a_byte_changed(
     # (firmware.uf2, filesystem.img).  A byte changed in a frozen module's data, and the
     # answers differ; the board, tilted, answers all the same.  (A changed board.json
     # tilts it on its console only: test_signed_image.py changes a checked file.)
-    from host_tools import flash, uf2
+    from host_tools import images, uf2
     from host_tools.emulator.session import DEFAULT_BOARD
     from host_tools.pico import bridge
     from host_tools.pico.process import PicoProcess
@@ -315,7 +315,7 @@ def test_felt_flash_verify_computes_what_a_pico_answers_and_sees_a_byte_changed(
         """Whether the board's answer is the HMAC of the image it was flashed with."""
         seed = os.urandom(32)
         answer = link.request("verify", {"seed": seed.hex()}, "verify")
-        return answer["mac"] == flash.expected_mac(fw.image, seed)
+        return answer["mac"] == images.expected_mac(fw.image, seed)
 
     with session() as s:
         assert asked(s.fw, s.link)

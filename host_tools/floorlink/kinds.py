@@ -124,14 +124,14 @@ KINDS = {
                "text": _text(RECORD_MOST)},
 }
 
-# The message an event comes in (host_tools.floor.wire); its kind checked first.
+# The message an event comes in (host_tools.floorlink.wire); its kind checked first.
 ENVELOPE = {"run": _text(64, "a name"), "n": _whole(1), "at": TIME,
             "event": {"type": "object", "required": ["e"],
                       "properties": {"e": {"type": "string", "maxLength": 32,
                                            "description": "a kind of event"}},
                       "description": "an object with its kind in e"}}
 
-# The table as its tool shows it (host_tools.floor.table_state), retained.
+# The table as its tool shows it (host_tools.floorlink.table_state), retained.
 STATE = {"table": _text(64, "a name"), "game?": _or_null(_text(32, "a game's name")),
          "seats?": _or_null(COUNT), "stakes?": _or_null(WORDS),
          "status": _one_of("playing", "idle", "tilted"), "hand": _or_null(COUNT),

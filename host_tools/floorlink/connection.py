@@ -1,6 +1,6 @@
 """A connection to the floor's MQTT broker (paho-mqtt), as the table's publisher and the
 floor service both keep one: it logs in with its credentials over TLS
-(host_tools.floor.credentials), connects in the background and again whenever the
+(host_tools.floorlink.credentials), connects in the background and again whenever the
 broker comes back, and says once what happened to it (refused, unreachable, away)."""
 
 import threading

@@ -11,8 +11,7 @@ certificate of the floor's CA for the name or address in `broker`."""
 import json
 import ssl
 
-from host_tools.emulator.serve import address
-from host_tools.floor.keys import write_private
+from host_tools.cli import address, write_private
 
 
 class Credentials:

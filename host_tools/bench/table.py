@@ -34,19 +34,19 @@ def signed_image(folder):
     """A key pair, a technician's, the trust document naming them and the pico-11 image
     signed with the first, in `folder`: the arguments that run it (felt-emulator
     --image)."""
-    from host_tools import flash
-    private, _ = flash.keygen(Path(folder) / "bench")
-    tech_key, tech_pub = flash.keygen(Path(folder) / "tech")
-    trust = flash.write_trust(Path(folder) / "trust", private, tech=tech_pub)
+    from host_tools import images, signing
+    private, _ = signing.keygen(Path(folder) / "bench")
+    tech_key, tech_pub = signing.keygen(Path(folder) / "tech")
+    trust = signing.write_trust(Path(folder) / "trust", private, tech=tech_pub)
     image = Path(folder) / "image"
-    flash.build("pico-11", image, private)
-    flash.first_record(image, trust, "pico-11")
+    images.build("pico-11", image, private)
+    signing.first_record(image, trust, "pico-11")
     return {"image": image, "trust": trust, "tech_key": tech_key}
 
 
 def program_check_ms(signed, boots=5):
     """The median of the program check's time over `boots` boots of the image."""
-    from host_tools.emulator.link import FirmwareProcess
+    from host_tools.process import FirmwareProcess
     took = []
     for _ in range(boots):
         fw = FirmwareProcess(signed["image"] / "board.json", runtime="micropython",
@@ -62,7 +62,7 @@ def program_check_ms(signed, boots=5):
 def measure_table(hands, signed, players=11, seed=5):
     """Heap and press figures of a seeded run (no faults) in the unix port."""
     from host_tools.emulator.session import Session
-    from host_tools.flash import load_key
+    from host_tools.signing import load_key
     with Session(players=players, seed=seed, runtime="micropython", measure=True,
                  image=signed["image"], board=signed["image"] / "board.json",
                  trust=signed["trust"], tech_key=load_key(signed["tech_key"])) as s:

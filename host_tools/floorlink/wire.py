@@ -8,7 +8,7 @@ topics, the messages' shapes, and what of a table's events leaves it.
     felt/<table>/stored   retained, from the floor; {"run", "n"}: every event of that run
                           up to n is stored, so the table may forget them
 
-A run is one spool's life (host_tools.floor.publisher): the table names it once and
+A run is one spool's life (host_tools.floorlink.publisher): the table names it once and
 numbers its events on, across restarts of the table's tool and of the broker, so the
 floor stores each event once, whatever is sent twice.
 
@@ -20,7 +20,7 @@ face (`redacted`).
 import json
 import re
 
-from host_tools.floor import kinds
+from host_tools.floorlink import kinds
 
 ROOT = "felt"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -76,7 +76,7 @@ def event_message(run, n, at, event):
 
 def read_event(data):
     """(run, n, at, event) of an event message, every field checked
-    (host_tools.floor.kinds); Malformed naming the field that is wrong."""
+    (host_tools.floorlink.kinds); Malformed naming the field that is wrong."""
     m = _json(data)
     if not isinstance(m, dict):
         raise Malformed("an event message is {run, n, at, event}")

@@ -16,13 +16,13 @@
 (f) inside MicroPython (the unix port, 32-bit, tests/mp/bench_showdown.py on the
     firmware's .mpy files): the time and heap of the worst showdowns, 10-handed
     Omaha high-low and 11-handed hold 'em, against the goal of 64 KB of heap,
-(g) the whole firmware in the unix port (host_tools/bench_table.py): heap after boot
+(g) the whole firmware in the unix port (host_tools/bench/table.py): heap after boot
     and between rounds, press to LED p50/p99, the showdown press, and the smallest
     heap that completes the 1000-hand hold 'em fault run,
 (h) the house edge of Four Card Poker (aces up table I) measured over --edge-hands
     seeded hands through the rules core (host_tools.banked_edge), next to the exact
     aces up edge and the published ante-and-play figure: `four_card_edge` in the JSON,
-(i) on the emulated Pico (the rp2 image on rp2040js, host_tools/bench_pico.py), in
+(i) on the emulated Pico (the rp2 image on rp2040js, host_tools/bench/pico.py), in
     emulated time: heap free after boot and after an 11-handed showdown with side pots,
     boot to hello, press to LED p50/p99, the showdown press, and the emulation's speed;
     without the Pico image or the harness's packages one line says so (`make bench`
@@ -621,7 +621,7 @@ def _bench(args, step, treys):
     # (g): the whole firmware inside MicroPython.
     table = {}
     if not args.no_mp and mp is not None:
-        from host_tools import bench_table
+        from host_tools.bench import table as bench_table
         table = bench_table.run(args.table_hands, args.min_heap_hands,
                                 lambda what: step(0, what))
         step()
@@ -631,7 +631,7 @@ def _bench(args, step, treys):
     if args.no_pico:
         print("the emulated Pico: skipped (--no-pico)")
     else:
-        from host_tools import bench_pico
+        from host_tools.bench import pico as bench_pico
         pico = bench_pico.run(lambda what: step(0, what))
         step()
 

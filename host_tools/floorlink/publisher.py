@@ -1,5 +1,5 @@
 """One table on the broker: the frames its board sends, as the floor's topics
-(host_tools.floor.wire), through a spool on disk, so that nothing the table said is lost
+(host_tools.floorlink.wire), through a spool on disk, so that nothing the table said is lost
 or stored twice, whether the broker, the floor or this tool restarts.
 
 Each event is numbered (its run's n), written to the spool, then published with QoS 1.
@@ -21,7 +21,7 @@ a second one on it refuses to start (SpoolBusy).
 Given the board's `public` query, each round's record is the event right after its
 end, `{"e": "record", "hand", "format", "text"}`: its hand history (PHH) or
 house-banked record, which the board builds from its journal with only the cards the
-table showed (felt.table.public; host_tools.floor.records puts its pages together).
+table showed (felt.table.public; host_tools.floorlink.records puts its pages together).
 """
 
 import fcntl
@@ -32,9 +32,9 @@ import threading
 import time
 import uuid
 
-from host_tools.floor import wire
-from host_tools.floor.connection import Connection
-from host_tools.floor.table_state import TableState
+from host_tools.floorlink import wire
+from host_tools.floorlink.connection import Connection
+from host_tools.floorlink.table_state import TableState
 
 MAX_SPOOL = 200_000      # events kept while the floor has not stored them
 KEEPALIVE_S = 5          # the broker gives the last will after 1.5 times this unheard
@@ -74,6 +74,17 @@ def waiting_spools(spool):
         if lines:
             found.append((folder, lines))
     return found
+
+
+def say_waiting(spool):
+    """Each other spool beside this one whose events the floor has not all stored (a
+    table renamed after a crash): where, and how to deliver them."""
+    for folder, count in waiting_spools(spool):
+        print("felt-floor: the spool %s holds up to %d events the floor has not said it "
+              "stored: felt-floor table --deliver --credentials %s.json --spool %s (that "
+              "table's credentials) delivers them" % (folder, count, os.path.basename(folder),
+                                                        folder),
+              file=sys.stderr, flush=True)
 
 
 class SpoolBusy(RuntimeError):
@@ -215,7 +226,7 @@ class Publisher(Connection):
 
     def _record(self, hand):
         """The record of the round that just ended, as the floor keeps it, as an event."""
-        from host_tools.floor import records
+        from host_tools.floorlink import records
         try:
             form, text = records.of_round(self._public, hand)
         except (RuntimeError, ValueError) as e:   # the link's, records'

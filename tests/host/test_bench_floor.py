@@ -1,4 +1,4 @@
-"""felt-floor bench (host_tools/floor/bench.py, issue 23, item 6), small: a few tables
+"""felt-floor bench (host_tools/bench/floor.py, issue 23, item 6), small: a few tables
 replayed on a real broker, every event stored, the figures in one JSON line."""
 
 import json
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.floor import records
-from host_tools.floor.bench import record
+from host_tools.floorlink import records
+from host_tools.bench.floor import record
 
 
 def test_the_recorded_rounds_each_end_with_the_tables_end_event_and_its_public_record():

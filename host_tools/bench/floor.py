@@ -43,7 +43,7 @@ def record(rounds=RECORDED_ROUNDS, seed=1):
     payload)]], the frames between rounds with the round before them; and the board's
     answers to `public` for each round's record: [{from: answer}]."""
     from host_tools.emulator.session import Session
-    from host_tools.floor import records
+    from host_tools.floorlink import records
 
     class Recorder:
         def __init__(self):
@@ -90,8 +90,8 @@ def replay(names, rounds, pages, folder, round_s, seconds, out):
     `pages`; puts (events published, pending at the end) in `out`.  Each table logs in
     with its own credentials, from the floor's folder."""
     from host_tools.floor.broker import table_file
-    from host_tools.floor.credentials import Credentials
-    from host_tools.floor.publisher import Publisher
+    from host_tools.floorlink.credentials import Credentials
+    from host_tools.floorlink.publisher import Publisher
     rng = random.Random(names[0])
     playing = [0] * len(names)          # the round each table replays
     pubs = [Publisher(name, Credentials.load(table_file(folder, name)),

@@ -5,6 +5,7 @@ the floor may see: no card a player holds face down."""
 
 import time
 
+from host_tools.leds import LedStrip
 from host_tools.words import TILT_CLEARS
 
 
@@ -25,7 +26,6 @@ class TableState:
     def __init__(self, table, about=None, leds=None):
         """`about`: what the floor shows of the table's set-up ({"game", "seats",
         "stakes"}); `leds`: the board's LED layout, for the centre's scene."""
-        from host_tools.emulator.devices import LedStrip
         self.table = table
         self.about = dict(about or {})
         self.strip = LedStrip(leds) if leds else None
