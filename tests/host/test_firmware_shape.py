@@ -427,3 +427,61 @@ def test_the_reach_finder_finds_assignments_and_strings():
                      "getattr(ctl, '_on_' + k)\nsetattr(ctl, k, v)\ngetattr(self, '_x')\n")
     assert [w for _, w in _reaches(tree, {"state", "stacks", "x"})] == [
         "ctl.state", "self.ctl.stacks", "getattr(ctl, '_on_' + k)"]
+
+
+ARCHITECTURE = FIRMWARE.parent / "docs" / "architecture.md"
+
+
+def _drawn_layers():
+    """The layers docs/architecture.md draws (its mermaid block): ({layer: [module or
+    package.*]}, {(from, to)})."""
+    text = ARCHITECTURE.read_text()
+    block = text.split("```mermaid", 1)[1].split("```", 1)[0]
+    layers, arrows = {}, set()
+    for line in block.strip().splitlines()[1:]:
+        line = line.strip()
+        if "-->" in line:
+            a, b = (x.strip() for x in line.split("-->"))
+            arrows.add((a, b))
+        else:
+            name, _, label = line.partition("[")
+            members = label.strip('"]').partition(": ")[2]
+            layers[name.strip()] = [m.strip() for m in members.split(",")]
+    return layers, arrows
+
+
+def _layer_of(module, layers):
+    for name, members in layers.items():
+        for m in members:
+            if module == m or (m.endswith(".*") and (module == m[:-2] or
+                                                     module.startswith(m[:-1]))):
+                return name
+    return None
+
+
+def test_the_architecture_pages_layers_are_the_imports():
+    layers, arrows = _drawn_layers()
+    modules = _modules()
+    unplaced = [m for m in modules if _layer_of(m, layers) is None]
+    assert not unplaced, "modules in no layer of docs/architecture.md: %s" % unplaced
+    found = {}
+    for name, tree in modules.items():
+        for used in _uses(tree, modules, name != LAZY):
+            a, b = _layer_of(name, layers), _layer_of(used, layers)
+            if a != b:
+                found.setdefault((a, b), (name, used))
+    undrawn = {k: v for k, v in found.items() if k not in arrows}
+    assert not undrawn, "imports the page does not draw: %s" % undrawn
+    unused = arrows - set(found)
+    assert not unused, "arrows the code does not have: %s" % unused
+    assert _circle({a: {b for x, b in arrows if x == a} for a in layers}) is None
+
+
+def test_the_layer_reader_reads_a_picture():
+    layers = {"top": ["felt.boot"], "rules": ["felt.poker.*"]}
+    assert _layer_of("felt.poker.round", layers) == "rules"
+    assert _layer_of("felt.poker", layers) == "rules"
+    assert _layer_of("felt.boot", layers) == "top"
+    assert _layer_of("felt.bootx", layers) is None
+    drawn, arrows = _drawn_layers()
+    assert "base" in drawn and ("boot", "table") in arrows
