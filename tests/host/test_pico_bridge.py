@@ -353,4 +353,12 @@ def test_a_shuffle_done_is_its_deck_check_on_the_data_port_then_the_done_line(wi
     assert {"op": "gpio", "pin": done, "level": 0} in ops[1:5]      # active low: on
     host.send("shuf", {"state": "done"})
     harness.event(ev="done", id=ops[-1]["id"], t=1000)
-    assert harness.ops(1)[0] == {"op": "shuffler_data", "hex": b"check 52\n".hex()}
+    # Done said again while its line is on: the line goes off first, for as long as the
+    # board takes to see it (a line on since before a start pulse is no answer to it:
+    # 13:47-20.38(o)), and only then the deck check and the line on again.
+    off = harness.ops(5)
+    assert {"op": "gpio", "pin": done, "level": 1} in off[:4] and off[4]["op"] == "after"
+    harness.event(ev="done", id=off[4]["id"], t=2000)
+    again = harness.ops(6)
+    assert again[0] == {"op": "shuffler_data", "hex": b"check 52\n".hex()}
+    assert {"op": "gpio", "pin": done, "level": 0} in again[1:5]
