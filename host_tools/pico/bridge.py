@@ -67,10 +67,26 @@ class PicoMissing(RuntimeError):
     """No Pico image or harness to run."""
 
 
-def check_ready():
-    """Raise PicoMissing, saying what to run, when the image or the harness is missing."""
-    if not UF2.exists():
-        raise PicoMissing("no Pico image at %s: run `make pico`" % UF2)
+def built_from():
+    """What `make pico` builds the image from (the Makefile's PICO_FROZEN and the C
+    modules): the files frozen into it."""
+    firmware = REPO / "firmware"
+    return ([firmware / "main.py"] + sorted((firmware / "felt").rglob("*.py")) +
+            sorted((firmware / "pico").rglob("*.py")) +
+            sorted(p for p in (REPO / "cmodules").rglob("*") if p.is_file()))
+
+
+def check_ready(uf2=UF2):
+    """Raise PicoMissing, saying what to run, when the image or the harness is missing,
+    or the image is older than a file frozen into it: an old image runs another
+    firmware than the checkout's (its program check then tilts on the new files)."""
+    if not uf2.exists():
+        raise PicoMissing("no Pico image at %s: run `make pico`" % uf2)
+    built = uf2.stat().st_mtime
+    newer = [p for p in built_from() if p.stat().st_mtime > built]
+    if newer:
+        raise PicoMissing("the Pico image at %s is older than %s: run `make pico`"
+                          % (uf2, newer[0].relative_to(REPO)))
     if not (NODE_MODULES / "rp2040js").is_dir():
         raise PicoMissing("the emulated Pico's packages are not installed: run "
                           "`make pico-harness` (npm ci in host_tools/pico)")

@@ -13,6 +13,7 @@ import pytest
 from felt import protocol as P
 from felt.board import load
 from felt.table import scenes
+from host_tools.pico import bridge
 from host_tools.pico.bridge import Bridge
 from host_tools.pico.panel import glyphs
 
@@ -362,3 +363,19 @@ def test_a_shuffle_done_is_its_deck_check_on_the_data_port_then_the_done_line(wi
     again = harness.ops(6)
     assert again[0] == {"op": "shuffler_data", "hex": b"check 52\n".hex()}
     assert {"op": "gpio", "pin": done, "level": 0} in again[1:5]
+
+
+def test_an_image_older_than_the_firmware_it_freezes_is_not_run(tmp_path):
+    # An image left from another checkout runs another firmware: the host's files for
+    # this one would tilt it (program_check_failed), a puzzle for whoever ran it.
+    uf2 = tmp_path / "firmware.uf2"
+    uf2.write_bytes(b"an image")
+    newest = max(p.stat().st_mtime for p in bridge.built_from())
+    os.utime(uf2, (newest + 1, newest + 1))
+    try:
+        bridge.check_ready(uf2)
+    except bridge.PicoMissing as e:    # only the harness may be missing here
+        assert "older" not in str(e), e
+    os.utime(uf2, (newest - 1, newest - 1))
+    with pytest.raises(bridge.PicoMissing, match="older than .*: run `make pico`"):
+        bridge.check_ready(uf2)
