@@ -288,11 +288,13 @@ def _is_banked_body():
 
 
 def test_a_tables_kind_is_tested_by_one_predicate_only():
-    # In the firmware and the host tools alike: a new kind of table changes it there.
+    # In the firmware, the host tools and the tests alike: a new kind of table changes it
+    # there.
     own = set(_kind_tests(_is_banked_body(), True))
     assert len(own) == 2                       # a header's wagers, a configuration's flag
     found = []
-    for root, firmware in ((FIRMWARE / "felt", True), (HOST_TOOLS, False)):
+    for root, firmware in ((FIRMWARE / "felt", True), (HOST_TOOLS, False),
+                           (FIRMWARE.parent / "tests", False)):
         for path in sorted(root.rglob("*.py")):
             for line, test in _kind_tests(ast.parse(path.read_text()), firmware):
                 if not (path.name == "states.py" and (line, test) in own):
