@@ -29,6 +29,7 @@ from felt.table import phh, poker_table
 from felt.table.journal import RECALL
 from felt.table.recall import files
 from felt.table.records import UNCHECKED
+from felt.table.states import is_banked
 from felt.table.recovery import begun
 from host_tools import cli
 from host_tools.words import Narrator
@@ -83,7 +84,7 @@ def describe(answer):
         out.insert(0, "round (its header could not be read): %d events" % len(answer["events"]))
         out += ["  event %s" % json.dumps(e) for e in answer["events"]]
         return out
-    if "wagers" in h:
+    if is_banked(h):
         return _banked(h, answer["events"], out)
     st = h["structure"]
     stud = h["game"] in variants.NAMES and variants.get(h["game"]).stud()  # no button
@@ -167,7 +168,7 @@ def write_phh(folder, answer):
     header = answer["header"]
     if header is None:
         raise RecallError("its header could not be read")
-    banked = "wagers" in header
+    banked = is_banked(header)
     try:
         if banked:
             from felt.table import banked_record

@@ -136,7 +136,8 @@ def event_line(e):
 def _line(e):
     k = e["e"]
     if k == "hand":
-        if "wagers" in e:    # a house-banked table: the dealer deals from a fixed place
+        from felt.table.states import is_banked
+        if is_banked(e):    # a house-banked table: the dealer deals from a fixed place
             return "hand %d: the dealer against %d seats" % (
                 e["hand"], sum(1 for ante, _ in e["wagers"] if ante))
         if e["button"] < 0:

@@ -7,6 +7,27 @@ outlives its use, such as a class of lasting objects: their methods keep it aliv
 
 import sys
 
+# The one table of the modules loaded or forgotten by name (load, forget, and the
+# controller's cold()): tests/host/test_firmware_shape.py holds every such name in the
+# firmware to it.  Two tuples, constants (in a frozen image's flash, not its heap).
+# Code a table loads only when asked, by the link among others: warmed at boot (warm,
+# felt.start), so loading it later never needs a large block of the heap...
+COLD = ("felt.table.technician", "felt.table.configure", "felt.table.config",
+        "felt.table.recall", "felt.table.records", "felt.table.public", "felt.table.phh",
+        "felt.table.reports", "felt.table.placing",
+        "felt.table.eventlog_read", "felt.poker.irregular", "felt.poker.runouts",
+        "felt.poker.refusals", "felt.poker.posted", "felt.poker.games", "felt.poker.hands",
+        "felt.poker.low", "felt.image", "felt.ed25519", "felt.verify", "felt.vouch",
+        "felt.table.banked_table", "felt.table.banked_config", "felt.table.banked_record",
+        "felt.banked.irregular", "felt.banked.sign", "felt.banked.four_card",
+        "felt.banked.holdem_bonus")
+# ...and the boot's steps, run once, with the game's tables and the rules each loads,
+# forgotten when the table changes kind.
+ONCE = ("felt.start", "felt.board", "felt.hal.assembly", "felt.table.recovery",
+        "felt.boardkey", "felt.table.poker_table", "felt.poker.round", "felt.poker.showdown",
+        "felt.poker.rake", "felt.poker.variants", "felt.banked.banked_round",
+        "felt.banked.hands4", "felt.banked.paytables", "felt.banked.settings")
+
 
 def load(name):
     """The module `name`, imported if it is not."""

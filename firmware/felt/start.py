@@ -11,18 +11,6 @@ from felt.runtime import arg, open_hal, reset_plainly
 
 TILT_EXIT = 3   # the firmware process's exit code when its program check failed
 
-# Code a table loads only when asked (felt.lazy), by the link among others: warmed at
-# boot (felt.lazy.warm), so loading it later never needs a large block of the heap.
-COLD = ("felt.table.technician", "felt.table.configure", "felt.table.config",
-        "felt.table.recall", "felt.table.records", "felt.table.public", "felt.table.phh",
-        "felt.table.reports", "felt.table.placing",
-        "felt.table.eventlog_read", "felt.poker.irregular", "felt.poker.runouts",
-        "felt.poker.refusals", "felt.poker.posted", "felt.poker.games", "felt.poker.hands",
-        "felt.poker.low", "felt.image", "felt.ed25519", "felt.verify", "felt.vouch",
-        "felt.table.banked_table", "felt.table.banked_config", "felt.table.banked_record",
-        "felt.banked.irregular", "felt.banked.sign", "felt.banked.four_card",
-        "felt.banked.holdem_bonus")
-
 # The files a tilted board runs to show its tilt: when one of them failed the check,
 # the board says why on its console only (its bytes could crash the VM).
 TILT_PATH = ("felt/__init__.", "felt/lazy.", "felt/board.", "felt/hal/", "felt/tilted.",
@@ -52,7 +40,7 @@ def start(argv):
         if not shown:
             sys.exit(TILT_EXIT)     # the console has said it
     else:
-        lazy.warm(COLD)     # a tilted board runs none of it
+        lazy.warm(lazy.COLD)     # a tilted board runs none of it
     # The board definition first, and its checker forgotten before the table's code
     # is loaded: boot's peak of heap is then the table's, not the two together.
     try:

@@ -67,10 +67,26 @@ class PicoMissing(RuntimeError):
     """No Pico image or harness to run."""
 
 
-def check_ready():
-    """Raise PicoMissing, saying what to run, when the image or the harness is missing."""
-    if not UF2.exists():
-        raise PicoMissing("no Pico image at %s: run `make pico`" % UF2)
+def built_from():
+    """What `make pico` builds the image from (the Makefile's PICO_FROZEN and the C
+    modules): the files frozen into it."""
+    firmware = REPO / "firmware"
+    return ([firmware / "main.py"] + sorted((firmware / "felt").rglob("*.py")) +
+            sorted((firmware / "pico").rglob("*.py")) +
+            sorted(p for p in (REPO / "cmodules").rglob("*") if p.is_file()))
+
+
+def check_ready(uf2=UF2):
+    """Raise PicoMissing, saying what to run, when the image or the harness is missing,
+    or the image is older than a file frozen into it: an old image runs another
+    firmware than the checkout's (its program check then tilts on the new files)."""
+    if not uf2.exists():
+        raise PicoMissing("no Pico image at %s: run `make pico`" % uf2)
+    built = uf2.stat().st_mtime
+    newer = [p for p in built_from() if p.stat().st_mtime > built]
+    if newer:
+        raise PicoMissing("the Pico image at %s is older than %s: run `make pico`"
+                          % (uf2, newer[0].relative_to(REPO)))
     if not (NODE_MODULES / "rp2040js").is_dir():
         raise PicoMissing("the emulated Pico's packages are not installed: run "
                           "`make pico-harness` (npm ci in host_tools/pico)")
@@ -107,6 +123,7 @@ class Bridge:
         self._fw_last = None      # (fw seq, kind, payload, our seq) of its last acked frame
         self._ops = []            # device frames from the host waiting their turn
         self._op = None           # the one being played: (seq, kind, payload)
+        self._then = []           # its ops still to play, once its first wait is over
         self._done = None         # (seq, kind, payload) of the last one played, for resends
         self._answer = None       # what it was answered: an ack, or a nak with the reason
         self._refused = None      # the board's reason for refusing the one being played
@@ -333,8 +350,20 @@ class Bridge:
                     seen = max(seen, SHUFFLER_BUSY_MS)
                 check = [] if said is None else \
                     [dict(op="shuffler_data", hex=(said + "\n").encode().hex())]
-                return check + self._shuffler_ops(levels) + [dict(op="after", ms=seen)]
+                return self._anew(levels, seen) + check + self._shuffler_ops(levels) + \
+                    [dict(op="after", ms=seen)]
         return None
+
+    def _anew(self, levels, seen):
+        """A done or a jam said again while its line is still on from before: the line
+        goes off first, for as long as the board takes to see it, as a shuffler's does
+        between two cycles; a line on since before a start pulse is no answer to it
+        (felt.hal.mp.Shuffler, 13:47-20.38(o))."""
+        again = [n for n in ("done", "jam") if levels[n] and self._shuffler[n]]
+        if not again:
+            return []
+        return self._shuffler_ops(dict(levels, done=0, jam=0)) + [dict(op="after", ms=seen),
+                                                                   dict(op="then")]
 
     def _removed(self):
         """The shuffler's lines once it is off the table."""
@@ -367,6 +396,12 @@ class Bridge:
             self._typing = list(ops[0]["keys"])
             self._type()
             return
+        if dict(op="then") in ops:     # played in two steps, the second after the first
+            at = ops.index(dict(op="then"))
+            ops, self._then = ops[:at], ops[at + 1:]
+        self._play(ops)
+
+    def _play(self, ops):
         bounce = self._bounce() if any(op["op"] == "pin" for op in ops) else []
         for op in ops:   # the last op's done ends the frame
             if op["op"] == "pin" and bounce:
@@ -459,6 +494,9 @@ class Bridge:
                 self._note(ev["t"], "down", self._op[1])
             elif self._held is not None and ev.get("id") == -self._ids:
                 self._release()        # held as long as a button is: unanswered
+            elif self._op is not None and ev.get("id") == self._ids and self._then:
+                ops, self._then = self._then, []
+                self._play(ops)
             elif self._op is not None and ev.get("id") == self._ids:
                 self._op_done()
         elif what == "leds":

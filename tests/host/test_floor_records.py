@@ -13,6 +13,7 @@ from pokerkit import HandHistory
 
 from felt.poker import cards as C
 from felt.table import phh
+from felt.table.states import is_banked
 from host_tools import recall
 from host_tools.emulator.session import Session, table_config
 from host_tools.floorlink import records, wire
@@ -114,7 +115,7 @@ def play(tmp_path, game, players, seed):
 def test_a_rounds_record_names_only_cards_the_table_showed(tmp_path, game, players):
     faces = hidden = 0
     for answer, events, (form, text) in play(tmp_path, game, players, seed=7):
-        assert form == ("banked" if "wagers" in answer["header"] else "phh")
+        assert form == ("banked" if is_banked(answer["header"]) else "phh")
         seen = seen_by_the_floor(events)
         dealt = []              # the faces of the hole cards dealt, each time
         for where, cards in named(form, text).items():

@@ -13,6 +13,7 @@ import pytest
 from felt import protocol as P
 from felt.board import load
 from felt.table import scenes
+from host_tools.pico import bridge
 from host_tools.pico.bridge import Bridge
 from host_tools.pico.panel import glyphs
 
@@ -375,4 +376,28 @@ def test_a_shuffle_done_is_its_deck_check_on_the_data_port_then_the_done_line(wi
     assert {"op": "gpio", "pin": done, "level": 0} in ops[1:5]      # active low: on
     host.send("shuf", {"state": "done"})
     harness.event(ev="done", id=ops[-1]["id"], t=1000)
-    assert harness.ops(1)[0] == {"op": "shuffler_data", "hex": b"check 52\n".hex()}
+    # Done said again while its line is on: the line goes off first, for as long as the
+    # board takes to see it (a line on since before a start pulse is no answer to it:
+    # 13:47-20.38(o)), and only then the deck check and the line on again.
+    off = harness.ops(5)
+    assert {"op": "gpio", "pin": done, "level": 1} in off[:4] and off[4]["op"] == "after"
+    harness.event(ev="done", id=off[4]["id"], t=2000)
+    again = harness.ops(6)
+    assert again[0] == {"op": "shuffler_data", "hex": b"check 52\n".hex()}
+    assert {"op": "gpio", "pin": done, "level": 0} in again[1:5]
+
+
+def test_an_image_older_than_the_firmware_it_freezes_is_not_run(tmp_path):
+    # An image left from another checkout runs another firmware: the host's files for
+    # this one would tilt it (program_check_failed), a puzzle for whoever ran it.
+    uf2 = tmp_path / "firmware.uf2"
+    uf2.write_bytes(b"an image")
+    newest = max(p.stat().st_mtime for p in bridge.built_from())
+    os.utime(uf2, (newest + 1, newest + 1))
+    try:
+        bridge.check_ready(uf2)
+    except bridge.PicoMissing as e:    # only the harness may be missing here
+        assert "older" not in str(e), e
+    os.utime(uf2, (newest - 1, newest - 1))
+    with pytest.raises(bridge.PicoMissing, match="older than .*: run `make pico`"):
+        bridge.check_ready(uf2)

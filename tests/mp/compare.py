@@ -7,17 +7,21 @@ CPython, frame by frame and line by line.
 Each scenario passes as felt-scenario says; each seeded run passes when both runtimes
 exit 0 and print the same output, and the frames each side of the link sent are the
 same frames in the same order (power cuts included: the emulator kills the unix-port
-process and boots it again on its journal).  `make test` runs the scenarios and a short
+process and boots it again on its journal), the protocol's resends aside: a frame sent
+again because its answer came late is the link working, and a busy machine makes one
+on either runtime (`sent_once`: an ack names the frame it answers, not its seq).  `make test` runs the scenarios and a short
 run of every game with faults, which between them must inject every fault kind;
 `make check` runs the long ones (--long).  Ends with
 `micropython-unix: N passed, M failed`; exits 1 if M > 0.
 """
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -51,14 +55,51 @@ QUICK = [["--game", game, "--hands", str(hands), "--players", str(players), "--s
     ("holdem-bonus", 40, 6))]
 
 
+RECENT = 64   # how far back a resend or a second answer is looked for, in frames
+
+
 def frames(trace):
-    """The frames each side sent, in order: (host's, firmware's).  How the two
-    directions interleave depends on timing; each direction's order does not."""
-    sent = {">": [], "<": []}
+    """The frames each side sent, in order: (host's, firmware's), each frame as its kind
+    and payload.  How the two directions interleave depends on timing; each direction's
+    order does not, once what the protocol's resends add is taken out (`sent_once`)."""
     if not trace.exists():
         return [], []
-    for line in trace.read_text().splitlines():
-        sent[line[:1]].append(line[2:])
+    return sent_once(trace.read_text().splitlines())
+
+
+def sent_once(trace_lines):
+    """(host's, firmware's) frames from a trace's lines ("> " sent, "< " read), less a
+    frame sent again byte for byte (a resend keeps its seq) and an ack or nak again for a
+    frame already answered (the answer to the other side's resend).  A frame's own seq and
+    CRC are dropped, and an ack or nak names the frame it answers by that frame's kind and
+    payload: a second answer takes a seq of its own, and every seq after it then differs
+    by one between the runtimes; what is sent, in what order, and what answers what is
+    the check."""
+    sent = {">": [], "<": []}
+    bodies = {">": {}, "<": {}}      # each side's seq -> its last frame with that seq
+    recent = {">": deque(maxlen=RECENT), "<": deque(maxlen=RECENT)}
+    answered = {">": deque(maxlen=RECENT), "<": deque(maxlen=RECENT)}
+    for line in trace_lines:
+        side, raw = line[:1], line[2:].rstrip("\n")
+        seq, _, rest = raw.partition(" ")
+        body = rest.rsplit(" *", 1)[0]
+        kind, _, payload = body.partition(" ")
+        if kind == "hello":     # a boot, or the host's first word (never resent): seqs
+            recent[side].clear()    # start again
+            answered[side].clear()
+        elif raw in recent[side]:
+            continue
+        recent[side].append(raw)
+        bodies[side][seq] = body
+        if kind in ("ack", "nak"):
+            answer = json.loads(payload)
+            other = "<" if side == ">" else ">"
+            to = bodies[other].get("@%d" % answer["seq"], "a frame not in the trace")
+            body = "%s to %s%s" % (kind, to, " why %s" % answer["why"] if kind == "nak" else "")
+            if (answer["seq"], body) in answered[side]:
+                continue
+            answered[side].append((answer["seq"], body))
+        sent[side].append(body)
     return sent[">"], sent["<"]
 
 

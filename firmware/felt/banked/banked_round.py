@@ -4,7 +4,7 @@ the house pays by the posted tables, so chips move between the seats and the hou
 Pure and deterministic like felt.poker.round.Round, and driven the same way: start(),
 then apply(event) returns effects; why_not(event) explains a refusal; replaying the
 events rebuilds the round.  The games (felt.banked.four_card, felt.banked.holdem_bonus)
-say what is dealt, what players decide and how a hand is paid.
+say what is dealt, what players decide, how a hand is paid and named (describe).
 
 Seats are numbered clockwise from the dealer's left, as at the poker tables: cards go
 out from seat 0 upwards, the dealer last; settlement starts with the player farthest
@@ -46,11 +46,9 @@ save() and undo(state) take the round back, as felt.poker.round.Round's do.
 
 from felt import check, lazy
 from felt.poker import cards as C
+from felt.poker.phases import DEALING, BETTING, COMPLETE   # BETTING: players decide
 
 DEALER = -1
-DEALING = 0
-DECIDING = 1
-COMPLETE = 2
 
 DRAWN = "19:47-27.12(b)"
 # The irregularities' events: their rules (felt.banked.irregular) are loaded when one
@@ -165,6 +163,9 @@ class BankedRound:
     def finished(self):
         return self.phase == COMPLETE
 
+    def dealing(self):
+        return self.phase == DEALING
+
     def house(self):
         """The house's net this round: wagers collected less winnings paid."""
         return sum(self.taken) - sum(self.paid)
@@ -202,7 +203,7 @@ class BankedRound:
             return "unknown event %s" % check.shown(kind)
         if not check.is_whole(arg) or not 0 <= arg < self.n:
             return "no seat %s at this table" % check.shown(arg)
-        if self.phase != DECIDING:
+        if self.phase != BETTING:
             return "no decisions now: the round is dealing"
         if not self.undecided[arg]:
             return "seat %d has no decision to make now" % arg
@@ -302,7 +303,7 @@ class BankedRound:
         if not seats:
             self._decided(name, out)
             return
-        self.phase = DECIDING
+        self.phase = BETTING
         self.deciding = name
         for s in seats:
             self.undecided[s] = True

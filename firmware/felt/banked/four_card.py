@@ -25,6 +25,10 @@ class FourCardPoker(BankedRound):
     SIDE = "aces_up"
     DECISIONS = ("play", "fold")
 
+    def describe(self, value):
+        """The name of a hand value of the game: its best four cards (felt.banked.hands4)."""
+        return H4.NAMES[H4.category(value)]
+
     def _deal_plan(self):
         return self._rounds_of_cards(5) + [("dealer", DEALER)]   # the dealer's sixth
 

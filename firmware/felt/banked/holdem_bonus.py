@@ -32,6 +32,11 @@ class HoldemBonus(BankedRound):
     SIDE = "bonus"
     DECISIONS = ("play", "fold", "bet", "check")
 
+    def describe(self, value):
+        """The name of a hand value of the game: a poker hand (felt.poker.hands)."""
+        from felt.poker import hands
+        return hands.describe(value, hands.HIGH)
+
     def _why_not_opening(self, ante, side):
         return None if ante else "the bonus wager goes with an ante (19:47-28.1)"
 

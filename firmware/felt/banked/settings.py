@@ -16,6 +16,8 @@ from felt.banked import paytables as P
 from felt.poker import evaluate as E
 
 GAMES = ("four_card", "holdem_bonus")
+CORES = ("felt.banked.four_card", "felt.banked.holdem_bonus")   # the rounds of GAMES
+CLASSES = ("FourCardPoker", "HoldemBonus")
 ANTE_PAYS = ("straight", "flush")
 ANTE_PAYS_CATEGORY = (E.STRAIGHT, E.FLUSH)
 
@@ -44,3 +46,19 @@ class Settings:
         """The least felt.poker.evaluate category paid on a hold 'em bonus ante."""
         return ANTE_PAYS_CATEGORY[ANTE_PAYS.index(self.ante_pays_from)]
 
+
+
+def new_round(core, stacks, wagers, settings):
+    """A house-banked round of the game `core` (GAMES), not started: its rules core
+    loaded (felt.lazy; felt.table.banked_table forgets it with the table's kind)."""
+    from felt import lazy
+    i = GAMES.index(core)
+    s = Settings(core, settings["aces_up"], settings["settle_order"],
+                 settings["ante_pays_from"], settings["bonus_table"])
+    return getattr(lazy.load(CORES[i]), CLASSES[i])(stacks, [tuple(w) for w in wagers], s)
+
+
+def from_header(header):
+    """The round a journal header begins (felt.table.journal's begin), not started: the
+    banked table's (felt.table.banked_table.round_of) and its record's."""
+    return new_round(header["core"], header["stacks"], header["wagers"], header["settings"])

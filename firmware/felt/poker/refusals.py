@@ -7,11 +7,9 @@ board's heap between rounds.
 
 from felt import check
 from felt.poker import cards as C
+from felt.poker.phases import BETTING, CHOOSING
 
-# felt.poker.round's (importing them would close an import circle).
-BETTING = 1
-CHOOSING = 2
-RUN_IT = "run_it"
+RUN_IT = "run_it"   # felt.poker.round's (importing it would close an import circle)
 
 
 def why_not_action(r, event, seat):

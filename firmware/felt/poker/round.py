@@ -48,6 +48,7 @@ from felt import check, lazy
 from felt.poker import cards as C
 from felt.poker.button import next_seat, clockwise_from
 from felt.poker import showdown
+from felt.poker.phases import DEALING, BETTING, CHOOSING, COMPLETE
 
 # The irregularities' events: their rules (felt.poker.irregular) are loaded when one
 # happens, and the table forgets them again after the round (felt.lazy).
@@ -74,10 +75,14 @@ RUNOUTS = "felt.poker.runouts"
 # Why an event is refused (felt.lazy): a table asks only at its buttons and cards.
 REFUSALS = "felt.poker.refusals"
 
-DEALING = 0
-BETTING = 1
-CHOOSING = 2     # discards, draws, the straddle: one seat at a time
-COMPLETE = 3
+
+
+def from_header(header):
+    """The round a journal header begins (felt.table.journal's begin), not started: the
+    poker table's (felt.table.poker_table.round_of) and its hand history's."""
+    from felt.poker import rake, structure, variants
+    return Round(header["stacks"], header["button"], structure.from_dict(header["structure"]),
+                 variants.get(header["game"]), rake.from_dict(header["rake"]))
 
 
 class Refused(Exception):

@@ -5,12 +5,12 @@ each such round, `hand-<n>.banked`: one JSON object, a key a line.
 It is built as a PHH document is (felt.table.phh), from the journal: the round's header
 and its accepted events replayed through the rules core (felt.banked), so every card,
 wager, decision and payout is known, each payout with its section.  Loaded only to write
-a record and forgotten after (felt.lazy, felt.table.journal.write_phh).
+a record and forgotten after (felt.lazy, felt.table.banked_table.history).
 """
 
 from felt import protocol
 from felt.poker import cards as C
-from felt.table import banked_table
+from felt.banked.settings import from_header
 
 FORMAT = "felt-banked 1"
 # The record's keys, in the order written.
@@ -40,8 +40,7 @@ def dump(f, d):
 
 def build(header, events, firmware):
     """The record as a dict of KEYS (write)."""
-    r = banked_table.new_round(header["core"], header["stacks"], header["wagers"],
-                               header["settings"])
+    r = from_header(header)
     d = {"format": FORMAT, "firmware": firmware, "game": header["game"],
          "hand": header["hand"], "settings": header["settings"],
          "stacks": header["stacks"], "wagers": header["wagers"],
@@ -77,7 +76,7 @@ def _effects(r, out, d):
         elif k == "held":
             d["held"].append([C.code(e[1]), e[2]])
         elif k == "show":
-            d["shown"].append([e[1], C.codes(e[3]), banked_table.describe(r, e[2]), e[2]])
+            d["shown"].append([e[1], C.codes(e[3]), r.describe(e[2]), e[2]])
         elif k in ("collect", "return", "pay"):
             what = "refund" if k == "return" and r.called_off is not None else k
             d["settlement"].append([what, e[1], e[2], e[3], e[4]])

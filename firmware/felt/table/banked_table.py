@@ -24,13 +24,11 @@ Decisions, with the seat buttons, in any order among the seats deciding:
 
 from felt import lazy
 from felt.poker import cards as C
-from felt.banked.settings import GAMES, Settings
+from felt.banked import settings
 from felt.table import scenes
-from felt.table.shown import see
+from felt.table.shown import dealt, see
 from felt.table.states import BEFORE_DEAL, IDLE, PLAYING
 
-CORES = ("felt.banked.four_card", "felt.banked.holdem_bonus")   # one a GAMES
-CLASSES = ("FourCardPoker", "HoldemBonus")
 IRREGULAR_RULES = "felt.banked.irregular"
 PANEL = ("miscount", "dealer_exposed")   # the dealer's reports: 19:47-27.12(c), (d)
 # The sections of the procedures a poker table and a banked one share.
@@ -40,15 +38,26 @@ TIMES = 3          # the most a Four Card Poker play wager is, in antes (27.10(c
 TWO_DECKS = "19:47-28.2(b)"
 # What a banked table keeps across a power cut besides a poker table's (Controller.lasting).
 LASTING = ("house", "wagers")
+BANKED_RECORD = "felt.table.banked_record"   # a round's record, for its writing (felt.lazy)
 
 
-def new_round(core, stacks, wagers, settings):
-    """A house-banked round of the game `core` (felt.banked.settings.GAMES), not started."""
-    i = GAMES.index(core)
-    s = Settings(core, settings["aces_up"], settings["settle_order"],
-                 settings["ante_pays_from"], settings["bonus_table"])
-    core = getattr(lazy.load(CORES[i]), CLASSES[i])
-    return core(stacks, [tuple(w) for w in wagers], s)
+def round_of(header):
+    """The round a journal header begins, not started (felt.table.recovery)."""
+    return settings.from_header(header)
+
+
+def history(ctl, r):
+    """The round's record (felt.table.banked_record, loaded for it) written to
+    <history folder>/hand-<n>.banked: its path, or None without a history folder."""
+    j = ctl.journal
+    path = j.history_path("banked")
+    if path is not None:
+        try:
+            with open(path, "w") as f:
+                lazy.load(BANKED_RECORD).write(f, j.header, j.events, j.stamp["fw"])
+        finally:
+            lazy.forget(BANKED_RECORD)
+    return path
 
 
 def configured(ctl):
@@ -56,12 +65,12 @@ def configured(ctl):
     n = len(ctl.stacks)
     w = ctl.wagers
     if not isinstance(w, list) or len(w) != n:
-        ctl.wagers = [[ctl.config.ante, 0] for _ in range(n)]
+        ctl.stand_wagers([[ctl.config.ante, 0] for _ in range(n)])
 
 
 def forget():
     """The table is a poker table again: the banked cores go (felt.lazy)."""
-    for name in CORES + (IRREGULAR_RULES, "felt.banked.banked_round", "felt.banked.hands4",
+    for name in settings.CORES + (IRREGULAR_RULES, "felt.banked.banked_round", "felt.banked.hands4",
                          "felt.banked.paytables", "felt.banked.settings",
                          "felt.table.banked_config"):
         lazy.forget(name)
@@ -112,7 +121,6 @@ def deal(ctl):
     """The dealer pressed deal at a banked table: the shuffle, then the cut, first."""
     if not [w for w in round_wagers(ctl) if w[0] + w[1]]:
         return "nobody has wagered"
-    ctl.called_off = None
     ctl.start_shuffle()
     return None
 
@@ -120,7 +128,7 @@ def deal(ctl):
 def start_round(ctl):
     """After the cut: the round's header to the journal, then the round begins."""
     wagers = round_wagers(ctl)
-    r = new_round(ctl.config.core, ctl.stacks, wagers, ctl.config.settings)
+    r = settings.new_round(ctl.config.core, ctl.stacks, wagers, ctl.config.settings)
     ctl.begin_round(r, -1, wagers)
     ctl.evt({"e": "hand", "hand": ctl.hand, "button": -1, "stacks": list(ctl.stacks),
               "wagers": [list(w) for w in wagers]})
@@ -191,7 +199,8 @@ def card(ctl, p):
     if deck is not None and deck != ctl.decks.name():
         return "a card of deck %s: deck %s is in play (%s)" % (deck, ctl.decks.name(), TWO_DECKS)
     event = ("face_up" if p.get("face_up") else "card", code)
-    ctl.last_card = code if ctl.round.why_not(event) is None else ctl.last_card
+    if ctl.round.why_not(event) is None:
+        ctl.card_read(code)
     return _event(ctl, event)
 
 
@@ -224,70 +233,53 @@ def _event(ctl, event):
 # ----- the round's effects, as link events ----------------------------------------------
 
 def effects(ctl, out):
-    """The round's effects (felt.banked.banked_round) as `evt` frames and card requests."""
+    """The round's effects (felt.banked.banked_round) as `evt` frames and card requests:
+    those every kind of round has, the controller's (Controller.effect)."""
     r = ctl.round
     see(ctl.shown, r, out, True)       # before an irregularity's detail names one
     for e in out:
         k = e[0]
-        if k == "need":
-            ctl.hal.card_reader.want(e[1], e[2])
+        if ctl.effect(e):
+            pass
         elif k == "wager":
             ctl.evt({"e": "wager", "seat": e[1], "kind": e[2], "amount": e[3]})
         elif k == "dealt":
-            d = {"e": "dealt", "what": e[1], "seat": e[2]}
-            if e[1] == "board" or not ctl.own_devices:
-                d["card"] = C.code(e[3])    # a wired board says a face down card's face never
-            ctl.evt(d)
+            ctl.evt(dealt(e, ctl.own_devices))
         elif k == "held":       # kept for the next round: face down, as dealt
             d = {"e": "held", "section": e[2]}
             if not ctl.own_devices:
                 d["card"] = C.code(e[1])
             ctl.evt(d)
         elif k == "unused":
-            ctl.notice = "face_up"
+            ctl.noticed("face_up")
             ctl.evt({"e": "discarded", "seat": -1, "cards": C.code(e[1]), "section": e[2]})
             if r.expecting() is not None:      # the card due is asked for again
                 ctl.hal.card_reader.want(*r.expecting())
         elif k == "decide":
-            ask(ctl, e[1], e[2])
+            _decide(ctl, e[1], e[2])
         elif k in ("fold", "check", "muck"):
             ctl.evt({"e": k, "seat": e[1]})
         elif k == "show":
             ctl.evt({"e": "show", "seat": e[1], "cards": C.codes(e[3]),
-                      "hand": describe(r, e[2]), "value": e[2]})
+                      "hand": r.describe(e[2]), "value": e[2]})
         elif k in ("collect", "return", "pay"):
             if k == "return" and r.called_off is not None:
                 k = "refund"      # every wager back: the round is void
             ctl.evt({"e": k, "seat": e[1], "kind": e[2], "amount": e[3], "section": e[4]})
-        elif k == "called_off":
-            ctl.called_off = e[1]
-            ctl.irregularity(e[1], e[3], e[2])
-        elif k == "end":
-            end_round(ctl)
-        elif k == "settle":
-            out = r.settle()           # the showdown, after the press's LEDs
-            ctl.render_ended()         # its winners lit before its frames
-            effects(ctl, out)
 
 
-def ask(ctl, name=None, seats=None):
-    """The seats now deciding, and what each may do (at boot too: felt.table.recovery)."""
+def ask(ctl):
+    """After a power cut, the seats deciding asked again (felt.table.recovery)."""
     r = ctl.round
-    if seats is None:
-        if r.deciding is None:
-            return
-        name, seats = r.deciding, [s for s in range(r.n) if r.undecided[s]]
+    if r.deciding is not None:
+        _decide(ctl, r.deciding, [s for s in range(r.n) if r.undecided[s]])
+
+
+def _decide(ctl, name, seats):
+    """The seats now deciding, and what each may do."""
+    r = ctl.round
     ctl.evt({"e": "decide", "name": name, "seats": list(seats),
               "legal": [r.legal_actions(s) for s in seats]})
-
-
-def describe(r, value):
-    """The name of a hand value of the round's game (felt.table.banked_record too)."""
-    if r.GAME == "four_card":
-        from felt.banked import hands4
-        return hands4.NAMES[hands4.category(value)]
-    from felt.poker import hands
-    return hands.describe(value, hands.HIGH)
 
 
 def end_round(ctl):
@@ -295,18 +287,16 @@ def end_round(ctl):
     second deck only with the shuffler)."""
     r = ctl.round
     lazy.forget(IRREGULAR_RULES)   # loaded if the round had an irregularity
-    ctl.stacks = list(r.stacks)
-    ctl.house += r.house()
+    ctl.round_ended(r.stacks, 0, r.house())
     res = r.result()
     ctl.evt({"e": "end", "hand": ctl.hand, "button": -1, "stacks": list(ctl.stacks),
               "winners": [s for s in range(r.n) if res[s][1] > res[s][0]],
               "board": C.codes(r.board), "rake": 0, "called_off": r.called_off,
               "deck": ctl.decks.name(), "house": ctl.house, "house_round": r.house(),
               "results": [list(x) for x in res]})
-    ctl.state = IDLE
     if r.called_off is None and ctl.shuffler_present:
         ctl.decks.alternate()
-    ctl.write_history(r)     # the round's record (felt.table.banked_record)
+    ctl.write_history(r)     # the round's record (history)
 
 
 # ----- what the table shows -------------------------------------------------------------

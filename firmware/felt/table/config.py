@@ -10,6 +10,7 @@ the sign, and forgets again (felt.lazy).
 from felt import check
 from felt.poker import structure as structure_mod
 from felt.poker.structure import ConfigError
+from felt.table.states import is_banked
 
 MAX_SEATS = 11
 MAX_RUN_IT = 3   # docs/rules.md: the board twice or three times at most (13:69F-14.10(l))
@@ -210,7 +211,7 @@ def sign(cfg, coming=None, at=0, now=0, changes=()):
 
 
 def _rules(cfg):
-    if cfg.banked:
+    if is_banked(cfg):
         return _banked_rules(cfg)
     from felt.poker import variants
     s = cfg.structure

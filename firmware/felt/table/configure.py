@@ -6,7 +6,7 @@ not; a refusal changes nothing.
 
 from felt import lazy
 from felt.poker.structure import ConfigError
-from felt.table.states import IDLE
+from felt.table.states import IDLE, is_banked
 
 CONFIG = "felt.table.config"   # reading a configuration, writing the sign (felt.lazy)
 RULE_NOTICE = 30           # minutes a rule change is posted before it applies (19:47-8.3(b))
@@ -20,16 +20,7 @@ def new_table(ctl, p):
     cfg = _read(ctl, p)
     if isinstance(cfg, str):
         return cfg
-    ctl.config = cfg
-    ctl.coming = None        # a new table: nothing posted for it yet
-    ctl.round = None
-    ctl.stacks = list(cfg.stacks)
-    ctl.button = -1
-    ctl.hand = 0
-    ctl.rake_total = 0
-    ctl.house = 0
-    ctl.wagers = None
-    _charged(ctl, cfg)
+    ctl.new_table(cfg)
     load_rules(ctl)
     return None
 
@@ -54,7 +45,7 @@ def rules(ctl, p):
         _apply(ctl, cfg)
         ctl.evt({"e": "rules", "state": "in_effect", "changes": p})
         return None
-    ctl.coming = {"rules": p, "at": ctl.minutes + RULE_NOTICE}
+    ctl.post({"rules": p, "at": ctl.minutes + RULE_NOTICE})
     ctl.evt({"e": "rules", "state": "posted", "changes": p, "at": ctl.coming["at"]})
     return None
 
@@ -62,7 +53,7 @@ def rules(ctl, p):
 def due(ctl, p=None):
     """The posted rule change, its time come, applies (between rounds)."""
     changes = ctl.coming["rules"]
-    ctl.coming = None
+    ctl.post(None)
     ctl.time_charges()      # what is due under the old rules first
     cfg = _changed(ctl, changes)
     if isinstance(cfg, str):
@@ -86,32 +77,32 @@ def sign(ctl, p):
 
 
 def _apply(ctl, cfg):
-    ctl.config = cfg
-    _charged(ctl, cfg)
+    ctl.use_rules(cfg)
     load_rules(ctl)
 
 
-# The game's table, one module a kind: a poker table's, a house-banked table's.
+# The kind map: the game's table of each kind of table (felt.table.states.is_banked), a
+# module of the table interface (felt.table.controller), loaded by name (felt.lazy).
 TABLES = ("felt.table.poker_table", "felt.table.banked_table")
+
+
+def table_of(of):
+    """The game's table of the kind a configuration, or a round's journal header, is of."""
+    return TABLES[1 if is_banked(of) else 0]
 
 
 def load_rules(ctl):
     """The game's table the configuration plays by, loaded (felt.lazy) with its rules,
     the other kind's forgotten with its rules (at a new configuration, and when the
     table resumes at boot)."""
-    kind = None if ctl.config is None else TABLES[1 if ctl.config.banked else 0]
+    kind = None if ctl.config is None else table_of(ctl.config)
     if ctl.game is not None and ctl.game.__name__ != kind:
         ctl.game.forget()
         lazy.forget(ctl.game.__name__)
-        ctl.game = None
+        ctl.play(None)
     if kind is not None:
-        ctl.game = lazy.load(kind)
+        ctl.play(lazy.load(kind))
         ctl.game.configured(ctl)
-
-
-def _charged(ctl, cfg):
-    """The time charges already assessed: none due at a house-banked table."""
-    ctl.charged = ctl.minutes // cfg.rake.every if cfg.rake else 0
 
 
 def _changed(ctl, changes):
@@ -130,7 +121,7 @@ def _read(ctl, d):
         return str(e)
     finally:
         lazy.forget(CONFIG)
-    if ctl.own_devices and not cfg.banked and ctl.hal.muck is None and \
+    if ctl.own_devices and not is_banked(cfg) and ctl.hal.muck is None and \
             [st for st in cfg.variant.steps if st[0] == "draw" or st[0] == "discard"]:
         # Its devices are its own: the link may not say the cards, the muck reader does.
         return "%s needs the players' discards, and this board has no muck reader" % (

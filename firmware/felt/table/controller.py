@@ -8,14 +8,50 @@ lasting state whenever it changes between rounds; at boot the table resumes from
 journal (after a power cut, mid-round if need be).  After every accepted input the LEDs
 are redrawn from state.
 
-The game is the game's table's: felt.table.poker_table or felt.table.banked_table, the
-same operations in each, loaded with the configuration as `self.game`.  It, and the
-modules loaded for a moment (felt.table.configure, recovery, reports, placing,
-technician), use the controller's public methods: evt, apply, begin_round, cold,
-start_shuffle, irregularity, journal_write, save, resumed, seated, time_charges,
-rules_due, record, lock, write_history.
-"""
+The modules loaded for a moment (felt.table.configure, recovery, reports, placing,
+technician, public) and the game's table use the controller's public methods, and
+assign none of its fields (tests/host/test_firmware_shape.py): the round's (evt, apply,
+effect, begin_round, start_shuffle, irregularity, journal_write, save, write_history,
+record, lock, cold) and the named changes of its fields (new_table, use_rules, post,
+play, place_button, place_by_high_card, card_read, noticed, round_ended, stand_wagers,
+charge, keep_challenges, keep_public, resumed, round_resumed, restore, signed).
 
+The table interface.  The game is the game's table's, `self.game`: a module of the
+kind of table configured (felt.table.states.is_banked, a round's header or a
+configuration; the kind map felt.table.configure.TABLES), felt.table.poker_table or
+felt.table.banked_table, loaded with the configuration (felt.lazy).  Each provides
+these operations, with these arguments (ctl the controller; p a message's payload; an
+input's answers None when taken, else why not), and these constants; a host test
+(tests/host/test_firmware_shape.py) holds both modules to this table:
+
+    configured(ctl)          a table of this kind set up, new or resumed (its fields)
+    forget()                 the table changes kind: this kind's modules go (felt.lazy)
+    round_of(header)         the round a journal header begins, not started
+    deal(ctl)                the dealer pressed deal: the shuffle started, or why not
+    start_round(ctl)         after the cut: the round begun (begin_round) and dealt
+    card(ctl, p)             a card read from the shoe
+    button(ctl, p)           a seat's button
+    chip(ctl, p)             a chip put in by the player on turn
+    discard(ctl, p)          the cards a player throws away
+    wager(ctl, p)            a seat's standing wagers
+    panel(ctl, b, p)         the dealer's report of an irregularity of the round
+    effects(ctl, out)        the round's effects as frames and card requests, those
+                             every kind of round has taken by effect()
+    ask(ctl)                 after a power cut, whoever the round waits on asked again
+    end_round(ctl)           the round over: the table's fields from it, its history
+    history(ctl, r)          the round's history file written: its path, or None
+    seat_statuses(ctl, out)  the seats' LEDs
+    shown_button(ctl)        the button the LEDs show
+    snapshot(ctl, d)         the state answer's fields of this kind
+
+    IRREGULAR_RULES          the module of its rounds' irregularities (felt.lazy)
+    HAND_SHUFFLE_RULE        the section of a hand shuffle, the shuffler removed
+    SHUFFLER_JAM_RULE        the section of a jammed shuffler
+    LASTING                  the controller's fields it keeps across a power cut
+
+A third kind of table is one more module of these operations and an entry in the kind
+map, with the marker is_banked reads generalised into a kind (docs/architecture.md).
+"""
 from felt import FIRMWARE, check, lazy
 from felt.protocol import ACKED, QUERIES
 from felt.poker import cards as C
@@ -145,16 +181,10 @@ class Controller:
         Only a check refuses (check.Refused, messages.why_not): anything else a handler
         raises is a fault of the firmware, never the input's (_fault)."""
         self.journal.source = self.hal.link.frame   # None unless a link frame brought it
-        # A kind the link names is checked before it is looked up: getattr keeps every
-        # name it is given for good (MicroPython interns it), so a host inventing kinds
-        # would fill the heap.
-        h = getattr(self, "_on_" + kind, None) if kind in ACKED or kind in QUERIES else None
+        h = self._handler(kind)
         if h is None:
             return "unknown message %r" % (kind,)
-        # A locked table takes questions, a technician's command and `clear`, which a
-        # developer's table takes plainly (it was refused there: nothing cleared a tilt).
-        if self.locked is not None and kind not in QUERIES and kind != "tech" and \
-                kind != "clear":
+        if self._locked_out(kind):
             reason = "the table is locked: %s" % self.locked
         elif self.own_devices and kind in DEVICE_INPUTS and self.hal.link.frame is not None:
             reason = "%s %s" % (kind, FROM_DEVICES)
@@ -193,6 +223,35 @@ class Controller:
             self.panel.draw()
         return reason
 
+    def _handler(self, kind):
+        """The handler of messages of `kind`, or None.  A kind the link names is checked
+        before it is looked up: getattr keeps every name it is given for good
+        (MicroPython interns it), so a host inventing kinds would fill the heap."""
+        return getattr(self, "_on_" + kind, None) if kind in ACKED or kind in QUERIES else None
+
+    def _locked_out(self, kind):
+        """Whether a locked table refuses `kind`: it takes questions, a technician's
+        command and `clear`, which a developer's table takes plainly (it was refused
+        there: nothing cleared a tilt)."""
+        return self.locked is not None and kind not in QUERIES and kind != "tech" and \
+            kind != "clear"
+
+    def signed(self, kind, payload, key, nonce):
+        """A technician's command `kind`, signed by the trusted `key` over the challenge
+        `nonce` (felt.table.technician checked both): refused as handle() refuses it on
+        a locked table or for what it says, else carried out under that key
+        (authorised, asked).  handle("tech") marked the table and catches a fault."""
+        if self._locked_out(kind):
+            return "the table is locked: %s" % self.locked
+        reason = messages.why_not(kind, payload)
+        if reason is not None:
+            return reason
+        self.authorised, self.asked = key, nonce
+        try:
+            return self._handler(kind)(messages.taken(kind, payload))
+        finally:
+            self.authorised, self.asked = False, None
+
     def _mark(self):
         """What an input may change, kept to put back should its handler fail: the
         table's fields, its lists and decks copied, and the round under way's state
@@ -203,6 +262,18 @@ class Controller:
         r = self.round if self.state == PLAYING else None
         self._marked = (d, r.save() if r is not None else None)
         return self._marked
+
+    def restore(self, mark):
+        """Put back what an input changed, as _mark kept it: its handler failed
+        (felt.table.reports.fault)."""
+        d, saved = mark
+        decks = Decks()
+        decks.restore(d["decks"])
+        d["decks"] = decks
+        for k in d:
+            setattr(self, k, d[k])
+        if saved is not None:
+            self.round.undo(saved)
 
     def _fault(self, kind, e, mark, journaled):
         """A handler raised what no check does: a bug of the firmware, not the input
@@ -397,7 +468,10 @@ class Controller:
             return "remove the failed dealing shoe first (19:47-27.12(g))"
         if not self.decks.usable():
             return "both decks are retired (13:47-20.38(h)): a technician registers one"
-        return self.game.deal(self)
+        reason = self.game.deal(self)
+        if reason is None:
+            self.called_off = None   # a new deal: how the last round ended is past
+        return reason
 
     def _on_shuf(self, p):
         """The shuffler's status: its state, whether it is fitted, its deck check."""
@@ -507,6 +581,7 @@ class Controller:
         what already happened at the table (cards read, the shuffler, the shoe, the
         dealer's reports) is still taken, so nothing physical goes unrecorded."""
         if lost != self.link_down:
+            self.link_down = lost
             self.cold(REPORTS, "link_lost", lost)
 
     def _waits_for_link(self, kind, payload):
@@ -521,6 +596,7 @@ class Controller:
         on, the centre LEDs show it, and the link says why; nothing is changed or
         forgotten, so a technician can see what was found."""
         if self.locked is None:
+            self.locked = why
             self.cold(REPORTS, "lock", (why, code))
 
     # ----- rounds ------------------------------------------------------------------------
@@ -581,6 +657,25 @@ class Controller:
             raise check.Refused("the table is locked: %s" % self.locked)
         self.game.effects(self, effects)
 
+    def effect(self, e):
+        """Take a round's effect that every kind of round has (the game's table's
+        effects() asks first): True if it was one, else it is the game's own."""
+        k = e[0]
+        if k == "need":
+            self.hal.card_reader.want(e[1], e[2])
+        elif k == "called_off":
+            self.called_off = e[1]
+            self.irregularity(e[1], e[3], e[2])
+        elif k == "end":
+            self.game.end_round(self)
+        elif k == "settle":
+            out = self.round.settle()   # the showdown, after the press's LEDs
+            self.render_ended()         # its winners lit before its frames
+            self.game.effects(self, out)
+        else:
+            return False
+        return True
+
     def journal_write(self, write, *args):
         """A journal write; True if it went, else the table is locked (the flash is
         full, or failing): no chip may move unrecorded."""
@@ -595,7 +690,7 @@ class Controller:
         """The round's hand history (PHH, or a house-banked round's record), with a
         history folder: every round, a called-off one too (it says why)."""
         try:
-            self.journal.write_phh(r)
+            self.game.history(self, r)
         except Exception as e:  # noqa: BLE001 - a history never stops the table
             self.hal.link.send("log", {"msg": journal_mod.brief(
                 "hand history not written: %s" % journal_mod.why(e))})
@@ -607,6 +702,88 @@ class Controller:
         if rake is not None and rake.method == "time" and \
                 self.charged < self.minutes // rake.every:
             self.cold(REPORTS, "time_charges", rake)
+
+    # ----- the changes the game's table and the modules loaded for a moment make ----------
+
+    def new_table(self, cfg):
+        """A new table configured with `cfg` (felt.table.configure): its stacks, no round
+        played, nothing posted nor taken yet."""
+        self.coming = None
+        self.round = None
+        self.stacks = list(cfg.stacks)
+        self.button = -1
+        self.hand = 0
+        self.rake_total = 0
+        self.house = 0
+        self.wagers = None
+        self.use_rules(cfg)
+
+    def use_rules(self, cfg):
+        """The configuration `cfg` in effect, a new table's or the rules changed
+        (felt.table.configure): the time charges already assessed under it, none at a
+        table without them."""
+        self.config = cfg
+        self.charged = self.minutes // cfg.rake.every if cfg.rake else 0
+
+    def post(self, coming):
+        """A rule change posted, {"rules": {...}, "at": minute}, or None when none is."""
+        self.coming = coming
+
+    def play(self, game):
+        """The game's table to play by, or None (felt.table.configure.load_rules)."""
+        self.game = game
+
+    def place_button(self, seat, how=None):
+        """The button at `seat`, said with `how` it was placed; moved on quietly after a
+        round (`how` None)."""
+        self.button = seat
+        if how is not None:
+            self.evt({"e": "button", "seat": seat, "how": how})
+
+    def place_by_high_card(self):
+        """One card a seat dealt to place the button (13:47-14.10(c)2ii: felt.table.placing)."""
+        self.state = PLACING
+        self.placing = []
+        self.cold(PLACE, "want", None)
+
+    def card_read(self, code):
+        """The code last read, for the dealer's panel."""
+        self.last_card = code
+
+    def noticed(self, kind):
+        """An irregularity in the round, lit until the next input."""
+        self.notice = kind
+
+    def round_ended(self, stacks, rake=0, house=0):
+        """The round is over (the game's table's end_round): the stacks it left, the rake
+        it took, the house's result at a banked table; the table between rounds."""
+        self.stacks = list(stacks)
+        self.rake_total += rake
+        self.house += house
+        self.state = IDLE
+
+    def stand_wagers(self, wagers):
+        """Every seat's standing wagers at a banked table (felt.table.banked_table)."""
+        self.wagers = wagers
+
+    def charge(self, charges):
+        """One time charge assessed (felt.table.reports): `charges` a seat, each taken as
+        far as the seat's chips go, to the house's rake; what was taken, a seat."""
+        self.charged += 1
+        taken = [min(charges[s], self.stacks[s]) for s in range(len(charges))]
+        for s in range(len(taken)):
+            self.stacks[s] -= taken[s]
+            self.rake_total += taken[s]
+        return taken
+
+    def keep_challenges(self, challenges):
+        """The challenges given and not yet spent nor expired (felt.table.technician)."""
+        self.challenges = challenges
+
+    def keep_public(self, kept):
+        """A round's public record kept while its pages are asked for, or None
+        (felt.table.public)."""
+        self.public = kept
 
     # ----- power cuts ---------------------------------------------------------------------
 
@@ -626,10 +803,28 @@ class Controller:
             d[k] = copied(getattr(self, k))
         return d
 
-    def resumed(self, table):
-        """The table record the journal holds, as the table resumes from it
-        (felt.table.recovery): what the next save compares with."""
+    def resumed(self, table, cfg, decks, r):
+        """The table as the journal's last table record left it, lasting()'s inverse:
+        felt.table.recovery checked the record and read `cfg` and `decks` from it, and
+        rebuilt the round `r` from the journal.  The record is what the next save
+        compares with."""
+        self.config, self.decks, self.round = cfg, decks, r
+        self.stacks = list(table["stacks"])
+        self.button, self.hand = table["button"], table["hand"]
+        self.rake_total, self.minutes = table["rake_total"], table["minutes"]
+        self.charged = table["charged"]
+        self.shuffler_present = table["shuffler_present"]
+        self.shoe_must_go, self.called_off = table["shoe_must_go"], table["called_off"]
+        # The record stays the copy of what was journaled: the live table gets copies of
+        # its lists and dicts, so a change made in place (a seat's wagers) is a change.
+        self.coming = copied(table["coming"])
+        self.house, self.wagers = table.get("house", 0), copied(table.get("wagers"))
         self._saved = table
+
+    def round_resumed(self, hand):
+        """The round `hand`, under way at the power cut, plays on (felt.table.recovery)."""
+        self.hand = hand
+        self.state = PLAYING
 
     def save(self):
         state = self.lasting()
@@ -665,8 +860,7 @@ class Controller:
             return scenes.CALLED_OFF
         if self.state in (SHUFFLING,):
             return scenes.SHUFFLING
-        if self.state == PLACING or (self.state == PLAYING and self.round.phase == 0):
-            # 0: DEALING, in felt.poker.round and felt.banked.banked_round alike
+        if self.state == PLACING or (self.state == PLAYING and self.round.dealing()):
             return scenes.DEALING
         if self.state == PLAYING:
             return scenes.BETTING

@@ -6,8 +6,9 @@ structure) plus its events; replaying them through the pure rules core rebuilds 
 Between rounds, and as each begins, the table's lasting state (its configuration,
 stacks, button, decks...) is written as a `table` record, twice (the second its copy,
 read when the first is damaged): a restart resumes from the last one and the round
-begun after it, if any.  With a `phh_dir`, each finished round is
-also written there as a Poker Hand History, `hand-<n>.phh` (felt.table.phh, docs/phh.md).
+begun after it, if any.  With a `phh_dir`, each finished round's history is also
+written there by its table (history_path): a Poker Hand History, `hand-<n>.phh`
+(felt.table.phh, docs/phh.md), or a house-banked round's record, `hand-<n>.banked`.
 
 The file (docs/journal.md) holds one line per record, `<seq> <crc> <json>`: a sequence
 number that runs on across files, the CRC-32 of the sequence number's digits and the
@@ -29,7 +30,7 @@ is `Damaged`, and the table stops (Controller.lock) rather than forget its chips
 import binascii
 import os
 
-from felt import boardkey, check, lazy, mac, protocol
+from felt import boardkey, check, mac, protocol
 
 MAX_RECORD = 4096   # bytes in one line: a link frame, a record's "from", is at most 1024
 MAX_WHY = 200       # characters in a reason: it goes out inside one link frame
@@ -37,7 +38,6 @@ MAC_BYTES = 8       # of the HMAC-SHA256 on each line: 16 hex digits keep the li
 KINDS = ("stamp", "table", "round", "event")
 RECALL = 10         # complete rounds kept on the flash at the least, for recall
 CALLED_OFF = (None, "void", "dead", "misdeal")
-BANKED_RECORD = "felt.table.banked_record"   # a house-banked round's record, for its writing
 
 # An OSError's number in words of ours: its own text differs between runtimes.
 _ERRNO = {2: "no such file", 5: "an input/output error", 13: "permission denied",
@@ -214,29 +214,13 @@ class Journal:
 
     # ----- rounds ---------------------------------------------------------------------
 
-    def write_phh(self, round=None):
-        """Write the round's hand history to <phh_dir>/hand-<n>.phh, if a phh_dir is set;
-        a house-banked round's record to hand-<n>.banked (felt.table.banked_record,
-        loaded for it); returns the path written, or None."""
+    def history_path(self, kind):
+        """Where the round's history goes: <phh_dir>/hand-<n>.<kind>, its table's kind of
+        file ("phh", "banked": the game's table writes it, felt.table.poker_table's or
+        banked_table's history); None without a phh_dir or a round."""
         if self.phh_dir is None or self.header is None:
             return None
-        if "wagers" in self.header:
-            path = "%s/hand-%d.banked" % (self.phh_dir, self.header["hand"])
-            try:
-                with open(path, "w") as f:
-                    lazy.load(BANKED_RECORD).write(f, self.header, self.events,
-                                                   self.stamp["fw"])
-            finally:
-                lazy.forget(BANKED_RECORD)
-            return path
-        from felt.table.phh import lines
-        path = "%s/hand-%d.phh" % (self.phh_dir, self.header["hand"])
-        text = lines(self.header, self.events, round)
-        with open(path, "w") as f:
-            for line in text:      # a line at a time: no block of the heap for the whole
-                f.write(line)
-                f.write("\n")
-        return path
+        return "%s/hand-%d.%s" % (self.phh_dir, self.header["hand"], kind)
 
 
 # ----- the record format (docs/journal.md) -----------------------------------------------

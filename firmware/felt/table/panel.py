@@ -29,7 +29,7 @@ turn, the least and most of a bet, the pot) and the last outcome, taken or refus
 why.  The panel learns the turn from the table's own events (`heard`).
 """
 
-from felt.table.states import PLAYING
+from felt.table.states import PLAYING, is_banked
 
 WIDTH = 16                  # characters a line: 128 pixels of an 8x8 font
 DIGITS = "0123456789"
@@ -249,7 +249,7 @@ class Panel:
             top = "#%d %s" % (self.hand, ctl.state)
         out = [top, self._keyed()]
         info = "" if self.bounds is None else "%d-%d" % self.bounds
-        if ctl.state == PLAYING and ctl.game is not None and not ctl.config.banked:
+        if ctl.state == PLAYING and ctl.game is not None and not is_banked(ctl.config):
             info = (info + " pot %d" % ctl.round.pot()).strip()
         out.append(info)
         text = self.said

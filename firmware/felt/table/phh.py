@@ -14,10 +14,8 @@ button, the button last (stud: from the dealer's left).  `_seats` maps them back
 
 from felt import FIRMWARE
 from felt.poker import cards as C
-from felt.poker import rake as rake_mod
-from felt.poker import structure as structure_mod
-from felt.poker import variants
-from felt.poker.round import Round, ACTIONS, BETTING, IRREGULAR
+from felt.poker.phases import BETTING
+from felt.poker.round import ACTIONS, IRREGULAR, from_header
 
 # Variant codes: the structure's letter, then the game's part.  FT, NT, PO, FO/8, F7S,
 # F7S/8 and F2L3D are PHH's own (the PHH specification and PokerKit 0.7.7); every
@@ -227,10 +225,8 @@ def lines(header, events, round=None, public=None):
     `public`: a felt.table.public.Seen, for the round's public record: it hears the
     replay's effects and masks every card the table did not show; the burns and the
     journal's events are left out."""
-    variant = variants.get(header["game"])
-    st = structure_mod.from_dict(header["structure"])
-    rk = rake_mod.from_dict(header["rake"])
-    r = Round(header["stacks"], header["button"], st, variant, rk)
+    r = from_header(header)
+    variant, st, rk = r.variant, r.structure, r.rake
     said = r.start()
     if public is not None:
         public.heard(r, said)

@@ -31,7 +31,6 @@ def card(ctl, code):
     if len(ctl.placing) < sum(ctl.seated()):
         want(ctl)
         return None
-    ctl.button = by_high_card(ctl.placing)
-    ctl.evt({"e": "button", "seat": ctl.button, "how": "high_card"})
+    ctl.place_button(by_high_card(ctl.placing), "high_card")
     ctl.start_shuffle()  # the placing cards go back into the deck
     return None

@@ -9,8 +9,6 @@ other.  Each operation takes the controller, whose public methods it calls.
 
 from felt import lazy
 from felt.poker import cards as C
-from felt.table import scenes
-from felt.table.shown import see
 from felt.table.states import IDLE, PLAYING
 
 try:
@@ -20,8 +18,9 @@ except ImportError:
         return x
 
 # Few names in the module's globals: consts of its own, helpers written out where used
-# once, imports for one use inside the function.  On MicroPython the globals dict (in
-# the heap while a poker table is configured) then holds 28 names: 232 bytes, not 376.
+# once, imports for one use inside the function (a round's phases through its module,
+# _ROUND).  On MicroPython the globals dict (in the heap while a poker table is
+# configured) then holds 28 names: 232 bytes, not 376.
 _ROUND = const("felt.poker.round")
 _PLACE = const("felt.table.placing")     # the high card that places the button (felt.lazy)
 _REPORTS = const("felt.table.reports")   # the dealer's reports, the decks retired (felt.lazy)
@@ -59,6 +58,27 @@ def configured(ctl):
     lazy.forget(_LOWS)
 
 
+def round_of(header):
+    """The round a journal header begins, not started (felt.table.recovery)."""
+    return lazy.load(_ROUND).from_header(header)
+
+
+def history(ctl, r):
+    """The round's hand history (felt.table.phh) written to <history folder>/hand-<n>.phh
+    a line at a time (no block of the heap for the whole): its path, or None without a
+    history folder."""
+    j = ctl.journal
+    path = j.history_path("phh")
+    if path is not None:
+        from felt.table.phh import lines
+        text = lines(j.header, j.events, r)
+        with open(path, "w") as f:
+            for line in text:
+                f.write(line)
+                f.write("\n")
+    return path
+
+
 def forget():
     """The table is a house-banked table now: a poker table's modules go (felt.lazy)."""
     for name in (_ROUND, "felt.poker.showdown", "felt.poker.hands", _LOWS,
@@ -74,21 +94,16 @@ def deal(ctl):
     seated = ctl.seated()
     if sum(seated) < 2:
         return "fewer than two players with chips"
-    ctl.called_off = None
     if ctl.config.variant.stud():
         ctl.start_shuffle()   # stud has no button: dealing starts left of the dealer
         return None
     if ctl.button < 0 or not seated[ctl.button]:
         from felt.poker.button import dealer_right, next_seat
         if ctl.button < 0 and ctl.config.button_start == "high_card":
-            from felt.table.states import PLACING
-            ctl.state = PLACING
-            ctl.placing = []
-            ctl.cold(_PLACE, "want", None)
+            ctl.place_by_high_card()
             return None
-        ctl.button = dealer_right(seated) if ctl.button < 0 else \
-            next_seat(ctl.button, seated)
-        ctl.evt({"e": "button", "seat": ctl.button, "how": "dealer_right"})
+        ctl.place_button(dealer_right(seated) if ctl.button < 0 else
+                         next_seat(ctl.button, seated), "dealer_right")
     ctl.start_shuffle()
     return None
 
@@ -133,7 +148,7 @@ def card(ctl, p):
             return reason
     reason = r.why_not(event)
     if reason is None:
-        ctl.last_card = code
+        ctl.card_read(code)
         ctl.apply(event)
     return reason
 
@@ -142,7 +157,7 @@ def button(ctl, p):
     """A seat's betting button: the first of its actions the round allows."""
     seat, b = p["seat"], p["b"]
     r = ctl.round
-    R = lazy.load(_ROUND)
+    R = lazy.load(_ROUND)      # its phases (felt.poker.phases), no name of this module's
     if ctl.state != PLAYING or r.phase not in (R.BETTING, R.CHOOSING):
         return "no betting now: the table is %s" % ctl.state
     if seat != r.to_act:
@@ -211,31 +226,24 @@ def panel(ctl, b, p):
 # ----- the round's effects, as link events ----------------------------------------------
 
 def effects(ctl, out):
-    """The round's effects (felt.poker.round) as `evt` frames and card requests."""
+    """The round's effects (felt.poker.round) as `evt` frames and card requests: those
+    every kind of round has, the controller's (Controller.effect)."""
+    from felt.table.shown import see
     evt = ctl.evt
     see(ctl.shown, ctl.round, out)     # before an irregularity's detail names one
     for e in out:
         k = e[0]
-        if k == "need":
-            ctl.hal.card_reader.want(e[1], e[2])
+        if ctl.effect(e):
+            pass
         elif k == "to_act":
             r = ctl.round
             d = {"e": "to_act", "seat": e[1], "legal": r.legal_actions(e[1])}
             if r.phase == lazy.load(_ROUND).BETTING and ctl.config.structure.kind != "fixed":
                 d["min"], d["max"] = r.raise_bounds(e[1])
             evt(d)
-        elif k == "called_off":
-            ctl.called_off = e[1]
-            ctl.irregularity(e[1], e[3], e[2])
         elif k == "irregularity":
-            ctl.notice = e[1]
+            ctl.noticed(e[1])
             ctl.irregularity(e[1], e[2], e[3])
-        elif k == "end":
-            end_round(ctl)
-        elif k == "settle":
-            out = ctl.round.settle()   # the showdown, after the press's LEDs
-            ctl.render_ended()         # its winners lit before its frames
-            effects(ctl, out)
         else:
             evt(event_of(ctl.round, e, ctl.own_devices))
 
@@ -247,10 +255,8 @@ def event_of(r, e, own_devices=False):
     every card."""
     k = e[0]
     if k == "dealt":
-        d = {"e": k, "what": e[1], "seat": e[2]}
-        if e[1] == "up" or e[1] == "board" or not own_devices:
-            d["card"] = C.code(e[3])
-        return d
+        from felt.table.shown import dealt
+        return dealt(e, own_devices)
     if k == "action":
         return {"e": k, "seat": e[1], "a": e[2], "amount": e[3], "all_in": e[4]}
     if k == "post":
@@ -299,13 +305,11 @@ def end_round(ctl):
     r = ctl.round
     lazy.forget(IRREGULAR_RULES)   # loaded if the round had an irregularity
     lazy.forget(_REFUSALS)         # loaded by the round's buttons and cards
-    ctl.stacks = list(r.stacks)
-    ctl.rake_total += r.raked   # after a void, dead round or misdeal: nothing
+    ctl.round_ended(r.stacks, r.raked)   # a void, dead round or misdeal: no rake
     ctl.evt({"e": "end", "hand": ctl.hand, "button": ctl.button,
              "stacks": list(ctl.stacks), "winners": list(r.winners),
              "board": C.codes(r.board), "rake": r.raked,
              "called_off": r.called_off, "deck": ctl.decks.name()})
-    ctl.state = IDLE
     if r.called_off == "dead":
         ctl.cold(_REPORTS, "retire_deck", "the round was called dead")
     elif r.called_off is None:
@@ -318,13 +322,14 @@ def end_round(ctl):
         from felt.poker.button import rotate
         nxt = rotate(ctl.button, ctl.seated())
         if nxt >= 0:
-            ctl.button = nxt
+            ctl.place_button(nxt)
     ctl.time_charges()
 
 
 # ----- what the table shows -------------------------------------------------------------
 
 def seat_statuses(ctl, out):
+    from felt.table import scenes
     r = ctl.round
     state = ctl.state
     for s in range(min(len(out), len(ctl.stacks))):

@@ -24,6 +24,7 @@ from felt import lazy, protocol
 from felt.poker import cards as C
 from felt.table import recall, shown
 from felt.table.shown import UNKNOWN
+from felt.table.states import is_banked
 
 PAGE = recall.PAGE
 PHH = "felt.table.phh"
@@ -41,14 +42,15 @@ def page(ctl, k=0, start=0):
         # (every file of the journal), and built again if it is another round.
         whole = recall.page(ctl.journal.path, k, 0, None, ctl.journal.key)
         if kept is None or kept["seq"] != whole["seq"] or whole["seq"] is None:
-            ctl.public = kept = None  # the record of another round: its memory first
+            kept = None
+            ctl.keep_public(None)     # the record of another round: its memory first
             kept = {"seq": whole["seq"], "hand": whole["hand"]}
             kept["format"], kept["lines"], kept["why"] = record(whole) if \
                 whole["seq"] is not None else (None, None, None)
             # Each line's bytes in the answer's JSON, counted once for all its pages.
             kept["costs"] = [len(protocol.dumps(line)) - 2 for line in kept["lines"] or ()]
         kept["rounds"], kept["round"], kept["written"] = whole["rounds"], k, ctl.journal.seq
-        ctl.public = kept
+        ctl.keep_public(kept)
         whole = None
     out = {"round": k, "rounds": kept["rounds"], "seq": kept["seq"], "hand": kept["hand"],
            "format": kept["format"], "text": "", "from": start, "next": None,
@@ -59,7 +61,7 @@ def page(ctl, k=0, start=0):
     elif kept["seq"] is None and k < kept["rounds"]:
         out["why"] = "its header could not be read"
     if out["next"] is None:
-        ctl.public = None             # its last page: let it go
+        ctl.keep_public(None)         # its last page: let it go
     return out
 
 
@@ -73,7 +75,7 @@ def record(answer):
         return None, None, "%d of its lines could not be read" % len(answer["unread"])
     header, events = answer["header"], answer["events"]
     try:
-        if "wagers" in header:
+        if is_banked(header):
             return "banked", banked(header, events), None
         phh = lazy.load(PHH)
         return "phh", [line + "\n" for line in phh.lines(header, events, None, Seen())], None

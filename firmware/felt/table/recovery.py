@@ -9,7 +9,8 @@ from felt import check, lazy
 from felt.table import records
 from felt.table.decks import Decks
 from felt.table.shown import see
-from felt.table.states import PLAYING, copied
+from felt.table.configure import load_rules, table_of
+from felt.table.states import is_banked
 from felt.table.journal import (CALLED_OFF, MAX_RECORD, archive, brief, why, crc_text,
                                 exists, file_size)
 
@@ -46,27 +47,15 @@ def resume(ctl):
             ctl.lock(brief("journal %s not resumed: %s" % (
                 j.path, why(e))))
         return False
-    ctl.config, ctl.decks, ctl.round = cfg, decks, r
-    ctl.stacks = list(table["stacks"])
-    ctl.button, ctl.hand = table["button"], table["hand"]
-    ctl.rake_total, ctl.minutes = table["rake_total"], table["minutes"]
-    ctl.charged = table["charged"]
-    ctl.shuffler_present = table["shuffler_present"]
-    ctl.shoe_must_go, ctl.called_off = table["shoe_must_go"], table["called_off"]
-    # The table record stays the copy of what was journaled: the live table gets copies
-    # of its lists and dicts, so a change made in place (a seat's wagers) is a change.
-    ctl.coming = copied(table["coming"])
-    ctl.house, ctl.wagers = table.get("house", 0), copied(table.get("wagers"))
-    lazy.load("felt.table.configure").load_rules(ctl)   # the controller forgets it
-    ctl.resumed(table)
+    ctl.resumed(table, cfg, decks, r)
+    load_rules(ctl)     # felt.table.configure: the controller forgets it
     if j.repaired is not None:
         # The flash is failing: the table resumes exactly, a technician is told.
         ctl.record("critical_memory_repaired", j.repaired)
     if ctl.journal.last_frame is not None:
         ctl.hal.link.resume(ctl.journal.last_frame)
     if under_way:
-        ctl.hand = header["hand"]
-        ctl.state = PLAYING
+        ctl.round_resumed(header["hand"])
         ctl.record("power_lost_in_play", "round %d resumed after %d events" % (
             ctl.hand, count))
     ctl.evt({"e": "resumed", "hand": ctl.hand, "state": ctl.state,
@@ -255,14 +244,14 @@ def replay(j, seen):
             break                # the round ended: the table record after it
         e = tuple(record["event"])
         try:
-            see(seen, r, r.apply(e), "wagers" in h)
+            see(seen, r, r.apply(e), is_banked(h))
         except MemoryError:
             raise    # the heap, not the journal: the board reboots (felt.guard)
         except Exception:  # noqa: BLE001
             raise Damaged(brief("journal %s record %d: the rules refuse the event %s" % (
                 j.path, seq, check.shown(e))))
     # 13:47-20.37: chips leave a round only as rake; at a banked table, to the house.
-    if "wagers" in h:
+    if is_banked(h):
         held = sum(r.stacks) + r.house()
     else:
         held = sum(r.stacks) + r.raked + (0 if r.finished() else r.pot())
@@ -272,15 +261,9 @@ def replay(j, seen):
 
 
 def begun(header):
-    """The round a header begins, started: (the round, the effects of its start)."""
-    if "wagers" in header:     # a house-banked round (felt.table.banked_table)
-        r = lazy.load(BANKED).new_round(header["core"], header["stacks"], header["wagers"],
-                                         header["settings"])
-        return r, r.start()
-    from felt.poker import rake, structure, variants    # a poker table's (felt.lazy)
-    from felt.poker.round import Round
-    r = Round(header["stacks"], header["button"], structure.from_dict(header["structure"]),
-              variants.get(header["game"]), rake.from_dict(header["rake"]))
+    """The round a header begins, started: (the round, the effects of its start), the
+    round its kind's table makes (felt.table.configure.table_of)."""
+    r = lazy.load(table_of(header)).round_of(header)
     return r, r.start()
 
 
@@ -451,7 +434,6 @@ def _first_seq(path, buf, key):
 
 
 CONFIG = "felt.table.config"   # reading the configuration (felt.lazy)
-BANKED = "felt.table.banked_table"   # a house-banked table's rounds (felt.lazy)
 
 
 # ----- the table the journal holds -------------------------------------------------------
@@ -482,7 +464,7 @@ def restorable(ctl, table):
         house = table.get("house", 0)
         check.whole(house, "the house's result", -check.MAX_CHIPS * 11, check.MAX_CHIPS * 11)
         w = table.get("wagers")
-        if (cfg is not None and cfg.banked) != (w is not None) or w is not None and (
+        if (cfg is not None and is_banked(cfg)) != (w is not None) or w is not None and (
                 not isinstance(w, list) or len(w) != len(stacks) or
                 [x for x in w if not isinstance(x, list) or len(x) != 2 or
                  not check.is_whole(x[0]) or not check.is_whole(x[1])]):

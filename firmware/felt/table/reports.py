@@ -56,8 +56,8 @@ def register_deck(ctl, p):
 
 
 def link_lost(ctl, lost):
-    """The host fell silent, or is heard again (Controller.link_lost)."""
-    ctl.link_down = lost
+    """The host fell silent, or is heard again (Controller.link_lost, which set
+    link_down)."""
     ctl.record("link_lost" if lost else "link_restored",
                "the host fell silent" if lost else "the host is heard again")
     ctl.evt({"e": "link", "lost": lost})
@@ -65,10 +65,9 @@ def link_lost(ctl, lost):
 
 
 def lock(ctl, why_code):
-    """Play stops (Controller.lock): why, with the event log's code (docs/tilts.md),
-    which the link's `locked` event names too."""
+    """Play stops (Controller.lock, which set locked): why, with the event log's code
+    (docs/tilts.md), which the link's `locked` event names too."""
     why, code = why_code
-    ctl.locked = why
     ctl.record(code, why)
     ctl.evt({"e": "locked", "code": code, "why": why})
     ctl.render()
@@ -78,25 +77,19 @@ def time_charges(ctl, rake):
     """13:47-20.37(a)4iii: the hourly fee due, from every seated player (inactive ones
     too) or shared by the table."""
     while ctl.charged < ctl.minutes // rake.every:
-        ctl.charged += 1
         per_player, per_table = rake.time_charge(None)
         seated = [s for s in range(len(ctl.stacks)) if ctl.stacks[s] > 0]
-        if not seated:
-            continue
         charges = [0] * len(ctl.stacks)
         for s in seated:
             charges[s] = per_player
-        if per_table:
+        if per_table and seated:
             # Shared by the seated players; the odd chips from the first seats.
             each, odd = divmod(per_table, len(seated))
             for i, s in enumerate(seated):
                 charges[s] = each + (1 if i < odd else 0)
-        for s in seated:
-            c = min(charges[s], ctl.stacks[s])
-            ctl.stacks[s] -= c
-            charges[s] = c
-            ctl.rake_total += c
-        ctl.evt({"e": "time_charge", "charges": charges})
+        taken = ctl.charge(charges)      # assessed, with no one seated too
+        if seated:
+            ctl.evt({"e": "time_charge", "charges": taken})
 
 
 def fault(ctl, kind_e_mark):
@@ -107,22 +100,14 @@ def fault(ctl, kind_e_mark):
     not a refusal.  An input already journaled is in the journal: the next boot
     resumes with it, and it is answered as applied (Controller._fault)."""
     from felt import guard
-    from felt.table.decks import Decks
     from felt.table.journal import brief
     kind, e, mark = kind_e_mark
     if mark is not None:
-        d, saved = mark
-        decks = Decks()
-        decks.restore(d["decks"])
-        d["decks"] = decks
-        for k in d:
-            setattr(ctl, k, d[k])
-        if saved is not None:
-            ctl.round.undo(saved)
+        ctl.restore(mark)
     guard.print_traceback(e)
     why = brief("internal fault: %s, handling %s" % (place(e), kind))
     if ctl.locked is None:
-        lock(ctl, (why, "internal_fault"))
+        ctl.lock(why, "internal_fault")
     else:
         ctl.record("internal_fault", why)
     ctl.render()

@@ -46,6 +46,15 @@ def see(into, r, effects, banked=False):
                 into.add(C.code(c))
 
 
+def dealt(e, own_devices):
+    """The `evt` frame of a round's `dealt` effect, either kind of round's: a board with
+    its own devices never says the face of a card dealt face down (docs/security.md)."""
+    d = {"e": "dealt", "what": e[1], "seat": e[2]}
+    if not own_devices or faced(None, e) is not None:
+        d["card"] = C.code(e[3])
+    return d
+
+
 def masked(text, seen):
     """`text` with every card code in it (`As`, a word of its own) that is not in
     `seen` (codes) as `??`."""

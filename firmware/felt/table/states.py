@@ -12,6 +12,14 @@ PLAYING = "playing"
 BEFORE_DEAL = (IDLE, SHUFFLING, HAND_SHUFFLE, CUT)   # a new round not yet dealt
 
 
+def is_banked(of):
+    """Whether `of`, a round's journal header or hand event (a dict: a house-banked
+    round's holds the seats' wagers, felt.table.journal's begin) or a configuration
+    (felt.table.config), is a house-banked table's rather than a poker table's: the one
+    test of a table's kind, the firmware's and the host tools' (docs/architecture.md)."""
+    return "wagers" in of if isinstance(of, dict) else of.banked
+
+
 def copied(v):
     """`v` with every list and dict in it copied: a live table and the copy of it that
     was journaled share nothing (Controller.lasting, felt.table.recovery)."""

@@ -29,7 +29,6 @@ import os
 
 from felt import lazy, protocol
 from felt.protocol import QUERIES, ticks_diff
-from felt.table import messages
 from felt.vouch import board_id     # this board's id, as a challenge names it
 
 PREFIX = b"felt-tech "
@@ -51,21 +50,13 @@ def command(ctl, p):
     kind = p["cmd"]
     why, key, data = unfounded(ctl, p)
     if why is None:
-        ctl.challenges = [c for c in ctl.challenges if c[0] != p["nonce"]]   # spent
+        ctl.keep_challenges([c for c in ctl.challenges if c[0] != p["nonce"]])   # spent
         if not signed_by(key, data, p["sig"]):
             why = "not signed by key %s for this board's challenge" % p["key"]
     if why is not None:
         ctl.record("technician_refused", kind)
         return "%s refused: %s" % (kind, why)
-    if ctl.locked is not None and kind != "clear" and kind not in QUERIES:
-        return "the table is locked: %s" % ctl.locked
-    reason = messages.why_not(kind, p["body"])
-    if reason is None:
-        ctl.authorised, ctl.asked = p["key"], p["nonce"]
-        try:
-            reason = getattr(ctl, "_on_" + kind)(messages.taken(kind, p["body"]))
-        finally:
-            ctl.authorised, ctl.asked = False, None
+    reason = ctl.signed(kind, p["body"], p["key"], p["nonce"])
     if reason is None and kind not in QUERIES:    # a reading changes nothing: not logged
         ctl.record("technician", "%s, signed by key %s" % (kind, p["key"]))
     return reason
@@ -149,7 +140,7 @@ def service(ctl, p):
 def draw(ctl):
     """A new challenge, outstanding beside the newest CHALLENGES - 1 others."""
     drawn = nonce()
-    ctl.challenges = ctl.challenges[1 - CHALLENGES:] + [(drawn, ctl.hal.ticks_ms())]
+    ctl.keep_challenges(ctl.challenges[1 - CHALLENGES:] + [(drawn, ctl.hal.ticks_ms())])
     return drawn
 
 
@@ -157,7 +148,7 @@ def outstanding(ctl, drawn):
     """Whether `drawn` is a challenge the board gave and has not spent, nor let expire
     (CHALLENGE_MS); the expired ones are dropped."""
     now = ctl.hal.ticks_ms()
-    ctl.challenges = [c for c in ctl.challenges if ticks_diff(now, c[1]) < CHALLENGE_MS]
+    ctl.keep_challenges([c for c in ctl.challenges if ticks_diff(now, c[1]) < CHALLENGE_MS])
     return [c for c in ctl.challenges if c[0] == drawn] != []
 
 

@@ -5,6 +5,7 @@ result counted; irregularities; a power cut mid-round."""
 
 from felt.table.controller import IDLE, PLAYING
 from felt.table import scenes
+from felt.table.states import is_banked
 
 from table_fakes import boot, configured, events, journal_path
 
@@ -25,6 +26,20 @@ def cut(ctl):
 def cards(ctl, codes):
     for code in codes:
         assert ctl.handle("card", {"code": code}) is None, code
+
+
+def test_one_predicate_tells_a_banked_table_from_a_poker_one_by_header_or_configuration():
+    ctl, _ = configured(FOUR)
+    cut(ctl)
+    assert is_banked(ctl.config) and is_banked(ctl.journal.header)
+    assert ctl.game.__name__ == "felt.table.banked_table"
+    poker, _ = configured({"seats": 2, "stacks": [100, 100], "small_bet": 2, "big_bet": 4,
+                           "blinds": [1, 2], "cap": 4})
+    cut(poker)
+    assert not is_banked(poker.config) and not is_banked(poker.journal.header)
+    assert poker.game.__name__ == "felt.table.poker_table"
+    # A header is told by its wagers alone: the hand event the link hears is too.
+    assert is_banked({"hand": 1, "wagers": []}) and not is_banked({"hand": 1, "button": 0})
 
 
 def test_a_four_card_table_is_configured_with_its_settings_and_posts_its_tables():

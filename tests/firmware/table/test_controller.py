@@ -450,3 +450,22 @@ def test_a_question_the_heap_cannot_answer_is_refused_and_the_round_plays_on():
     assert ctl.snapshot() == before and ctl.journal.events == journaled
     assert ctl.locked is None and ctl.public is None
     assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"}) is None
+
+
+def test_a_signed_command_is_refused_as_handle_refuses_it_and_carried_out_under_its_key():
+    # Controller.signed, felt.table.technician's dispatch once a signature holds.
+    ctl, hal = configured(CFG)
+    bad = dict(CFG, seats=99)
+    assert ctl.signed("cfg", bad, "21fe31df", "n1") == ctl.handle("cfg", bad) is not None
+    seen = []
+
+    def vouched(kind, answer, nonce, field="mac"):   # what the answer is vouched for
+        seen.append((kind, ctl.authorised, nonce))
+        return answer
+    ctl.vouched = vouched
+    assert ctl.signed("eventlog", {}, "21fe31df", "n1") is None
+    assert seen == [("eventlog", "21fe31df", "n1")] and hal.link.sent[-1][0] == "eventlog"
+    assert (ctl.authorised, ctl.asked) == (False, None)       # only while it ran
+    ctl.lock("a test's lock")
+    assert ctl.signed("cfg", CFG, "21fe31df", "n2") == "the table is locked: a test's lock"
+    assert ctl.signed("state", {}, "21fe31df", "n2") is None  # a question, locked or not

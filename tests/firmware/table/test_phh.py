@@ -268,7 +268,7 @@ def test_no_phh_dir_writes_nothing():
     j = Journal()
     cfg = config_mod.from_dict({"seats": 2, "stacks": [10, 10]})
     j.begin(1, 1, [10, 10], cfg)
-    assert j.write_phh() is None
+    assert j.history_path("phh") is None and j.history_path("banked") is None
 
 
 def test_a_replaced_card_is_left_out_and_the_irregularity_is_a_comment():
