@@ -79,10 +79,11 @@ $(MP_BUILT): $(MP_SRC) $(MONO_DIR)/.unpacked $(CMODULES)
 	@# A new file moved into place: a test may be running the old one ("Text file busy").
 	cp $(MP_DIR)/src/ports/unix/build-standard/micropython $@.new && mv -f $@.new $@
 
-# MicroPython v1.27.0's rp2 port for the Raspberry Pi Pico (BOARD=RPI_PICO) with felt
-# and main.py frozen in (firmware/pico/manifest.py), and picotool without libusb to make
-# the UF2, from ../shared/pico (its README is the recipe).  Built again only when a
-# frozen file changes; the port's build log is build/pico/build.log.
+# MicroPython v1.27.0's rp2 port for the Raspberry Pi Pico (the board FELT_PICO in
+# hardware/micropython: the port's RPI_PICO at 200 MHz) with felt and main.py frozen in
+# (firmware/pico/manifest.py), and picotool without libusb to make the UF2, from
+# ../shared/pico (its README is the recipe).  Built again only when a frozen file, a C
+# module or the board changes; the port's build log is build/pico/build.log.
 PICO_SRC := ../shared/pico/micropython-1.27.0-rp2-src.tar.gz
 PICO_DIR := build/pico
 PICO_TREE := $(abspath $(PICO_DIR)/src)
@@ -90,6 +91,8 @@ PICO_MP := $(PICO_TREE)/micropython-1.27.0-rp2
 PICO_DEBS := gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake g++
 PICO_FROZEN := $(shell find firmware/felt firmware/pico -name '*.py') firmware/main.py
 PICO_LOG := $(abspath $(PICO_DIR)/build.log)
+PICO_BOARD := hardware/micropython/FELT_PICO
+PICO_BUILD := $(PICO_MP)/ports/rp2/build-FELT_PICO
 pico: $(PICO_DIR)/firmware.uf2
 
 $(PICO_DIR)/.unpacked: $(PICO_SRC)
@@ -113,20 +116,21 @@ $(PICO_DIR)/.picotool: $(PICO_DIR)/.unpacked
 	  { tail -20 $(PICO_LOG); exit 1; }
 	@touch $@
 
-$(PICO_DIR)/firmware.uf2: $(PICO_DIR)/.picotool $(PICO_FROZEN) $(MONO_DIR)/.unpacked $(CMODULES)
+$(PICO_DIR)/firmware.uf2: $(PICO_DIR)/.picotool $(PICO_FROZEN) $(MONO_DIR)/.unpacked $(CMODULES) \
+    $(wildcard $(PICO_BOARD)/*)
 	@echo "make: building the Pico firmware (log: $(PICO_LOG))"
-	@# CMake is run only for a new build folder: a changed C module needs one.
-	@[ -f $@ ] && [ -z "$$(find cmodules -newer $@)" ] || rm -rf $(PICO_MP)/ports/rp2/build-RPI_PICO
+	@# CMake is run only for a new build folder: a changed C module or board needs one.
+	@[ -f $@ ] && [ -z "$$(find cmodules $(PICO_BOARD) -newer $@)" ] || rm -rf $(PICO_BUILD)
 	@# CMAKE_ARGS from the environment: the port's Makefile adds to it (the board, the
 	@# manifest), which a CMAKE_ARGS on make's command line would override.
 	@# The version from the source's tag: git would describe the Felt checkout around it.
 	@CMAKE_ARGS="-Dpicotool_DIR=$(PICO_TREE)/picotool/picotool -DMONOCYPHER_DIR=$(MONOCYPHER_DIR)" \
-	  MICROPY_GIT_TAG=v1.27.0 $(MAKE) -C $(PICO_MP)/ports/rp2 BOARD=RPI_PICO -j2 \
+	  MICROPY_GIT_TAG=v1.27.0 $(MAKE) -C $(PICO_MP)/ports/rp2 BOARD_DIR=$(abspath $(PICO_BOARD)) -j2 \
 	  USER_C_MODULES=$(abspath cmodules/monocypher/micropython.cmake) \
 	  FROZEN_MANIFEST=$(abspath firmware/pico/manifest.py) >>$(PICO_LOG) 2>&1 || \
 	  { tail -20 $(PICO_LOG); exit 1; }
-	@cp $(PICO_MP)/ports/rp2/build-RPI_PICO/firmware.{elf,bin} $(PICO_DIR)/
-	@cp $(PICO_MP)/ports/rp2/build-RPI_PICO/firmware.uf2 $@
+	@cp $(PICO_BUILD)/firmware.{elf,bin} $(PICO_DIR)/
+	@cp $(PICO_BUILD)/firmware.uf2 $@
 
 # The emulated Pico (host_tools/pico/harness): rp2040js and uf2 exactly as
 # package-lock.json pins them, installed again when either file changes.

@@ -68,12 +68,13 @@ class PicoMissing(RuntimeError):
 
 
 def built_from():
-    """What `make pico` builds the image from (the Makefile's PICO_FROZEN and the C
-    modules): the files frozen into it."""
+    """What `make pico` builds the image from (the Makefile's PICO_FROZEN, the C
+    modules and the board): the files frozen or compiled into it."""
     firmware = REPO / "firmware"
     return ([firmware / "main.py"] + sorted((firmware / "felt").rglob("*.py")) +
             sorted((firmware / "pico").rglob("*.py")) +
-            sorted(p for p in (REPO / "cmodules").rglob("*") if p.is_file()))
+            sorted(p for folder in (REPO / "cmodules", REPO / "hardware" / "micropython")
+                   for p in folder.rglob("*") if p.is_file()))
 
 
 def check_ready(uf2=UF2):

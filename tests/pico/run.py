@@ -58,6 +58,16 @@ def test_boot_checks_the_program_and_says_hello():
         assert not [m for m in logs if "tilt" in m], logs
 
 
+def test_the_chip_runs_at_200_mhz_on_the_raised_core_voltage_the_sdk_sets():
+    # hardware/micropython/FELT_PICO: the SDK's fastest supported RP2040 clock, with the
+    # core at 1.15 V (the reset value is 1.10 V); rp2040js follows the PLL and CLOCKS
+    # registers, the harness the VREG register.
+    with session() as s:
+        stats = s.fw.bridge.stats()
+        assert stats["clk_sys_hz"] == 200_000_000, stats
+        assert stats["core_mv"] == 1150, stats
+
+
 def test_a_stud_hand_deals_up_cards_through_the_card_reader():
     with session("stud7", players=4) as s:
         s.play_round()

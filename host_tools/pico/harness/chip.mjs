@@ -8,7 +8,8 @@ import { attachFlash } from './qspi.mjs';
 import { Rosc } from './rosc.mjs';
 import { VregAndChipReset } from './vreg.mjs';
 
-export const CYCLE_NS = 8;              // clk_sys at 125 MHz
+// A cycle lasts 1/clk_sys: rp2040js follows the PLL and CLOCKS registers the firmware
+// sets (the SDK's 125 MHz at reset, Felt's image 200 MHz: hardware/micropython).
 const WATCHDOG = 0x40058, ROSC = 0x40060, VREG = 0x40064;
 const REASON_TIMER = 1;                  // RP2040 WATCHDOG_REASON: TIMER; FORCE is 2
 const AIRCR = 0xd0c, AIRCR_VECTKEY = 0x05fa, AIRCR_SYSRESETREQ = 1 << 2;
@@ -28,6 +29,7 @@ export class Chip {
     this.epoch = 0;                      // harness time (ns) at which this chip's clock started
     this.boots = 0;
     this.cycles = 0;                     // executed, over all boots
+    this.cycleNs = 0;                    // one cycle of clk_sys, now (ns)
     this.fault = null;
     this.resetWhy = null;                // a reset asked for from inside a run
     this.lastPC = -1;
@@ -36,12 +38,16 @@ export class Chip {
 
   get now() { return this.epoch + (this.mcu ? this.mcu.clock.nanos : 0); }
 
+  get coreMillivolts() { return this.mcu.peripherals[VREG].millivolts; }
+
   // Power-on (watchdog = null) or a watchdog-driven restart ({reason, scratch}).
   boot(watchdog = null) {
     const now = this.now;
     const mcu = new RP2040();
     mcu.logger = this.logger();
     mcu.loadBootrom(this.bootrom);       // also resets the core: PC at the bootrom's reset vector
+    this.cycleNs = 1e9 / mcu.clkSys;
+    mcu.addClockListener((hz) => { this.cycleNs = 1e9 / hz; });
     attachFlash(mcu, this.flash);
     mcu.peripherals[ROSC] = new Rosc(mcu, this.nextBit);
     mcu.peripherals[VREG] = new VregAndChipReset(mcu);
@@ -124,7 +130,7 @@ export class Chip {
         // counter here, and tick only when an alarm is due.
         const c = core.executeInstruction();
         cycles += c;
-        clock.nanosCounter += c * CYCLE_NS;
+        clock.nanosCounter += c * this.cycleNs;
         const alarm = clock.nextAlarm;
         if (alarm !== null && alarm.nanos <= clock.nanosCounter) clock.tick(0);
         if (this.spin > clock.nanosCounter) {

@@ -15,6 +15,13 @@ export class VregAndChipReset extends BasePeripheral {
 
   readUint32(offset) { return this.regs.get(offset) ?? 0; }
 
+  // The core's supply as VREG.VSEL sets it (datasheet: 0.80 V at 0b0101 and below, then
+  // 50 mV a step; 1.10 V at reset).
+  get millivolts() {
+    const vsel = (this.regs.get(VREG) >>> 4) & 0xf;
+    return vsel <= 5 ? 800 : 800 + (vsel - 5) * 50;
+  }
+
   writeUint32(offset, value) {
     // CHIP_RESET's HAD_* bits are read-only; its one writable flag is never set here.
     if (offset !== CHIP_RESET) this.regs.set(offset, value >>> 0);
