@@ -5,7 +5,11 @@ files a board loads, the board's heap), played over the link by the emulator.
   between rounds of a seeded 11-handed hold 'em run;
 - from a seat press arriving to its LED frame being written, and to the end of its
   handling, over every press of that run (the firmware's `perf` frames, booted with
-  --measure; the unix port here, an RP2040 runs 10 to 30 times slower);
+  --measure; the unix port here, an RP2040 runs 10 to 30 times slower); beside it the
+  anchor, the same figure of the link's loop with an empty handler
+  (tests/mp/bench_link_loop.py, in a second unix-port process running all the while
+  the table does), so that the press is read against this machine's speed in the same
+  seconds, not as a wall time alone;
 - the smallest `-X heapsize` that completes the 1000-hand hold 'em fault run, found by
   bisection (a run that reboots, even once, does not complete);
 - the program check at boot (felt.image: every file's SHA-256 and the manifest's
@@ -18,7 +22,10 @@ Goals (issue 9): min heap within 150 KB, leaving 30 KB or more of a Pico's 185 K
 press to LED p99 within 1 ms here.
 """
 
+import contextlib
+import json
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -27,6 +34,7 @@ from pathlib import Path
 
 MIN_HEAP_GOAL = 150 * 1024
 PRESS_TO_LED_GOAL_MS = 1.0
+ANCHOR_GAP_MS = 5             # between two of the anchor's presses
 FAULT_RUN = ["--game", "holdem", "--players", "11", "--seed", "5", "--faults", "random"]
 
 
@@ -83,6 +91,57 @@ def measure_table(hands, signed, players=11, seed=5):
             "mp_table_hands": hands}
 
 
+def _anchor_command(signed, presses, gap_ms):
+    from host_tools import micropython
+    board = signed["image"] / "board.json"
+    heap = json.loads(board.read_text())["heap_bytes"]
+    return micropython.command(micropython.REPO / "tests" / "mp" / "bench_link_loop.py",
+                               [str(board), str(presses), str(gap_ms)], heap,
+                               tree=signed["image"])
+
+
+def _anchor_led_us(p, out):
+    if p.returncode:
+        raise RuntimeError("bench_link_loop.py exited %d: %s" % (p.returncode, out[-2000:]))
+    return json.loads(out.splitlines()[-1])["led_us"]
+
+
+def empty_handler_led_us(signed, presses, gap_ms=1):
+    """The anchor alone: tests/mp/bench_link_loop.py in the unix port, on the signed
+    image's files and its board's heap; the led_us of each of `presses` presses."""
+    cmd, env = _anchor_command(signed, presses, gap_ms)
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    return _anchor_led_us(p, p.stdout + p.stderr)
+
+
+@contextlib.contextmanager
+def anchor_beside(signed, gap_ms=ANCHOR_GAP_MS):
+    """The anchor running while the block does: yields a list that holds, after the
+    block, the led_us of every press it timed meanwhile."""
+    cmd, env = _anchor_command(signed, 0, gap_ms)
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    led_us = []
+    try:
+        yield led_us
+    finally:
+        p.send_signal(signal.SIGINT)
+        out, _ = p.communicate(timeout=60)
+    led_us.extend(_anchor_led_us(p, out))
+
+
+def anchored(figures, anchor_us):
+    """The anchor's figures, and the press's p99 as a multiple of the anchor's."""
+    anchor_us = sorted(anchor_us)
+    p99 = _pct(anchor_us, 0.99) / 1000
+    figures.update({"mp_empty_handler_p50_ms": round(_pct(anchor_us, 0.50) / 1000, 3),
+                    "mp_empty_handler_p99_ms": round(p99, 3),
+                    "mp_empty_handler_presses": len(anchor_us),
+                    "mp_press_p99_over_empty_handler": round(
+                        figures["mp_press_to_led_p99_ms"] / p99, 2)})
+    return figures
+
+
 def _pct(sorted_values, q):
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
@@ -127,7 +186,9 @@ def run(hands, min_heap_hands, say=lambda what: None):
     with tempfile.TemporaryDirectory(prefix="felt-bench-") as folder:
         say("the whole firmware in MicroPython: %d hands" % hands)
         signed = signed_image(folder)
-        figures = measure_table(hands, signed)
+        with anchor_beside(signed) as anchor:
+            figures = measure_table(hands, signed)
+        anchored(figures, anchor)
         figures["mp_program_check_ms"] = program_check_ms(signed)
         tried = []
         figures["mp_min_heap_bytes"] = min_heap(min_heap_hands, signed, tried=tried, say=say) \
@@ -149,6 +210,10 @@ def print_table(f, tried):
               f["mp_press_to_led_p50_ms"], p99, f["mp_presses"], PRESS_TO_LED_GOAL_MS,
               "met" if p99 <= PRESS_TO_LED_GOAL_MS else "MISSED",
               100.0 * p99 / PRESS_TO_LED_GOAL_MS))
+    print("  the same, an empty handler  %7.3f ms p50, %.3f ms p99 over %d presses (the "
+          "link's loop alone, all the while): the press's p99 is %.1f times it" % (
+              f["mp_empty_handler_p50_ms"], f["mp_empty_handler_p99_ms"],
+              f["mp_empty_handler_presses"], f["mp_press_p99_over_empty_handler"]))
     if f["mp_showdown_press_ms"] is not None:
         print("  a press that brings the showdown, handled whole: %.3f ms at most (%d)" % (
             f["mp_showdown_press_ms"], f["mp_showdown_presses"]))
