@@ -36,8 +36,8 @@ LOW3 = "low3"        # three-card A-5 low: low3_a5, mambo_low6
 
 
 def holdem_high(hole, board):
-    """The best five of the hole cards and the board, 13:47-20.36(j)."""
-    return evaluate(tuple(hole) + tuple(board))
+    """The best five of the hole cards and the board (lists), 13:47-20.36(j)."""
+    return evaluate(hole + board)   # one list made: a Pico took 100-200 us for two tuples
 
 
 def omaha_high(hole, board):

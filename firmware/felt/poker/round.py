@@ -1027,19 +1027,30 @@ class Round:
             # The live players all put in as much (or nothing): one pot, every chip in it.
             return [(sum(total), live)]
         live_levels.sort()
+        # Every seat's chips capped at a level come to the totals under it (`under`)
+        # and the level once for each total at or above it; a pot is that sum at its
+        # level less the sum at the level before.  One pass up the totals in order,
+        # not one over every seat for every level (nine pots of eleven seats took a
+        # Pico 4 ms that way).
+        ranked = sorted(total)
+        n = len(ranked)
+        i = 0
+        under = 0
+        capped = 0          # the chips up to the level before
         pots = []
-        prev = 0
+        eligible = live
         for level in live_levels:
-            if level == prev:
-                continue
-            amount = 0
-            for t in total:
-                amount += min(t, level) - min(t, prev)
-            eligible = [s for s in live if total[s] >= level]
-            pots.append((amount, eligible))
-            prev = level
+            if level == 0:
+                continue    # a live player who put in nothing makes no pot
+            while ranked[i] < level:
+                under += ranked[i]
+                i += 1
+            upto = under + level * (n - i)
+            eligible = [s for s in eligible if total[s] >= level]
+            pots.append((upto - capped, eligible))
+            capped = upto
         # Chips folded above every live player's level belong to the last pot.
-        extra = sum([max(0, t - prev) for t in total])
+        extra = sum(total) - capped
         if extra:
             amount, eligible = pots[-1]
             pots[-1] = (amount + extra, eligible)

@@ -641,21 +641,32 @@ class Controller:
         self.public = None
 
     def apply(self, event):
-        """The LEDs first: the round takes the event and the LEDs show the new state
-        before its journal write, its frames and the end of the round (the showdown's
-        work).  Not journaled, not applied: a write that fails undoes the event and
-        locks the table."""
+        """The LEDs first: the round takes the event and the LEDs show the new state,
+        then the end of the round it brings is settled and its winners lit, all before
+        its journal write and its frames.  Not journaled, not applied: a write that
+        fails undoes the event (and the settlement) and locks the table."""
         r = self.round
         saved = self._marked[1] if self._marked is not None else None   # handle's
         if saved is None:
             saved = r.save()
         effects = r.apply(event, settle=False)
         self.render()
+        self.settle_now(effects)
         if not self.journal_write(self.journal.append, event):
             r.undo(saved)
             self.render()
             raise check.Refused("the table is locked: %s" % self.locked)
         self.game.effects(self, effects)
+
+    def settle_now(self, effects):
+        """The end of the round an event brought (the round's ("settle",) effect)
+        settled and its winners lit at once: the event's journal write takes a Pico's
+        flash 60 to 120 ms that the lights need not wait for.  The effect becomes
+        ("settled", the settlement's effects), said in its place after the write."""
+        for i in range(len(effects)):
+            if effects[i][0] == "settle":
+                effects[i] = ("settled", self.round.settle())
+                self.render_ended()
 
     def effect(self, e):
         """Take a round's effect that every kind of round has (the game's table's
@@ -668,10 +679,8 @@ class Controller:
             self.irregularity(e[1], e[3], e[2])
         elif k == "end":
             self.game.end_round(self)
-        elif k == "settle":
-            out = self.round.settle()   # the showdown, after the press's LEDs
-            self.render_ended()         # its winners lit before its frames
-            self.game.effects(self, out)
+        elif k == "settled":
+            self.game.effects(self, e[1])   # the showdown settle_now lit, said
         else:
             return False
         return True

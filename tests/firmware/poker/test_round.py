@@ -229,6 +229,40 @@ def test_split_side_pots_three_way_all_in():
     assert sum(r.stacks) == 214
 
 
+def layers(total, live):
+    """Side pots by their definition: for each level a live player put in, from the
+    lowest, every seat's chips between the level below and it (a folded seat's too);
+    the chips above the highest go to the last pot."""
+    levels = sorted(set([total[s] for s in live]))
+    if len(levels) < 2:
+        return [(sum(total), live)]
+    pots = []
+    below = 0
+    for level in levels:
+        if level > below:
+            pots.append((sum([min(t, level) - min(t, below) for t in total]),
+                         [s for s in live if total[s] >= level]))
+            below = level
+    amount, eligible = pots[-1]
+    pots[-1] = (amount + sum([max(0, t - below) for t in total]), eligible)
+    return pots
+
+
+def test_side_pots_are_the_layers_of_chips_up_to_each_live_players_level():
+    # Every four totals of 0, 1, 3 and 4 chips, every set of live seats among them.
+    r, _ = new_round([100, 100, 100, 100])
+    amounts = (0, 1, 3, 4)
+    cases = 0
+    for k in range(4 ** 4):
+        total = [amounts[(k >> (2 * s)) & 3] for s in range(4)]
+        for seats in range(1, 16):
+            live = [s for s in range(4) if seats >> s & 1]
+            r.total = total
+            assert r.pots(live) == layers(total, live), (total, live)
+            cases += 1
+    assert cases == 256 * 15
+
+
 def test_showdown_order_starts_with_the_final_wager():
     # 13:47-20.38(d): the player initiating the final wager shows first, then clockwise.
     r, _ = new_round([100] * 4, button=0)

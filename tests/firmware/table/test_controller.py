@@ -154,9 +154,9 @@ def test_deal_refused_while_a_round_is_under_way():
     assert "already under way" in ctl.handle("dealer", {"b": "deal"})
 
 
-def test_a_press_lights_the_leds_before_its_journal_write_its_frames_and_the_showdown():
+def test_a_press_lights_the_leds_and_the_showdowns_winners_before_its_journal_write():
     # The LEDs first: a board's UART and flash are slow, a seat's light must not wait,
-    # nor the winners' once the showdown is settled.
+    # nor the winners' (the showdown is settled before the press's journal write).
     ctl, hal = table()
     dealt_round(ctl, hal)
     order = []
@@ -171,9 +171,9 @@ def test_a_press_lights_the_leds_before_its_journal_write_its_frames_and_the_sho
             assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"}) is None
         else:
             assert ctl.handle("card", {"code": cards.pop(0)}) is None
-    # The last call ended the round: its LEDs, then its record, then the showdown, its
-    # winners lit before its frames, and nothing lit again once the round has ended.
-    assert order[:4] == ["leds", "journal", "action", "leds"], order
+    # The last call ended the round: its LEDs, then the showdown's winners lit, then
+    # its record, then its frames, and nothing lit again once the round has ended.
+    assert order[:4] == ["leds", "leds", "journal", "action"], order
     assert order.index("show") > 3 and order.count("leds") == 2 and "end" in order
     assert scenes.seat_status(hal.pixels.px, LEDS, events(hal, "end")[0]["winners"][0]) \
         == scenes.WINNER

@@ -428,6 +428,43 @@ def test_a_journal_gone_bad_mid_round_locks_the_table_and_the_event_is_not_appli
     os.rmdir(path)
 
 
+def test_a_full_flash_at_the_showdown_press_undoes_the_showdown_lit_before_the_write():
+    # The press that ends the round has its showdown settled and its winners lit before
+    # its journal write (Controller.settle_now): a write that fails then puts the round
+    # back as the press found it, its LEDs too, and says none of the showdown.
+    from felt.table import scenes
+    from table_fakes import LEDS
+    path = journal_path("full-showdown")
+    ctl, hal = boot(path)
+    assert ctl.handle("cfg", CFG) is None
+    start_round(ctl)
+    dealt(ctl)
+    board = "9s Ah Kh Qd 8s 7h 6s Jc".split()    # burns and the board's five
+    river_checks = 0
+    while river_checks < 3:                        # four seats in: the fourth check ends it
+        if ctl.round.to_act < 0:
+            assert ctl.handle("card", {"code": board.pop(0)}) is None
+            continue
+        river_checks += len(ctl.round.board) == 5
+        assert ctl.handle("btn", {"seat": ctl.round.to_act, "b": "call"}) is None
+    seat = ctl.round.to_act
+    before = ctl.snapshot()
+    lines_before = lines(path)
+    ctl.journal.path = "/dev/full"
+    why = ctl.handle("btn", {"seat": seat, "b": "call"})
+    assert why == "the table is locked: " + ctl.locked, why
+    assert ctl.round.winners == [] and ctl.round.to_act == seat
+    locked = dict(before)
+    locked["locked"] = ctl.locked
+    assert ctl.snapshot() == locked
+    assert [scenes.seat_status(hal.pixels.px, LEDS, s) for s in range(4)].count(
+        scenes.WINNER) == 0
+    assert scenes.seat_status(hal.pixels.px, LEDS, seat) == scenes.ACTION
+    assert events(hal, "show") == [] and events(hal, "award") == [] and \
+        events(hal, "end") == []
+    assert lines(path) == lines_before
+
+
 def test_after_a_failed_write_the_next_boot_resumes_from_the_last_whole_record():
     path = journal_path("partial-write")
     ctl, _ = boot(path)
