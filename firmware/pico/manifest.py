@@ -13,6 +13,3 @@ require("ssd1306", opt=3)
 # Both are the Pico's own (this folder): boot.py runs the table before USB starts.
 module("main.py", opt=3)
 module("boot.py", opt=3)
-# felt.poker.evaluate's evaluate() built by viper for the RP2040 (issue 40): the Pico's
-# own, outside the felt package, whose files other boards load as bytecode or source.
-module("viper_hands.py", opt=3)

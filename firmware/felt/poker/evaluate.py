@@ -241,11 +241,3 @@ def evaluate3(a, b, c):
 def high3(cards):
     """The three-card high hand of exactly three cards, 13:69F-14.3(c)-(d)."""
     return evaluate3(cards[0], cards[1], cards[2])
-
-
-# The Pico image's viper build of evaluate() (firmware/pico/viper_hands.py, frozen in
-# for the RP2040 only): the same values, 44 us a seven-card hand there against 285.
-try:
-    from viper_hands import evaluate
-except ImportError:
-    pass
